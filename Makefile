@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# hugezero: `make` builds the kernel, `make iso` the boot image,
+# `make run` boots it in QEMU, `make test` runs every test.
+
+BUILD := build
+PYTHON ?= /usr/bin/python3
+
+# A cross compiler when there is one, else the host's gcc in freestanding mode.
+CROSS ?= $(shell command -v x86_64-elf-gcc >/dev/null 2>&1 && echo x86_64-elf-)
+CC := $(CROSS)gcc
+LD := $(CROSS)ld
+HOSTCC ?= gcc
+NASM ?= nasm
+
+KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. \
+	-ffreestanding -nostdlib -fno-pic -fno-pie -mno-red-zone \
+	-mcmodel=kernel -fno-stack-protector -fno-omit-frame-pointer \
+	-fno-optimize-sibling-calls -mno-mmx -mno-sse -mno-sse2 -mno-avx \
+	-mno-80387 -fno-asynchronous-unwind-tables -fcf-protection=none
+KLDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack -T linker.ld
+NASMFLAGS := -f elf64 -g -F dwarf -I.
+
+BOOT_SRCS := $(wildcard boot/*.asm)
+ARCH_ASM := $(wildcard arch/x86_64/*.asm)
+ARCH_SRCS := $(wildcard arch/x86_64/*.c)
+KERNEL_SRCS := $(wildcard kernel/*.c)
+LIB_SRCS := $(wildcard lib/*.c)
+KOBJS := $(patsubst %.asm,$(BUILD)/k/%.o,$(BOOT_SRCS) $(ARCH_ASM)) \
+	$(patsubst %.c,$(BUILD)/k/%.o,$(ARCH_SRCS) $(KERNEL_SRCS) $(LIB_SRCS))
+
+HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
+	-fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -fno-builtin -include tests/host/rename.h
+HOST_TEST_SRCS := $(wildcard tests/host/*.c)
+
+.PHONY: all iso run test test-host setup clean
+all: $(BUILD)/hugezero.elf
+
+$(BUILD)/k/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/k/%.o: %.asm boot/layout.inc
+	@mkdir -p $(dir $@)
+	$(NASM) $(NASMFLAGS) $< -o $@
+
+$(BUILD)/hugezero.elf: $(KOBJS) linker.ld
+	$(LD) $(KLDFLAGS) -o $@ $(KOBJS)
+	@test ! -x scripts/hugezero || $(PYTHON) scripts/hugezero check-elf $@
+
+$(BUILD)/iso/boot/grub/grub.cfg: grub.cfg
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(BUILD)/hugezero.iso: $(BUILD)/hugezero.elf $(BUILD)/iso/boot/grub/grub.cfg
+	cp $(BUILD)/hugezero.elf $(BUILD)/iso/boot/hugezero.elf
+	grub-mkrescue -o $@ $(BUILD)/iso 2>$(BUILD)/grub-mkrescue.log || \
+		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+
+iso: $(BUILD)/hugezero.iso
+
+$(BUILD)/host/unit: $(HOST_TEST_SRCS) $(LIB_SRCS) $(wildcard lib/*.h tests/host/*.h)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOSTCFLAGS) -o $@ $(HOST_TEST_SRCS) $(LIB_SRCS)
+
+setup:
+	@scripts/setup.sh
+
+# The main job: boot the self-tests in QEMU and show the console.
+run: setup
+	$(MAKE) --no-print-directory iso
+	$(PYTHON) scripts/hugezero boot --firmware bios --media cdrom
+
+test-host: $(BUILD)/host/unit
+	$(BUILD)/host/unit
+
+# Every test: host unit tests, then QEMU boots (SeaBIOS and OVMF, CD and USB).
+test: setup
+	$(MAKE) --no-print-directory all iso $(BUILD)/host/unit
+	$(PYTHON) tests/run.py
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(KOBJS:.o=.d)

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * CPU identification and feature flags.
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpuid.h"
+#include "arch/x86_64/traps.h"
+#include "lib/string.h"
+
+struct cpu_info cpu_info;
+
+struct cpuid_regs cpuid_checked(u32 leaf, u32 sub)
+{
+	struct cpuid_regs zero = { 0, 0, 0, 0 };
+	u32 max = leaf >= 0x80000000 ? cpu_info.max_ext_leaf : cpu_info.max_leaf;
+
+	if (leaf > max)
+		return zero;
+	return cpuid(leaf, sub);
+}
+
+static void copy_regs(char *dst, u32 a, u32 b, u32 c)
+{
+	memcpy(dst, &a, 4);
+	memcpy(dst + 4, &b, 4);
+	memcpy(dst + 8, &c, 4);
+	dst[12] = '\0';
+}
+
+static void read_brand(void)
+{
+	char *p = cpu_info.brand;
+
+	if (cpu_info.max_ext_leaf < 0x80000004) {
+		strlcpy(p, "unknown", sizeof(cpu_info.brand));
+		return;
+	}
+	for (u32 l = 0x80000002; l <= 0x80000004; l++) {
+		struct cpuid_regs r = cpuid(l, 0);
+
+		memcpy(p, &r, 16);
+		p += 16;
+	}
+	cpu_info.brand[48] = '\0';
+	/* Brand strings are often padded with leading spaces. */
+	p = cpu_info.brand;
+	while (*p == ' ')
+		p++;
+	memmove(cpu_info.brand, p, strlen(p) + 1);
+}
+
+static void read_signature(void)
+{
+	struct cpuid_regs r = cpuid(1, 0);
+	u32 fam = (r.eax >> 8) & 0xf, model = (r.eax >> 4) & 0xf;
+
+	cpu_info.signature = r.eax;
+	if (fam == 0xf)
+		fam += (r.eax >> 20) & 0xff;
+	if (fam == 0x6 || fam >= 0xf)
+		model |= ((r.eax >> 16) & 0xf) << 4;
+	cpu_info.family = fam;
+	cpu_info.model = model;
+	cpu_info.stepping = r.eax & 0xf;
+	cpu_info.has_tsc = r.edx & (1u << 4);
+	cpu_info.has_pge = r.edx & (1u << 13);
+	cpu_info.has_sse2 = r.edx & (1u << 26);
+	cpu_info.has_xsave = r.ecx & (1u << 26);
+	cpu_info.has_avx = r.ecx & (1u << 28);
+	cpu_info.has_x2apic = r.ecx & (1u << 21);
+	cpu_info.has_hypervisor = r.ecx & (1u << 31);
+}
+
+static void read_msr_microcode(void *arg)
+{
+	/* Intel: write 0, CPUID(1), read IA32_BIOS_SIGN_ID[63:32].
+	 * AMD: MSR 0x8b is the patch level directly. */
+	u64 *out = arg;
+
+	wrmsr(0x8b, 0);
+	(void)cpuid(1, 0);
+	*out = rdmsr(0x8b);
+}
+
+static void read_microcode(void)
+{
+	u64 v = 0;
+	struct trap_info ti;
+
+	cpu_info.microcode = ~0ULL;
+	if (cpu_info.has_hypervisor)
+		return;	/* hypervisors fake or fault on it; not meaningful */
+	if (trap_try(read_msr_microcode, &v, &ti))
+		return;
+	cpu_info.microcode = strcmp(cpu_info.vendor, "GenuineIntel") == 0
+			     ? v >> 32 : (u32)v;
+}
+
+void cpuid_init(void)
+{
+	struct cpuid_regs r = cpuid(0, 0);
+
+	cpu_info.max_leaf = r.eax;
+	copy_regs(cpu_info.vendor, r.ebx, r.edx, r.ecx);
+	cpu_info.max_ext_leaf = cpuid(0x80000000, 0).eax;
+	if (cpu_info.max_ext_leaf < 0x80000000)
+		cpu_info.max_ext_leaf = 0;
+	read_signature();
+	read_brand();
+
+	r = cpuid_checked(7, 0);
+	cpu_info.has_avx2 = r.ebx & (1u << 5);
+	cpu_info.has_erms = r.ebx & (1u << 9);
+	cpu_info.has_avx512f = r.ebx & (1u << 16);
+	cpu_info.has_fsrm = r.edx & (1u << 4);
+
+	r = cpuid_checked(0x80000001, 0);
+	cpu_info.has_nx = r.edx & (1u << 20);
+	cpu_info.has_pdpe1gb = r.edx & (1u << 26);
+	cpu_info.has_rdtscp = r.edx & (1u << 27);
+	cpu_info.has_invariant_tsc = cpuid_checked(0x80000007, 0).edx & (1u << 8);
+	cpu_info.has_clzero = cpuid_checked(0x80000008, 0).ebx & 1u;
+	r = cpuid_checked(0x80000008, 0);
+	cpu_info.phys_bits = r.eax ? (r.eax & 0xff) : 36;
+	cpu_info.virt_bits = r.eax ? ((r.eax >> 8) & 0xff) : 48;
+
+	cpu_info.hypervisor[0] = '\0';
+	if (cpu_info.has_hypervisor) {
+		r = cpuid(0x40000000, 0);
+		copy_regs(cpu_info.hypervisor, r.ebx, r.ecx, r.edx);
+	}
+	read_microcode();
+}

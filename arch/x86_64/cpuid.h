@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ARCH_CPUID_H
+#define ARCH_CPUID_H
+
+#include "lib/types.h"
+
+/*
+ * What the CPU says about itself, read once at boot.  Leaves above the
+ * maximum the CPU reports are never trusted: under QEMU without KVM the
+ * maximum basic leaf is 0xd and higher leaves echo leaf 0xd's data.
+ */
+struct cpu_info {
+	char vendor[13];
+	char brand[49];
+	char hypervisor[13];	/* CPUID 40000000h signature, "" on bare metal */
+	u32 max_leaf, max_ext_leaf;
+	u32 family, model, stepping;
+	u32 signature;		/* CPUID 1 EAX */
+	u64 microcode;		/* ~0 if not readable */
+	u32 phys_bits, virt_bits;
+	bool has_pdpe1gb, has_nx, has_pge;
+	bool has_sse2, has_xsave, has_avx, has_avx2, has_avx512f;
+	bool has_erms, has_fsrm, has_clzero;
+	bool has_tsc, has_invariant_tsc, has_rdtscp, has_hypervisor;
+	bool has_x2apic;
+};
+
+extern struct cpu_info cpu_info;
+
+void cpuid_init(void);
+/* CPUID leaf if the CPU reports it, else all zero. */
+struct cpuid_regs cpuid_checked(u32 leaf, u32 sub);
+
+#endif

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ARCH_PAGING_H
+#define ARCH_PAGING_H
+
+#include "lib/memmap.h"
+#include "lib/types.h"
+
+/*
+ * Virtual layout:
+ *   0 .. 0x7fff_ffff_ffff      user (the benchmark's workload)
+ *   PAGE_OFFSET (as Linux)     direct map of all RAM
+ *   KMAP_BASE                  kernel window: MMIO, test mappings
+ *   KERNEL_VMA                 the kernel image (-mcmodel=kernel)
+ */
+#define PAGE_OFFSET	0xffff888000000000ULL
+#define KMAP_BASE	0xffffc90000000000ULL
+#define KMAP_SIZE	(1ULL << 40)
+#define KERNEL_VMA	0xffffffff80000000ULL
+
+#define PTE_P		(1ULL << 0)
+#define PTE_W		(1ULL << 1)
+#define PTE_U		(1ULL << 2)
+#define PTE_PWT		(1ULL << 3)
+#define PTE_PCD		(1ULL << 4)
+#define PTE_A		(1ULL << 5)
+#define PTE_D		(1ULL << 6)
+#define PTE_PS		(1ULL << 7)
+#define PTE_G		(1ULL << 8)
+#define PTE_NX		(1ULL << 63)
+#define PTE_ADDR	0x000ffffffffff000ULL
+
+enum leaf_size { LEAF_4K = 1, LEAF_2M = 2, LEAF_1G = 3 };	/* = level */
+
+static inline u64 leaf_bytes(enum leaf_size l)
+{
+	return 1ULL << (12 + 9 * (l - 1));
+}
+
+enum pt_err {
+	PT_OK = 0,
+	PT_EEXIST = -1,		/* something is mapped there already */
+	PT_ENOMEM = -2,		/* no frame for a page table */
+	PT_EINVAL = -3,		/* misaligned or non-canonical */
+	PT_ENOENT = -4,		/* nothing of that size mapped there */
+};
+
+struct pt_walk {
+	bool present;
+	int level;		/* of the leaf: 1 = 4K, 2 = 2M, 3 = 1G */
+	u64 entry;		/* the leaf entry */
+	u64 pa;			/* physical address of va */
+};
+
+extern u64 *kernel_pml4;
+extern u64 direct_map_base;	/* 0 until paging_init() switches */
+
+static inline void *phys_to_virt(u64 pa)
+{
+	return (void *)(direct_map_base + pa);
+}
+
+int pt_map(u64 *pml4, u64 va, u64 pa, enum leaf_size size, u64 flags);
+int pt_unmap(u64 *pml4, u64 va, enum leaf_size size, u64 *old_pa);
+bool pt_walk(const u64 *pml4, u64 va, struct pt_walk *w);
+u64 virt_to_phys(const void *va);
+
+/* Build the kernel's tables (direct map, image with W^X), switch to them. */
+void paging_init(const struct mem_range *map, u32 n, u64 load_delta);
+/* Leaf size the direct map uses for its aligned interior. */
+enum leaf_size direct_map_leaf(void);
+/* Reserve virtual space in the kernel window (not mapped). */
+u64 kmap_reserve(u64 size, u64 align);
+/* Map physical [pa, pa+size) into the window; uncached for MMIO. */
+void *ioremap(u64 pa, u64 size, bool uncached);
+
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ARCH_PERCPU_H
+#define ARCH_PERCPU_H
+
+#include "lib/types.h"
+#include "arch/x86_64/traps.h"
+
+#define MAX_CPUS 256
+#define KSTACK_SIZE (64 * KiB)
+#define ISTACK_SIZE (16 * KiB)
+#define GUARD_SIZE SZ_4K
+
+/* 64-bit TSS; the CPU reads rsp0 on a ring 3 -> 0 transition, ist[] by vector. */
+struct tss {
+	u32 reserved0;
+	u64 rsp0, rsp1, rsp2;
+	u64 reserved1;
+	u64 ist[7];
+	u64 reserved2;
+	u16 reserved3;
+	u16 iomap_base;
+} __packed;
+
+/*
+ * Stacks of one CPU, each below an unmapped guard page, so an overflow is
+ * a #PF (or a #DF on its own stack) rather than silent corruption.
+ * paging.c leaves the guard pages out of the kernel mapping.
+ */
+struct cpu_stacks {
+	u8 guard0[GUARD_SIZE];
+	u8 kernel[KSTACK_SIZE];
+	u8 guard1[GUARD_SIZE];
+	u8 df[ISTACK_SIZE];
+	u8 guard2[GUARD_SIZE];
+	u8 nmi[ISTACK_SIZE];
+	u8 guard3[GUARD_SIZE];
+	u8 mc[ISTACK_SIZE];
+} __aligned(4096);
+
+enum { IST_DF = 1, IST_NMI = 2, IST_MC = 3 };
+
+/*
+ * Per-CPU state, reached through GS base.  Everything a CPU touches on
+ * its own (trap recovery, fault statistics, the scheduler later) goes
+ * here, so that bringing up more CPUs adds instances, not locks.
+ */
+struct percpu {
+	struct percpu *self;		/* %gs:0 */
+	u32 cpu;			/* logical number, BSP = 0 */
+	u32 apic_id;
+	struct cpu_stacks *stacks;
+	struct trap_jmp *trap_jmp;	/* armed by trap_try() */
+	u32 in_fatal;
+	u64 gdt[8];
+	struct tss tss;
+} __aligned(64);
+
+extern struct percpu percpu_bsp;
+extern struct cpu_stacks bsp_stacks;
+
+static inline struct percpu *this_cpu(void)
+{
+	struct percpu *p;
+
+	__asm__ volatile("mov %%gs:0, %0" : "=r"(p));
+	return p;
+}
+
+/* GDT selectors; user segments in the order SYSRET expects. */
+#define SEL_KCODE	0x08
+#define SEL_KDATA	0x10
+#define SEL_UCODE32	0x1b
+#define SEL_UDATA	0x23
+#define SEL_UCODE	0x2b
+#define SEL_TSS		0x30
+
+void percpu_init_bsp(void);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ARCH_TSC_H
+#define ARCH_TSC_H
+
+#include "lib/types.h"
+
+/*
+ * Serialized TSC reads for timing a region (Intel's "How to Benchmark
+ * Code Execution Times" pattern): LFENCE before RDTSC keeps earlier
+ * instructions from drifting past the start read, LFENCE after keeps
+ * later ones from starting before it; at the end RDTSCP waits for the
+ * region to retire.  LFENCE is dispatch-serializing on Intel and on AMD
+ * since Zen (Linux sets the MSR that makes it so on older AMD).
+ */
+static inline u64 tsc_begin(void)
+{
+	u32 lo, hi;
+
+	__asm__ volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi) : : "memory");
+	return ((u64)hi << 32) | lo;
+}
+
+/* Set at boot from CPUID; qemu64 and some old CPUs lack RDTSCP. */
+extern bool tsc_has_rdtscp;
+
+static inline u64 tsc_end(void)
+{
+	u32 lo, hi;
+
+	if (__builtin_expect(tsc_has_rdtscp, 1))
+		__asm__ volatile("rdtscp; lfence"
+				 : "=a"(lo), "=d"(hi) : : "rcx", "memory");
+	else
+		__asm__ volatile("lfence; rdtsc; lfence"
+				 : "=a"(lo), "=d"(hi) : : "memory");
+	return ((u64)hi << 32) | lo;
+}
+
+/* Plain read, for calibration brackets and coarse waits. */
+static inline u64 rdtsc(void)
+{
+	u32 lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((u64)hi << 32) | lo;
+}
+
+#endif

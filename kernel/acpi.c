@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Just enough ACPI for timing and reset: the root tables, the FADT (PM
+ * timer, reset register) and the HPET table.  Every table's checksum is
+ * verified; a table that fails is listed and not used.
+ */
+#include "arch/x86_64/paging.h"
+#include "kernel/acpi.h"
+#include "kernel/bootinfo.h"
+#include "kernel/console.h"
+#include "lib/string.h"
+
+struct acpi_info acpi;
+
+struct sdt_header {
+	char sig[4];
+	u32 length;
+	u8 revision, checksum;
+	char oem[6], oem_table[8];
+	u32 oem_rev, creator, creator_rev;
+} __packed;
+
+static const void *mapped[ACPI_MAX_TABLES];
+
+static bool checksum_ok(const void *p, u32 len)
+{
+	const u8 *b = p;
+	u8 sum = 0;
+
+	for (u32 i = 0; i < len; i++)
+		sum += b[i];
+	return sum == 0;
+}
+
+static const struct sdt_header *map_table(u64 pa)
+{
+	const struct sdt_header *h = ioremap(pa, sizeof(*h), false);
+
+	if (!h || h->length < sizeof(*h) || h->length > 16 * MiB)
+		return NULL;
+	return ioremap(pa, h->length, false);
+}
+
+static const u8 *find_rsdp_in_bios(void)
+{
+	const u8 *p = ioremap(0xe0000, 0x20000, false);
+
+	for (u32 off = 0; p && off < 0x20000; off += 16)
+		if (memcmp(p + off, "RSD PTR ", 8) == 0 && checksum_ok(p + off, 20))
+			return p + off;
+	return NULL;
+}
+
+static void add_table(u64 pa)
+{
+	const struct sdt_header *h = map_table(pa);
+	u32 i = acpi.ntables;
+
+	if (!h || i == ACPI_MAX_TABLES)
+		return;
+	if (!checksum_ok(h, h->length)) {
+		printk("hugezero: acpi: %.4s at %#llx has a bad checksum; "
+		       "not used\n", h->sig, (unsigned long long)pa);
+		acpi.bad_checksums++;
+		return;
+	}
+	memcpy(acpi.sigs[i], h->sig, 4);
+	acpi.sigs[i][4] = '\0';
+	acpi.table_pa[i] = pa;
+	mapped[i] = h;
+	acpi.ntables++;
+}
+
+static void walk_root(u64 pa, u32 entry_size)
+{
+	const struct sdt_header *root = map_table(pa);
+	u32 n;
+
+	if (!root || !checksum_ok(root, root->length)) {
+		printk("hugezero: acpi: root table at %#llx unreadable or bad "
+		       "checksum\n", (unsigned long long)pa);
+		return;
+	}
+	n = (root->length - sizeof(*root)) / entry_size;
+	for (u32 i = 0; i < n; i++) {
+		const u8 *e = (const u8 *)(root + 1) + i * entry_size;
+		u64 t = entry_size == 8 ? *(const u64 *)e : *(const u32 *)e;
+
+		add_table(t);
+	}
+}
+
+const void *acpi_find(const char *sig)
+{
+	for (u32 i = 0; i < acpi.ntables; i++)
+		if (memcmp(acpi.sigs[i], sig, 4) == 0)
+			return mapped[i];
+	return NULL;
+}
+
+static void parse_fadt(void)
+{
+	const u8 *f = acpi_find("FACP");
+	u32 len;
+
+	if (!f)
+		return;
+	len = ((const struct sdt_header *)f)->length;
+	acpi.pm_timer_port = (u16)*(const u32 *)(f + 76);
+	acpi.pm_timer_32bit = len > 112 && (*(const u32 *)(f + 112) & (1u << 8));
+	/* X_PM_TMR_BLK (ACPI 2.0+) wins when it names an I/O port. */
+	if (len >= 220) {
+		const struct acpi_gas *x = (const struct acpi_gas *)(f + 208);
+
+		if (x->space == 1 && x->address && x->address < 0x10000)
+			acpi.pm_timer_port = (u16)x->address;
+	}
+	if (len >= 129 && (*(const u32 *)(f + 112) & (1u << 10))) {
+		memcpy(&acpi.reset_reg, f + 116, sizeof(acpi.reset_reg));
+		acpi.reset_value = f[128];
+		acpi.has_reset = acpi.reset_reg.address != 0;
+	}
+}
+
+static void parse_hpet(void)
+{
+	const u8 *h = acpi_find("HPET");
+
+	if (h && ((const struct sdt_header *)h)->length >= 56 &&
+	    ((const struct acpi_gas *)(h + 40))->space == 0)
+		acpi.hpet_base = ((const struct acpi_gas *)(h + 40))->address;
+}
+
+void acpi_init(void)
+{
+	const u8 *rsdp = boot_info.rsdp_len ? boot_info.rsdp : NULL;
+
+	if (!rsdp)
+		rsdp = find_rsdp_in_bios();
+	if (!rsdp || memcmp(rsdp, "RSD PTR ", 8) != 0 || !checksum_ok(rsdp, 20)) {
+		printk("hugezero: acpi: no valid RSDP; no HPET, PM timer or "
+		       "ACPI reset\n");
+		return;
+	}
+	acpi.present = true;
+	acpi.revision = rsdp[15];
+	memcpy(acpi.oem, rsdp + 9, 6);
+	acpi.oem[6] = '\0';
+	if (acpi.revision >= 2 && *(const u64 *)(rsdp + 24))
+		walk_root(*(const u64 *)(rsdp + 24), 8);
+	else
+		walk_root(*(const u32 *)(rsdp + 16), 4);
+	parse_fadt();
+	parse_hpet();
+}

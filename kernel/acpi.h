@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KERNEL_ACPI_H
+#define KERNEL_ACPI_H
+
+#include "lib/types.h"
+
+#define ACPI_MAX_TABLES 64
+
+/* Generic Address Structure (ACPI 5.2.3.2). */
+struct acpi_gas {
+	u8 space;	/* 0 memory, 1 I/O */
+	u8 bit_width, bit_offset, access_size;
+	u64 address;
+} __packed;
+
+struct acpi_info {
+	bool present;
+	u8 revision;
+	char oem[7];
+	u32 ntables;
+	char sigs[ACPI_MAX_TABLES][5];
+	u64 table_pa[ACPI_MAX_TABLES];
+	u32 bad_checksums;
+	/* From the FADT */
+	u16 pm_timer_port;
+	bool pm_timer_32bit;
+	bool has_reset;
+	struct acpi_gas reset_reg;
+	u8 reset_value;
+	/* From the HPET table */
+	u64 hpet_base;
+};
+
+extern struct acpi_info acpi;
+
+/* Find the RSDP (loader tag, else the BIOS area), walk the XSDT/RSDT. */
+void acpi_init(void);
+/* A mapped copy-free view of table @sig, or NULL. */
+const void *acpi_find(const char *sig);
+
+#endif

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * printk onto a 16550.  Lines end in CRLF on the wire, as terminals and
+ * serial-over-LAN consoles expect; the host parser accepts both.
+ */
+#include <stdarg.h>
+#include "arch/x86_64/uart.h"
+#include "kernel/console.h"
+#include "lib/format.h"
+
+static struct uart uart;
+static int port = -1;
+
+void console_early_init(void)
+{
+	if (uart_probe(uart_io_base[0])) {
+		uart_init(&uart, uart_io_base[0], 115200, 'n', 8);
+		port = 0;
+	}
+}
+
+void console_init(const struct console_spec *want)
+{
+	int chosen = -1;
+
+	if (uart_probe(uart_io_base[want->port]))
+		chosen = (int)want->port;
+	for (int i = 0; chosen < 0 && i < UART_PORTS; i++)
+		if (uart_probe(uart_io_base[i]))
+			chosen = i;
+	if (chosen < 0) {
+		/* Nothing to print on; carry on silently and still exit. */
+		uart.present = false;
+		port = -1;
+		return;
+	}
+	uart_init(&uart, uart_io_base[chosen], want->baud, want->parity,
+		  want->bits);
+	port = chosen;
+	if (chosen != (int)want->port)
+		printk("hugezero: console: ttyS%u (%#x) not present; using "
+		       "ttyS%d (%#x) at %u\n", want->port,
+		       uart_io_base[want->port], chosen, uart_io_base[chosen],
+		       want->baud);
+}
+
+int console_port(void)
+{
+	return port;
+}
+
+void console_write(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\n')
+			uart_putc(&uart, '\r');
+		uart_putc(&uart, s[i]);
+	}
+}
+
+void console_flush(void)
+{
+	uart_drain(&uart);
+}
+
+void printk(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = kvsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
+	console_write(buf, (size_t)n);
+}

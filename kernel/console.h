@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KERNEL_CONSOLE_H
+#define KERNEL_CONSOLE_H
+
+#include "lib/params.h"
+#include "lib/types.h"
+
+/*
+ * The serial console.  Output before console_init() goes to COM1 if one
+ * answers.  Never call printk inside a timed region.
+ */
+void console_early_init(void);
+/* Use the requested UART, or the first that answers; say which on it. */
+void console_init(const struct console_spec *want);
+void console_write(const char *s, size_t n);
+void console_flush(void);
+void printk(const char *fmt, ...) __printf(1, 2);
+/* Which ttySn is in use, -1 if none answered. */
+int console_port(void);
+
+#endif

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hugezero's C entry: bring the machine up layer by layer, run what the
+ * command line asks for, report, and end the run the way it asks.
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpuid.h"
+#include "arch/x86_64/paging.h"
+#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/reset.h"
+#include "arch/x86_64/simd.h"
+#include "kernel/acpi.h"
+#include "kernel/bootinfo.h"
+#include "kernel/console.h"
+#include "kernel/main.h"
+#include "kernel/memory.h"
+#include "kernel/selftest.h"
+#include "kernel/timebase.h"
+#include "lib/format.h"
+
+#define HUGEZERO_VERSION "0.1"
+
+struct hz_config config;
+struct cmdline_result cmdline_result;
+bool cmdline_ok;
+
+__noreturn void finish(int rc)
+{
+	printk("hugezero: done rc=%d\n", rc);
+	console_flush();
+	switch (config.exit) {
+	case EXIT_AUTO:
+		if (running_under_qemu())
+			qemu_debug_exit((u8)rc);
+		break;
+	case EXIT_QEMU:
+		qemu_debug_exit((u8)rc);
+		break;
+	case EXIT_REBOOT:
+		machine_reboot(acpi.has_reset ? &acpi.reset_reg : NULL,
+			       acpi.reset_value);
+	}
+	/* No debug-exit device answered, or halt was asked for. */
+	machine_halt();
+}
+
+static void fatal_hook(void)
+{
+	selftest_abort_current();
+	printk("hugezero: fatal: unexpected exception; stopping the run\n");
+	finish(RC_FATAL);
+}
+
+static void print_cmdline(void)
+{
+	const struct cmdline_result *r = &cmdline_result;
+
+	printk("hugezero: cmdline '%s'%s\n", boot_info.cmdline,
+	       boot_info.cmdline_truncated ? " (truncated!)" : "");
+	for (u32 i = 0; i < MIN(r->nerrors, (u32)CMDLINE_MAX_ERRORS); i++)
+		printk("hugezero: cmdline error: %s\n", r->errors[i]);
+	if (r->nerrors > CMDLINE_MAX_ERRORS)
+		printk("hugezero: cmdline: %u more errors\n",
+		       r->nerrors - CMDLINE_MAX_ERRORS);
+	for (u32 i = 0; i < MIN(r->nnotes, (u32)CMDLINE_MAX_ERRORS); i++)
+		printk("hugezero: cmdline note: %s\n", r->notes[i]);
+	for (u32 i = 0; i < MIN(boot_info.nerrors, (u32)BOOT_ERRORS_MAX); i++)
+		printk("hugezero: %s\n", boot_info.errors[i]);
+}
+
+static void print_machine(void)
+{
+	const struct cpu_info *c = &cpu_info;
+
+	char ucode[24] = "n/a";
+
+	if (c->microcode != ~0ULL)
+		ksnprintf(ucode, sizeof(ucode), "%#llx",
+			  (unsigned long long)c->microcode);
+	printk("machine: cpu '%s' vendor %s family %#x model %#x stepping %u "
+	       "microcode %s\n", c->brand, c->vendor, c->family, c->model,
+	       c->stepping, ucode);
+	printk("machine: hypervisor '%s' phys_bits %u pdpe1gb %d erms %d fsrm "
+	       "%d avx2 %d avx512f %d clzero %d invariant_tsc %d\n",
+	       c->hypervisor[0] ? c->hypervisor : "none", c->phys_bits,
+	       c->has_pdpe1gb, c->has_erms, c->has_fsrm, c->has_avx2,
+	       c->has_avx512f, c->has_clzero, c->has_invariant_tsc);
+}
+
+static void print_memory(void)
+{
+	const struct memory *m = &memory;
+
+	for (u32 i = 0; i < m->nmap; i++)
+		printk("mem: [0x%012llx, 0x%012llx) %s\n",
+		       (unsigned long long)m->map[i].start,
+		       (unsigned long long)m->map[i].end,
+		       mem_type_name(m->map[i].type));
+	printk("mem: source %s, RAM %llu MiB, free %llu MiB, kernel at "
+	       "%#llx-%#llx (load displacement %#llx)\n", m->source,
+	       (unsigned long long)(m->ram_bytes >> 20),
+	       (unsigned long long)(m->usable_bytes >> 20),
+	       (unsigned long long)m->kernel_start,
+	       (unsigned long long)m->kernel_end,
+	       (unsigned long long)load_delta);
+}
+
+static void crash_on_purpose(u32 how)
+{
+	volatile u64 zero = 0;
+
+	printk("hugezero: crash=%s requested: raising it now\n",
+	       crash_names[how]);
+	switch (how) {
+	case CRASH_PF:
+		(void)*(volatile u64 *)0xdead0000ULL;
+		break;
+	case CRASH_UD:
+		__asm__ volatile("ud2");
+		break;
+	case CRASH_GP:
+		(void)*(volatile u64 *)0x8000000000000000ULL;
+		break;
+	case CRASH_DE:
+		printk("%llu\n", (unsigned long long)(1 / zero));
+		break;
+	case CRASH_STACK:
+		recurse_forever(0);
+		break;
+	}
+}
+
+void kmain(u32 magic, u64 mbi, u64 delta)
+{
+	struct ktap *k;
+	int rc;
+
+	load_delta = delta;
+	console_early_init();
+	percpu_init_bsp();
+	trap_set_fatal_hook(fatal_hook);
+	bootinfo_parse(magic, mbi);
+	config_defaults(&config);
+	cmdline_ok = config_parse(boot_info.cmdline, &config, &cmdline_result);
+	console_init(&config.console);
+	printk("\nhugezero %s: loader '%s', %s boot\n", HUGEZERO_VERSION,
+	       boot_info.loader, boot_info.efi64 ? "UEFI" : "BIOS");
+	print_cmdline();
+	cpuid_init();
+	print_machine();
+	memory_init();
+	print_memory();
+	paging_init(memory.map, memory.nmap, delta);
+	simd_init();
+	acpi_init();
+	timebase_init(config.calib_ms);
+	k = selftest_run(config.selftest);
+	if (config.crash != CRASH_NONE)
+		crash_on_purpose(config.crash);
+	rc = (k->fail || !cmdline_ok) ? RC_FAIL : RC_PASS;
+	printk("hugezero: %u passed, %u failed, %u skipped\n", k->pass, k->fail,
+	       k->skip);
+	finish(rc);
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KERNEL_MAIN_H
+#define KERNEL_MAIN_H
+
+#include "lib/params.h"
+
+/* Run results, also the QEMU exit code: QEMU exits with (rc << 1) | 1. */
+enum { RC_PASS = 0, RC_FAIL = 1, RC_FATAL = 3 };
+
+extern struct hz_config config;
+extern struct cmdline_result cmdline_result;
+extern bool cmdline_ok;
+
+__noreturn void finish(int rc);
+/* Deliberate stack overflow for crash=stack (kernel/crash.c). */
+u64 recurse_forever(u64 depth);
+
+#endif

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Physical memory: the loader's map made trustworthy, and the frame
+ * allocator over what is free in it.
+ */
+#include "kernel/bootinfo.h"
+#include "kernel/console.h"
+#include "kernel/memory.h"
+#include "lib/string.h"
+
+extern char __image_start[], __image_end[];
+
+struct memory memory;
+u64 load_delta;
+
+/* Enough for a few hundred free runs; each entry is 16 bytes. */
+static struct extent extent_buf[4096];
+static struct extent_set frames;
+
+static void reserve(u64 start, u64 end, const char *what)
+{
+	struct memory *m = &memory;
+
+	start = ALIGN_DOWN(start, SZ_4K);
+	end = ALIGN_UP(end, SZ_4K);
+	if (m->nreserved < RESERVED_MAX) {
+		m->reserved[m->nreserved].start = start;
+		m->reserved[m->nreserved].end = end;
+		m->reserved_what[m->nreserved] = what;
+		m->nreserved++;
+	}
+	if (extent_remove(&frames, start, end) != EXTENT_OK)
+		printk("hugezero: memory: cannot reserve %s [%#llx, %#llx): "
+		       "allocator table full\n", what,
+		       (unsigned long long)start, (unsigned long long)end);
+}
+
+static void choose_map(void)
+{
+	struct boot_info *b = &boot_info;
+	struct memory *m = &memory;
+	const struct mem_range *src = b->nefi ? b->efi : b->bios;
+	u32 n = b->nefi ? b->nefi : b->nbios, need;
+
+	/* EFI's map is the firmware's own; GRUB derives the E820 one from it. */
+	m->source = b->nefi ? "efi" : "e820";
+	need = memmap_normalize(src, n, m->map, MEMMAP_MAX);
+	if (need > MEMMAP_MAX)
+		printk("hugezero: memory: map has %u ranges, using the first %u\n",
+		       need, MEMMAP_MAX);
+	m->nmap = MIN(need, (u32)MEMMAP_MAX);
+}
+
+static void add_usable(void)
+{
+	struct memory *m = &memory;
+
+	for (u32 i = 0; i < m->nmap; i++) {
+		const struct mem_range *r = &m->map[i];
+		u64 s = ALIGN_UP(MAX(r->start, LOW_RESERVED), SZ_4K);
+		u64 e = ALIGN_DOWN(r->end, SZ_4K);
+
+		if (mem_type_is_ram(r->type)) {
+			m->ram_bytes += r->end - r->start;
+			m->max_ram_end = MAX(m->max_ram_end, r->end);
+		}
+		if (r->type != MEM_USABLE || s >= e)
+			continue;
+		if (extent_add(&frames, s, e) != EXTENT_OK)
+			printk("hugezero: memory: dropped [%#llx, %#llx): "
+			       "allocator table full\n",
+			       (unsigned long long)s, (unsigned long long)e);
+	}
+}
+
+void memory_init(void)
+{
+	struct boot_info *b = &boot_info;
+	struct memory *m = &memory;
+
+	extent_init(&frames, extent_buf, ARRAY_SIZE(extent_buf));
+	choose_map();
+	add_usable();
+	m->kernel_start = (u64)__image_start + load_delta;
+	m->kernel_end = (u64)__image_end + load_delta;
+	reserve(0, LOW_RESERVED, "low memory");
+	reserve(m->kernel_start, m->kernel_end, "kernel image");
+	reserve(b->mbi_pa, b->mbi_pa + b->mbi_size, "boot information");
+	for (u32 i = 0; i < b->nmodules; i++)
+		reserve(b->modules[i].start, b->modules[i].end, "module");
+	m->usable_bytes = frames.free_bytes;
+}
+
+u64 frame_alloc_below(u64 size, u64 limit)
+{
+	if (size != SZ_4K && size != SZ_2M && size != SZ_1G)
+		return FRAME_NONE;
+	return extent_alloc(&frames, size, size, limit);
+}
+
+u64 frame_alloc(u64 size)
+{
+	return frame_alloc_below(size, ~0ULL);
+}
+
+int frame_free(u64 pa, u64 size)
+{
+	/* Callers report errors: a double free is EXTENT_EOVERLAP. */
+	if (!IS_ALIGNED(pa, size) || (size != SZ_4K && size != SZ_2M &&
+				      size != SZ_1G))
+		return EXTENT_EINVAL;
+	return extent_add(&frames, pa, pa + size);
+}
+
+u64 frame_free_bytes(void)
+{
+	return frames.free_bytes;
+}
+
+u64 frame_count_free_blocks(u64 size)
+{
+	return extent_count_blocks(&frames, size);
+}
+
+bool frame_is_free(u64 pa, u64 size)
+{
+	return extent_is_free(&frames, pa, pa + size);
+}
+
+bool frame_overlaps_free(u64 start, u64 end)
+{
+	return extent_overlaps_free(&frames, start, end);
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KERNEL_MEMORY_H
+#define KERNEL_MEMORY_H
+
+#include "lib/extent.h"
+#include "lib/memmap.h"
+
+#define MEMMAP_MAX 256
+#define RESERVED_MAX 16
+#define FRAME_NONE EXTENT_NONE
+#define LOW_RESERVED (1 * MiB)	/* BIOS data, EBDA, later the AP trampoline */
+
+/* The machine's memory after normalization, and what we keep for ourselves. */
+struct memory {
+	const char *source;		/* "efi" or "e820" */
+	u32 nmap;
+	struct mem_range map[MEMMAP_MAX];
+	u32 nreserved;
+	struct mem_range reserved[RESERVED_MAX];	/* type: unused */
+	const char *reserved_what[RESERVED_MAX];
+	u64 ram_bytes, usable_bytes, max_ram_end;
+	u64 kernel_start, kernel_end;	/* physical */
+};
+
+extern struct memory memory;
+extern u64 load_delta;
+
+/* Normalize the loader's map, reserve ours, seed the frame allocator. */
+void memory_init(void);
+
+/* Frames: naturally aligned blocks of 4K, 2M or 1G. */
+u64 frame_alloc(u64 size);
+u64 frame_alloc_below(u64 size, u64 limit);
+int frame_free(u64 pa, u64 size);
+u64 frame_free_bytes(void);
+u64 frame_count_free_blocks(u64 size);
+bool frame_is_free(u64 pa, u64 size);
+bool frame_overlaps_free(u64 start, u64 end);
+
+#endif

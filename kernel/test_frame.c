@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Self-tests: the frame allocator on the real memory map. */
+#include "arch/x86_64/cpuid.h"
+#include "arch/x86_64/paging.h"
+#include "kernel/memory.h"
+#include "kernel/selftest.h"
+
+static const char *size_name(u64 size)
+{
+	return size == SZ_4K ? "4K" : size == SZ_2M ? "2M" : "1G";
+}
+
+static void alloc_aligned(struct tctx *t, u64 size, u32 count)
+{
+	u64 before = frame_free_bytes(), got[8];
+	u32 n = 0;
+
+	if (frame_count_free_blocks(size) < count) {
+		skip(t, "fewer than %u free %s frames", count, size_name(size));
+		return;
+	}
+	for (; n < count; n++) {
+		got[n] = frame_alloc(size);
+		if (!check(t, got[n] != FRAME_NONE, "%s allocation %u failed",
+			   size_name(size), n))
+			break;
+		check(t, IS_ALIGNED(got[n], size), "%#llx not %s aligned",
+		      (unsigned long long)got[n], size_name(size));
+		check(t, got[n] + size <= memory.kernel_start ||
+		      got[n] >= memory.kernel_end, "frame overlaps the kernel");
+		check(t, !frame_overlaps_free(got[n], got[n] + size),
+		      "allocated frame still free");
+		for (u32 j = 0; j < n; j++)
+			check(t, got[j] != got[n], "same frame twice");
+	}
+	while (n--)
+		check(t, frame_free(got[n], size) == 0, "free failed");
+	check(t, frame_free_bytes() == before, "free bytes %llu, was %llu",
+	      (unsigned long long)frame_free_bytes(),
+	      (unsigned long long)before);
+}
+
+static void alloc_4k(struct tctx *t)
+{
+	alloc_aligned(t, SZ_4K, 8);
+}
+
+static void alloc_2m(struct tctx *t)
+{
+	alloc_aligned(t, SZ_2M, 4);
+}
+
+static void alloc_1g(struct tctx *t)
+{
+	alloc_aligned(t, SZ_1G, 1);
+}
+
+static void double_free(struct tctx *t)
+{
+	u64 pa = frame_alloc(SZ_4K);
+
+	if (!check(t, pa != FRAME_NONE, "no 4K frame"))
+		return;
+	check(t, frame_free(pa, SZ_4K) == 0, "first free failed");
+	check(t, frame_free(pa, SZ_4K) == EXTENT_EOVERLAP,
+	      "double free not detected");
+	check(t, frame_free(pa + 1, SZ_4K) == EXTENT_EINVAL,
+	      "misaligned free not refused");
+}
+
+/* Take every frame, largest first, chaining them through the direct map. */
+static u64 drain(u64 size, u64 *head, u64 *count, u64 *highest)
+{
+	u64 bytes = 0, pa;
+
+	while ((pa = frame_alloc(size)) != FRAME_NONE) {
+		u64 *link = phys_to_virt(pa);
+
+		link[0] = *head;
+		link[1] = size;
+		*head = pa;
+		bytes += size;
+		(*count)++;
+		*highest = MAX(*highest, pa + size);
+	}
+	return bytes;
+}
+
+static void exhaustion(struct tctx *t)
+{
+	u64 before = frame_free_bytes(), head = 0, n = 0, high = 0, got = 0;
+
+	got += drain(SZ_1G, &head, &n, &high);
+	got += drain(SZ_2M, &head, &n, &high);
+	got += drain(SZ_4K, &head, &n, &high);
+	check(t, frame_free_bytes() == 0, "%llu bytes left after draining",
+	      (unsigned long long)frame_free_bytes());
+	check(t, got == before, "drained %llu of %llu free bytes",
+	      (unsigned long long)got, (unsigned long long)before);
+	check(t, frame_alloc(SZ_4K) == FRAME_NONE, "allocation after "
+	      "exhaustion succeeded");
+	if (memory.max_ram_end > 4 * GiB)
+		check(t, high > 4 * GiB, "no frame above 4 GiB handed out");
+	while (head) {
+		u64 *link = phys_to_virt(head), next = link[0], size = link[1];
+
+		check(t, frame_free(head, size) == 0, "free of %#llx failed",
+		      (unsigned long long)head);
+		head = next;
+	}
+	check(t, frame_free_bytes() == before, "free bytes %llu after refill, "
+	      "was %llu", (unsigned long long)frame_free_bytes(),
+	      (unsigned long long)before);
+	note(t, "%llu frames, %llu MiB, highest end %#llx",
+	     (unsigned long long)n, (unsigned long long)(got >> 20),
+	     (unsigned long long)high);
+}
+
+SUITE(suite_frame, "frame",
+	{ "alloc_4k", alloc_4k },
+	{ "alloc_2m", alloc_2m },
+	{ "alloc_1g", alloc_1g },
+	{ "double_free", double_free },
+	{ "exhaustion", exhaustion },
+);

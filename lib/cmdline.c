@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Schema-driven boot command-line parser.  See lib/cmdline.h and
+ * docs/cmdline.md for the grammar.
+ */
+#include "lib/cmdline.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+struct word {
+	const char *key;
+	size_t klen;
+	const char *val;	/* NULL for a bare key */
+	size_t vlen;
+	const char *text;	/* the whole word, for messages */
+	size_t tlen;
+	bool unterminated;
+};
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static void add_msg(char (*buf)[CMDLINE_ERR_LEN], u32 *count,
+		    const char *fmt, ...) __printf(3, 4);
+
+static void add_msg(char (*buf)[CMDLINE_ERR_LEN], u32 *count,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*count < CMDLINE_MAX_ERRORS) {
+		va_start(ap, fmt);
+		kvsnprintf(buf[*count], CMDLINE_ERR_LEN, fmt, ap);
+		va_end(ap);
+	}
+	(*count)++;
+}
+
+#define ERR(res, ...) add_msg((res)->errors, &(res)->nerrors, __VA_ARGS__)
+#define NOTE(res, ...) add_msg((res)->notes, &(res)->nnotes, __VA_ARGS__)
+
+/* Split the next word off @p; returns the position after it. */
+static const char *next_word(const char *p, struct word *w)
+{
+	bool quoted = false;
+
+	memset(w, 0, sizeof(*w));
+	w->text = w->key = p;
+	while (*p && *p != '=' && !is_space(*p))
+		p++;
+	w->klen = (size_t)(p - w->key);
+	if (*p == '=') {
+		p++;
+		if (*p == '"') {
+			quoted = true;
+			p++;
+		}
+		w->val = p;
+		while (*p && (quoted ? *p != '"' : !is_space(*p)))
+			p++;
+		w->vlen = (size_t)(p - w->val);
+		if (quoted) {
+			if (*p == '"')
+				p++;
+			else
+				w->unterminated = true;
+		}
+	}
+	w->tlen = (size_t)(p - w->text);
+	return p;
+}
+
+int choice_index(const char *const *choices, const char *word, size_t len)
+{
+	int i;
+
+	for (i = 0; choices[i]; i++)
+		if (str_eq_n(word, len, choices[i]))
+			return i;
+	return -1;
+}
+
+/* "4K, 2M, 1G" for messages. */
+static void list_choices(const char *const *choices, char *buf, size_t size)
+{
+	size_t pos = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; choices[i] && pos < size; i++)
+		pos += (size_t)ksnprintf(buf + pos, size - pos, "%s%s",
+					 i ? "|" : "", choices[i]);
+}
+
+static bool parse_bool(const char *v, size_t len, bool *out)
+{
+	static const char *const yes[] = { "1", "on", "yes", "true", NULL };
+	static const char *const no[] = { "0", "off", "no", "false", NULL };
+
+	if (!v || choice_index(yes, v, len) >= 0) {
+		*out = true;
+		return true;
+	}
+	if (choice_index(no, v, len) >= 0) {
+		*out = false;
+		return true;
+	}
+	return false;
+}
+
+static bool parse_number(const struct param *p, const struct word *w,
+			 u64 *out, struct cmdline_result *res)
+{
+	bool ok = p->type == P_SIZE ? parse_size(w->val, w->vlen, out)
+				    : parse_u64(w->val, w->vlen, out);
+
+	if (!ok) {
+		ERR(res, "key '%s': '%.*s' is not %s", p->key, (int)w->vlen,
+		    w->val, p->type == P_SIZE ? "a size (like 512M or 2G)"
+					      : "a number");
+		return false;
+	}
+	if (*out < p->min || *out > p->max) {
+		ERR(res, "key '%s': %llu is outside %llu..%llu", p->key,
+		    (unsigned long long)*out, (unsigned long long)p->min,
+		    (unsigned long long)p->max);
+		return false;
+	}
+	return true;
+}
+
+static bool parse_enum_list(const struct param *p, const struct word *w,
+			    u64 *out, struct cmdline_result *res)
+{
+	const char *s = w->val, *end = w->val + w->vlen;
+	char names[CMDLINE_ERR_LEN / 2];
+	u64 mask = 0;
+
+	if (str_eq_n(w->val, w->vlen, "all")) {
+		for (int i = 0; p->choices[i]; i++)
+			mask |= 1ULL << i;
+		*out = mask;
+		return true;
+	}
+	while (s <= end) {
+		const char *c = s;
+		int idx;
+
+		while (c < end && *c != ',')
+			c++;
+		idx = choice_index(p->choices, s, (size_t)(c - s));
+		if (idx < 0) {
+			list_choices(p->choices, names, sizeof(names));
+			ERR(res, "key '%s': '%.*s' is not one of %s|all", p->key,
+			    (int)(c - s), s, names);
+			return false;
+		}
+		mask |= 1ULL << idx;
+		s = c + 1;
+	}
+	*out = mask;
+	return true;
+}
+
+static bool apply(const struct param *p, const struct word *w, void *cfg,
+		  struct cmdline_result *res)
+{
+	void *field = (u8 *)cfg + p->offset;
+	char names[CMDLINE_ERR_LEN / 2];
+	char err[CMDLINE_ERR_LEN];
+	u64 v;
+	int idx;
+
+	if (p->type != P_BOOL && (!w->val || w->vlen == 0)) {
+		ERR(res, "key '%s' needs a value (%s)", p->key, p->help);
+		return false;
+	}
+	switch (p->type) {
+	case P_BOOL:
+		if (!parse_bool(w->val, w->vlen, field)) {
+			ERR(res, "key '%s': '%.*s' is not on or off", p->key,
+			    (int)w->vlen, w->val);
+			return false;
+		}
+		return true;
+	case P_U64:
+	case P_SIZE:
+		if (!parse_number(p, w, &v, res))
+			return false;
+		*(u64 *)field = v;
+		return true;
+	case P_ENUM:
+		idx = choice_index(p->choices, w->val, w->vlen);
+		if (idx < 0) {
+			list_choices(p->choices, names, sizeof(names));
+			ERR(res, "key '%s': '%.*s' is not one of %s", p->key,
+			    (int)w->vlen, w->val, names);
+			return false;
+		}
+		*(u32 *)field = (u32)idx;
+		return true;
+	case P_ENUM_LIST:
+		if (!parse_enum_list(p, w, &v, res))
+			return false;
+		*(u64 *)field = v;
+		return true;
+	case P_STRING:
+		if (w->vlen + 1 > p->max) {
+			ERR(res, "key '%s': value longer than %llu bytes",
+			    p->key, (unsigned long long)(p->max - 1));
+			return false;
+		}
+		memcpy(field, w->val, w->vlen);
+		((char *)field)[w->vlen] = '\0';
+		return true;
+	case P_CUSTOM:
+		err[0] = '\0';
+		if (!p->parse(p, w->val, w->vlen, field, err, sizeof(err))) {
+			ERR(res, "key '%s': %s", p->key,
+			    err[0] ? err : "bad value");
+			return false;
+		}
+		return true;
+	}
+	return false;
+}
+
+static int find_param(const struct param *params, size_t n,
+		      const struct word *w)
+{
+	for (size_t i = 0; i < n; i++)
+		if (str_eq_n(w->key, w->klen, params[i].key))
+			return (int)i;
+	return -1;
+}
+
+bool cmdline_parse(const char *line, const struct param *params, size_t n,
+		   void *cfg, struct cmdline_result *res)
+{
+	const char *p = line;
+	struct word w;
+
+	memset(res, 0, sizeof(*res));
+	if (n > CMDLINE_MAX_PARAMS) {
+		ERR(res, "internal: %zu keys exceed the parser's %d", n,
+		    CMDLINE_MAX_PARAMS);
+		return false;
+	}
+	while (p && *p) {
+		int i;
+
+		while (is_space(*p))
+			p++;
+		if (!*p)
+			break;
+		p = next_word(p, &w);
+		if (w.klen == 0) {
+			ERR(res, "'%.*s' has no key before '='", (int)w.tlen,
+			    w.text);
+			continue;
+		}
+		if (w.unterminated) {
+			ERR(res, "key '%.*s': missing closing quote",
+			    (int)w.klen, w.key);
+			continue;
+		}
+		i = find_param(params, n, &w);
+		if (i < 0) {
+			ERR(res, "unknown key '%.*s' (in '%.*s')", (int)w.klen,
+			    w.key, (int)w.tlen, w.text);
+			continue;
+		}
+		if (res->given & (1ULL << i))
+			NOTE(res, "key '%s' given more than once; the last "
+			     "value counts", params[i].key);
+		if (apply(&params[i], &w, cfg, res))
+			res->given |= 1ULL << i;
+	}
+	return res->nerrors == 0;
+}
+
+const char *cmdline_skip_image_path(const char *line)
+{
+	const char *p = line;
+
+	while (is_space(*p))
+		p++;
+	if (*p != '/' && *p != '(')
+		return line;
+	while (*p && !is_space(*p))
+		p++;
+	return p;
+}
