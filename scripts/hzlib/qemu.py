@@ -1,0 +1,177 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Booting an image under QEMU and watching its serial console."""
+from __future__ import annotations
+
+import os
+import selectors
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from . import ktap, paths
+
+FIRMWARES = ("bios", "uefi")
+MEDIA = ("cdrom", "usb")
+# TCG by default: a /dev/kvm can exist and still fail (nested setups).
+ACCELS = ("tcg", "kvm")
+
+
+class QemuError(Exception):
+    pass
+
+
+@dataclass
+class BootSpec:
+    image: Path
+    firmware: str = "bios"
+    media: str = "cdrom"
+    cpu: str = "max"
+    smp: int = 1
+    mem: str = "4G"
+    timeout: float = 300.0
+    accel: str = "tcg"
+    extra: tuple[str, ...] = ()
+
+
+@dataclass
+class BootResult:
+    log: str
+    qemu_status: int | None     # None: killed at the timeout
+    timed_out: bool
+    run: ktap.Run
+    seconds: float
+
+    @property
+    def debug_exit_code(self) -> int | None:
+        """The value the guest wrote to isa-debug-exit, if it wrote one."""
+        s = self.qemu_status
+        return (s >> 1) if s is not None and s & 1 else None
+
+
+def firmware_args(fw: str, tmp: Path) -> list[str]:
+    if fw == "bios":
+        return []
+    code = paths.first_existing(paths.OVMF_CODE_CANDIDATES)
+    vars_src = paths.first_existing(paths.OVMF_VARS_CANDIDATES)
+    if not code or not vars_src:
+        raise QemuError("OVMF firmware not found (package ovmf): "
+                        "run scripts/setup.sh")
+    # The VARS size must match CODE's flavour (4M or 2M).
+    if "_4M" in code and "_4M" not in vars_src:
+        vars_src = vars_src.replace("OVMF_VARS", "OVMF_VARS_4M")
+    vars_copy = tmp / "OVMF_VARS.fd"
+    shutil.copy(vars_src, vars_copy)
+    return ["-drive", f"if=pflash,format=raw,unit=0,readonly=on,file={code}",
+            "-drive", f"if=pflash,format=raw,unit=1,file={vars_copy}"]
+
+
+def media_args(media: str, image: Path) -> list[str]:
+    if media == "cdrom":
+        return ["-drive", f"if=none,id=boot,media=cdrom,format=raw,readonly=on,file={image}",
+                "-device", "ide-cd,drive=boot,bootindex=1"]
+    if media == "usb":
+        # snapshot: the guest must never write to the image it booted from.
+        return ["-device", "qemu-xhci,id=xhci",
+                "-drive", f"if=none,id=stick,format=raw,snapshot=on,file={image}",
+                "-device", "usb-storage,bus=xhci.0,drive=stick,bootindex=1"]
+    raise QemuError(f"unknown media {media!r}: one of {', '.join(MEDIA)}")
+
+
+def command(spec: BootSpec, tmp: Path) -> list[str]:
+    if spec.firmware not in FIRMWARES:
+        raise QemuError(f"unknown firmware {spec.firmware!r}: one of "
+                        f"{', '.join(FIRMWARES)}")
+    exe = shutil.which("qemu-system-x86_64")
+    if not exe:
+        raise QemuError("qemu-system-x86_64 not found: run scripts/setup.sh")
+    if spec.accel not in ACCELS:
+        raise QemuError(f"unknown accelerator {spec.accel!r}: one of "
+                        f"{', '.join(ACCELS)}")
+    return [exe, "-M", "q35", "-accel", spec.accel, "-cpu", spec.cpu, "-smp", str(spec.smp),
+            "-m", spec.mem, "-display", "none", "-vga", "none",
+            "-no-reboot", "-monitor", "none", "-serial", "stdio",
+            "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
+            *firmware_args(spec.firmware, tmp),
+            *media_args(spec.media, spec.image), *spec.extra]
+
+
+def boot(spec: BootSpec, echo: IO[str] | None = None,
+         log_file: Path | None = None) -> BootResult:
+    """Boot, stream the console to @echo and @log_file, stop at done/timeout."""
+    start = time.monotonic()
+    chunks: list[str] = []
+    logf = open(log_file, "w", encoding="utf-8", errors="replace") if log_file else None
+    with tempfile.TemporaryDirectory(prefix="hz-qemu-") as tmp:
+        cmd = command(spec, Path(tmp))
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        sel = selectors.DefaultSelector()
+        assert proc.stdout is not None
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        timed_out = False
+        while True:
+            left = spec.timeout - (time.monotonic() - start)
+            if left <= 0:
+                timed_out = True
+                proc.kill()
+                break
+            if not sel.select(timeout=min(left, 1.0)):
+                if proc.poll() is not None:
+                    break
+                continue
+            data = os.read(proc.stdout.fileno(), 65536)
+            if not data:
+                break
+            text = data.decode("utf-8", errors="replace")
+            chunks.append(text)
+            if echo:
+                echo.write(text)
+                echo.flush()
+            if logf:
+                logf.write(text)
+                logf.flush()
+        status = proc.wait()
+        if logf:
+            logf.close()
+    log = "".join(chunks)
+    return BootResult(log, None if timed_out else status, timed_out,
+                      ktap.parse(log), time.monotonic() - start)
+
+
+def verdict(res: BootResult) -> tuple[bool, str]:
+    """Did the run complete with no failure?  And a one-line reason."""
+    run = res.run
+    if res.timed_out:
+        if not run.started:
+            return False, "timeout: the kernel never started its KTAP run (hang in firmware, GRUB or early boot?)"
+        if run.rc is None:
+            return False, "timeout: the run started but never said 'hugezero: done' (hang or crash)"
+        return False, f"timeout after 'done rc={run.rc}': the exit device did not end QEMU"
+    if run.rc is None:
+        tail = ktap.clean(res.log).strip().splitlines()[-1:] or ["(no output)"]
+        return False, (f"QEMU ended (status {res.qemu_status}) before "
+                       f"'hugezero: done'; last output: {tail[0][:200]}")
+    if not run.complete:
+        return False, (f"KTAP incomplete: plan {run.plan}, "
+                       f"{len(run.top)} suites reported")
+    if run.failed:
+        names = ", ".join(r.name for r in run.failed if r.depth == 1) or \
+            ", ".join(r.name for r in run.failed)
+        return False, f"{len(run.failed)} KTAP failures: {names}"
+    if run.rc != 0:
+        return False, f"kernel reported rc={run.rc}"
+    code = res.debug_exit_code
+    if code is not None and code != 0:
+        return False, f"isa-debug-exit code {code}"
+    return True, (f"{len(run.cases)} cases, "
+                  f"{sum(1 for r in run.cases if r.skip is not None)} skipped, "
+                  f"{res.seconds:.0f} s")
+
+
+def write_err(msg: str) -> None:
+    sys.stderr.write(msg + "\n")
