@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Host tests of the command-line parser and hugezero's schema. */
+#include "lib/params.h"
+#include "lib/string.h"
+#include "tests/host/unit.h"
+
+static bool parse(const char *line, struct hz_config *c,
+		  struct cmdline_result *r)
+{
+	config_defaults(c);
+	return config_parse(line, c, r);
+}
+
+TEST(cmdline_defaults_on_empty)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	EXPECT(parse("", &c, &r));
+	EXPECT(parse("   \t ", &c, &r));
+	EXPECT_EQ(c.exit, EXIT_AUTO);
+	EXPECT(c.selftest);
+	EXPECT_EQ(c.console.port, 0);
+	EXPECT_EQ(c.console.baud, 115200);
+	EXPECT_EQ(r.given, 0);
+}
+
+TEST(cmdline_all_keys)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	EXPECT(parse("console=ttyS1,57600o7 exit=reboot selftest=no "
+		     "crash=stack calib_ms=0x10 tsc_tolerance_ppm=500", &c, &r),
+	       "%s", r.errors[0]);
+	EXPECT_EQ(c.console.port, 1);
+	EXPECT_EQ(c.console.baud, 57600);
+	EXPECT_EQ(c.console.parity, 'o');
+	EXPECT_EQ(c.console.bits, 7);
+	EXPECT_EQ(c.exit, EXIT_REBOOT);
+	EXPECT(!c.selftest);
+	EXPECT_EQ(c.crash, CRASH_STACK);
+	EXPECT_EQ(c.calib_ms, 16);
+	EXPECT_EQ(c.tsc_tolerance_ppm, 500);
+	EXPECT_EQ(__builtin_popcountll(r.given), 6);
+}
+
+TEST(cmdline_bare_bool_and_quotes)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	EXPECT(parse("selftest=off selftest", &c, &r));
+	EXPECT(c.selftest);
+	EXPECT_EQ(r.nnotes, 1);
+	EXPECT(strstr(r.notes[0], "selftest") != NULL);
+	EXPECT(parse("exit=\"halt\"", &c, &r));
+	EXPECT_EQ(c.exit, EXIT_HALT);
+}
+
+TEST(cmdline_image_path_skipped)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	EXPECT(parse("/boot/hugezero.elf exit=halt", &c, &r), "%s", r.errors[0]);
+	EXPECT_EQ(c.exit, EXIT_HALT);
+	EXPECT(parse("(hd0)/boot/hugezero.elf", &c, &r));
+	EXPECT(!parse("exit=halt /boot/hugezero.elf", &c, &r));
+}
+
+static void expect_error(const char *line, const char *needle)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	EXPECT(!parse(line, &c, &r), "'%s' was accepted", line);
+	EXPECT(r.nerrors >= 1, "'%s': no error recorded", line);
+	EXPECT(strstr(r.errors[0], needle) != NULL,
+	       "'%s': message '%s' lacks '%s'", line, r.errors[0], needle);
+}
+
+TEST(cmdline_errors_name_the_problem)
+{
+	expect_error("bogus=1", "unknown key 'bogus'");
+	expect_error("bogus", "unknown key 'bogus'");
+	expect_error("exit=sometimes", "'sometimes' is not one of auto|qemu|halt|reboot");
+	expect_error("exit", "key 'exit' needs a value");
+	expect_error("exit=", "key 'exit' needs a value");
+	expect_error("calib_ms=0", "outside 1..1000");
+	expect_error("calib_ms=1001", "outside 1..1000");
+	expect_error("calib_ms=fast", "'fast' is not a number");
+	expect_error("calib_ms=99999999999999999999", "is not a number");
+	expect_error("selftest=maybe", "'maybe' is not on or off");
+	expect_error("console=tty0", "not a serial console");
+	expect_error("console=ttyS4", "not a serial console");
+	expect_error("console=ttyS0,", "no baud rate");
+	expect_error("console=ttyS0,12345", "baud rate 12345");
+	expect_error("console=ttyS0,9600x", "parity");
+	expect_error("console=ttyS0,9600n9", "data bits");
+	expect_error("=5", "no key");
+	expect_error("exit=\"halt", "missing closing quote");
+}
+
+TEST(cmdline_every_error_counted)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	EXPECT(!parse("a=1 b=2 c=3 d=4 e=5 f=6 g=7 h=8 i=9 j=10", &c, &r));
+	EXPECT_EQ(r.nerrors, 10);
+	EXPECT(strstr(r.errors[7], "'h'") != NULL);
+	/* A good key after bad ones still applies. */
+	EXPECT(!parse("bogus=1 exit=halt", &c, &r));
+	EXPECT_EQ(c.exit, EXIT_HALT);
+}
+
+TEST(cmdline_enum_list)
+{
+	static const char *const sizes[] = { "4K", "2M", "1G", NULL };
+	struct cfg {
+		u64 mask;
+	} cfg = { 0 };
+	const struct param p[] = {
+		{ "folio", P_ENUM_LIST, 0, sizes, 0, 0, NULL, "folio=4K,2M,1G" },
+		{ "size", P_SIZE, 0, NULL, 4096, 1ULL << 40, NULL, "size=4K.." },
+	};
+	struct cmdline_result r;
+
+	EXPECT(cmdline_parse("folio=2M,1G", p, 1, &cfg, &r));
+	EXPECT_EQ(cfg.mask, 6);
+	EXPECT(cmdline_parse("folio=all", p, 1, &cfg, &r));
+	EXPECT_EQ(cfg.mask, 7);
+	EXPECT(!cmdline_parse("folio=2M,3M", p, 1, &cfg, &r));
+	EXPECT(strstr(r.errors[0], "'3M' is not one of 4K|2M|1G|all") != NULL,
+	       "%s", r.errors[0]);
+	EXPECT(!cmdline_parse("folio=2M,,1G", p, 1, &cfg, &r));
+	EXPECT(!cmdline_parse("folio=", p, 1, &cfg, &r));
+	EXPECT(cmdline_parse("size=1G", p + 1, 1, &cfg, &r));
+	EXPECT_EQ(cfg.mask, 1ULL << 30);
+	EXPECT(!cmdline_parse("size=2K", p + 1, 1, &cfg, &r));
+}

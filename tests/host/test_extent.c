@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host tests of the frame allocator's logic, including a randomized run
+ * against a byte-per-page model that checks the invariants after every
+ * operation.
+ */
+#include <stdlib.h>
+#include "lib/extent.h"
+#include "lib/string.h"
+#include "tests/host/unit.h"
+
+static struct extent buf[64];
+
+static bool invariant(const struct extent_set *s)
+{
+	u64 sum = 0;
+
+	for (u32 i = 0; i < s->n; i++) {
+		if (s->e[i].start >= s->e[i].end)
+			return false;
+		if (i && s->e[i - 1].end >= s->e[i].start)
+			return false;
+		sum += s->e[i].end - s->e[i].start;
+	}
+	return sum == s->free_bytes;
+}
+
+TEST(extent_add_merges)
+{
+	struct extent_set s;
+
+	extent_init(&s, buf, 64);
+	EXPECT_EQ(extent_add(&s, 0x1000, 0x2000), EXTENT_OK);
+	EXPECT_EQ(extent_add(&s, 0x3000, 0x4000), EXTENT_OK);
+	EXPECT_EQ(s.n, 2);
+	EXPECT_EQ(extent_add(&s, 0x2000, 0x3000), EXTENT_OK);
+	EXPECT_EQ(s.n, 1);
+	EXPECT_EQ(s.e[0].start, 0x1000);
+	EXPECT_EQ(s.e[0].end, 0x4000);
+	EXPECT_EQ(extent_add(&s, 0x1800, 0x2800), EXTENT_EOVERLAP);
+	EXPECT_EQ(extent_add(&s, 0x0, 0x1001), EXTENT_EOVERLAP);
+	EXPECT_EQ(extent_add(&s, 0x5000, 0x5000), EXTENT_EINVAL);
+	EXPECT(invariant(&s));
+}
+
+TEST(extent_remove_splits)
+{
+	struct extent_set s;
+
+	extent_init(&s, buf, 64);
+	extent_add(&s, 0, 0x10000);
+	EXPECT_EQ(extent_remove(&s, 0x4000, 0x5000), EXTENT_OK);
+	EXPECT_EQ(s.n, 2);
+	EXPECT_EQ(s.free_bytes, 0xf000);
+	EXPECT_EQ(extent_remove(&s, 0x3000, 0x6000), EXTENT_OK);
+	EXPECT_EQ(s.free_bytes, 0xd000);
+	/* Removing what is not free changes nothing. */
+	EXPECT_EQ(extent_remove(&s, 0x20000, 0x30000), EXTENT_OK);
+	EXPECT_EQ(s.free_bytes, 0xd000);
+	EXPECT_EQ(extent_remove(&s, 0, 0x10000), EXTENT_OK);
+	EXPECT_EQ(s.n, 0);
+	EXPECT(invariant(&s));
+}
+
+TEST(extent_alloc_natural_alignment)
+{
+	struct extent_set s;
+	u64 a;
+
+	extent_init(&s, buf, 64);
+	extent_add(&s, 0x1000, 0x100000000ULL);		/* 4 KiB .. 4 GiB */
+	a = extent_alloc(&s, 1ULL << 30, 1ULL << 30, ~0ULL);
+	EXPECT_EQ(a & ((1ULL << 30) - 1), 0);
+	EXPECT(a >= 0x1000);
+	a = extent_alloc(&s, 2ULL << 20, 2ULL << 20, ~0ULL);
+	EXPECT_EQ(a & ((2ULL << 20) - 1), 0);
+	EXPECT_EQ(extent_alloc(&s, 3000, 4096, ~0ULL) & 0xfff, 0);
+	EXPECT_EQ(extent_alloc(&s, 4096, 3, ~0ULL), EXTENT_NONE);
+	EXPECT_EQ(extent_alloc(&s, 0, 4096, ~0ULL), EXTENT_NONE);
+	EXPECT(invariant(&s));
+}
+
+TEST(extent_best_fit_keeps_big_blocks)
+{
+	struct extent_set s;
+
+	extent_init(&s, buf, 64);
+	extent_add(&s, 0x100000, 0x110000);		/* 64 KiB leftover */
+	extent_add(&s, 1ULL << 30, 2ULL << 30);		/* one whole 1 GiB */
+	EXPECT(extent_alloc(&s, 4096, 4096, ~0ULL) < 0x110000);
+	EXPECT_EQ(extent_count_blocks(&s, 1ULL << 30), 1);
+}
+
+TEST(extent_limit)
+{
+	struct extent_set s;
+
+	extent_init(&s, buf, 64);
+	extent_add(&s, 5ULL << 30, 6ULL << 30);
+	extent_add(&s, 0x100000, 0x102000);
+	EXPECT_EQ(extent_alloc(&s, 4096, 4096, 4ULL << 30), 0x100000);
+	EXPECT_EQ(extent_alloc(&s, 4096, 4096, 4ULL << 30), 0x101000);
+	EXPECT_EQ(extent_alloc(&s, 4096, 4096, 4ULL << 30), EXTENT_NONE);
+	EXPECT(extent_alloc(&s, 4096, 4096, ~0ULL) >= 5ULL << 30);
+}
+
+TEST(extent_full_table)
+{
+	struct extent small[2];
+	struct extent_set s;
+
+	extent_init(&s, small, 2);
+	EXPECT_EQ(extent_add(&s, 0x0000, 0x1000), EXTENT_OK);
+	EXPECT_EQ(extent_add(&s, 0x4000, 0x9000), EXTENT_OK);
+	EXPECT_EQ(extent_add(&s, 0x20000, 0x21000), EXTENT_ENOSPC);
+	/* A split would need a third slot: refused, nothing changed. */
+	EXPECT_EQ(extent_remove(&s, 0x5000, 0x6000), EXTENT_ENOSPC);
+	EXPECT_EQ(s.free_bytes, 0x6000);
+	/* An aligned block is still found where no split is needed. */
+	EXPECT_EQ(extent_alloc(&s, 0x1000, 0x1000, ~0ULL), 0x0000);
+	EXPECT(invariant(&s));
+}
+
+TEST(extent_exhaust_and_refill)
+{
+	static struct extent big[600];
+	struct extent_set s;
+	u64 got[600], n = 0, a;
+
+	/* Freeing every other page first needs one extent per page. */
+	extent_init(&s, big, 600);
+	extent_add(&s, 0x3000, 0x200000);
+	while ((a = extent_alloc(&s, 4096, 4096, ~0ULL)) != EXTENT_NONE && n < 600)
+		got[n++] = a;
+	EXPECT_EQ(n, (0x200000 - 0x3000) / 4096);
+	EXPECT_EQ(s.free_bytes, 0);
+	for (u64 i = 0; i < n; i += 2)
+		EXPECT_EQ(extent_add(&s, got[i], got[i] + 4096), EXTENT_OK);
+	for (u64 i = 1; i < n; i += 2)
+		EXPECT_EQ(extent_add(&s, got[i], got[i] + 4096), EXTENT_OK);
+	EXPECT_EQ(s.n, 1);
+	EXPECT_EQ(s.free_bytes, 0x200000 - 0x3000);
+}
+
+#define PAGES 2048
+
+/* Random alloc/free against a model where each 4K page is free or not. */
+TEST(extent_randomized_model)
+{
+	static struct extent big[1024];
+	static u8 model[PAGES];
+	static u64 held[PAGES][2];
+	struct extent_set s;
+	u32 nheld = 0;
+
+	srand(12345);
+	extent_init(&s, big, 1024);
+	memset(model, 0, sizeof(model));
+	for (u32 p = 0; p < PAGES; p++) {
+		if (rand() % 7 == 0)
+			continue;
+		model[p] = 1;
+		extent_add(&s, (u64)p * 4096, (u64)p * 4096 + 4096);
+	}
+	for (int op = 0; op < 20000; op++) {
+		if (nheld && (rand() % 2 || nheld == PAGES)) {
+			u32 i = (u32)rand() % nheld;
+
+			EXPECT_EQ(extent_add(&s, held[i][0], held[i][0] + held[i][1]),
+				  EXTENT_OK);
+			for (u64 p = held[i][0] / 4096; p < (held[i][0] + held[i][1]) / 4096; p++)
+				model[p] = 1;
+			held[i][0] = held[nheld - 1][0];
+			held[i][1] = held[nheld - 1][1];
+			nheld--;
+		} else {
+			u64 size = 4096ULL << (rand() % 4), a;
+
+			a = extent_alloc(&s, size, size, ~0ULL);
+			if (a == EXTENT_NONE)
+				continue;
+			EXPECT_EQ(a % size, 0);
+			for (u64 p = a / 4096; p < (a + size) / 4096; p++) {
+				EXPECT(model[p] == 1, "page %llu handed out twice",
+				       (unsigned long long)p);
+				model[p] = 0;
+			}
+			held[nheld][0] = a;
+			held[nheld][1] = size;
+			nheld++;
+		}
+		if (op % 500 == 0) {
+			u64 free_pages = 0;
+
+			for (u32 p = 0; p < PAGES; p++)
+				free_pages += model[p];
+			EXPECT(invariant(&s), "invariant broken at op %d", op);
+			EXPECT_EQ(s.free_bytes, free_pages * 4096);
+		}
+	}
+}

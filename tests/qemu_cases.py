@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""QEMU boot tests: each boots the kernel one way and checks the outcome.
+
+A case passes when its check() returns None, and fails with the string
+it returns.  Cases that expect the kernel to fail (a bad command line, a
+deliberate crash) check that it failed the right way, promptly.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from hzlib import ktap, qemu, symbolize, paths
+
+Check = Callable[[qemu.BootResult], "str | None"]
+
+
+@dataclass
+class Case:
+    name: str
+    firmware: str = "bios"
+    media: str = "cdrom"
+    cpu: str = "max"
+    smp: int = 1
+    args: list[str] = field(default_factory=list)
+    check: Check | None = None
+
+
+def passes(res: qemu.BootResult) -> str | None:
+    ok, why = qemu.verdict(res)
+    return None if ok else why
+
+
+def has(res: qemu.BootResult, pattern: str) -> bool:
+    return re.search(pattern, ktap.clean(res.log)) is not None
+
+
+def skipped(res: qemu.BootResult, case: str) -> str | None:
+    for r in res.run.cases:
+        if r.name == case:
+            return r.skip
+    return None
+
+
+def all_of(*checks: Check) -> Check:
+    def run(res: qemu.BootResult) -> str | None:
+        for c in checks:
+            why = c(res)
+            if why:
+                return why
+        return None
+    return run
+
+
+def expect_log(pattern: str, what: str) -> Check:
+    return lambda res: None if has(res, pattern) else f"log lacks {what} ({pattern!r})"
+
+
+def expect_rc(rc: int) -> Check:
+    def run(res: qemu.BootResult) -> str | None:
+        if res.timed_out:
+            return f"timed out; expected a prompt end with rc={rc}"
+        if res.run.rc != rc:
+            return f"kernel said rc={res.run.rc}, expected {rc}"
+        if res.debug_exit_code != rc:
+            return f"isa-debug-exit code {res.debug_exit_code}, expected {rc}"
+        return None
+    return run
+
+
+def no_1g(res: qemu.BootResult) -> str | None:
+    why = skipped(res, "map_1g")
+    if not why or "1 GiB pages" not in why:
+        return f"map_1g not skipped for lack of 1G pages (skip={why!r})"
+    if not has(res, r"direct_map: \d+ addresses checked: 0 in 1G"):
+        return "direct map used 1G leaves on a CPU without them"
+    return None
+
+
+def uses_1g(res: qemu.BootResult) -> str | None:
+    if skipped(res, "map_1g") is not None:
+        return "map_1g skipped on a CPU with 1G pages"
+    if not has(res, r"direct_map: \d+ addresses checked: [1-9]\d* in 1G"):
+        return "direct map has no 1G leaves"
+    return None
+
+
+def symbolizes(func: str) -> Check:
+    def run(res: qemu.BootResult) -> str | None:
+        lines = symbolize.symbolize(res.log, paths.ELF)
+        if not any(func in line for line in lines[:1]):
+            return f"rip does not symbolize to {func}: {lines[:2]}"
+        return None
+    return run
+
+
+CASES = [
+    Case("bios-cdrom", "bios", "cdrom", check=all_of(passes, uses_1g)),
+    Case("bios-usb", "bios", "usb", check=passes),
+    Case("uefi-cdrom", "uefi", "cdrom", check=all_of(
+        passes, expect_log(r"UEFI boot", "a UEFI boot"))),
+    Case("uefi-usb", "uefi", "usb", check=all_of(passes, uses_1g)),
+    Case("bios-cdrom-qemu64", "bios", "cdrom", cpu="qemu64",
+         check=all_of(passes, no_1g)),
+    Case("uefi-usb-qemu64", "uefi", "usb", cpu="qemu64",
+         check=all_of(passes, no_1g)),
+    Case("bios-smp2", smp=2, check=passes),
+    Case("bad-key", args=["bogus=1"], check=all_of(
+        expect_rc(1),
+        expect_log(r"cmdline error: unknown key 'bogus' \(in 'bogus=1'\)",
+                   "the message naming 'bogus'"),
+        expect_log(r"not ok \d+ boot_args_valid", "a failed boot_args_valid case"))),
+    Case("bad-value", args=["calib_ms=fast"], check=all_of(
+        expect_rc(1), expect_log(r"key 'calib_ms': 'fast' is not a number",
+                                 "the message naming calib_ms"))),
+    Case("missing-uart", args=["console=ttyS3"], check=all_of(
+        passes, expect_log(r"console: ttyS3 \(0x2e8\) not present; using ttyS0",
+                           "the fallback message"))),
+    Case("crash-pf", args=["crash=pf", "selftest=off"], check=all_of(
+        expect_rc(3),
+        expect_log(r"unexpected exception 14 \(#PF page fault\)", "the #PF dump"),
+        expect_log(r"cr2 0xdead0000", "CR2 in the dump"),
+        expect_log(r"bt #1 0x", "a backtrace"),
+        symbolizes("crash_on_purpose"))),
+    Case("crash-stack", args=["crash=stack", "selftest=off"], check=all_of(
+        expect_rc(3),
+        expect_log(r"unexpected exception 8 \(#DF double fault\)",
+                   "a #DF report of the stack overflow"))),
+]

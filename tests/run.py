@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""make test: host unit tests, host-script tests, then QEMU boots.
+
+Ends with one line "N passed, N failed" and exits nonzero on any failure.
+Logs of every boot are kept in build/test-logs/.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import unittest
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from hzlib import image, paths, qemu  # noqa: E402
+from qemu_cases import CASES, Case  # noqa: E402
+
+LOGS = paths.BUILD / "test-logs"
+TIMEOUT = float(os.environ.get("HZ_BOOT_TIMEOUT", "240"))
+
+
+def host_unit() -> tuple[int, int]:
+    exe = paths.BUILD / "host" / "unit"
+    r = subprocess.run([str(exe)], capture_output=True, text=True)
+    out = r.stdout + r.stderr
+    for line in out.splitlines():
+        if line.startswith("not ok") or line.startswith("#") or "ERROR" in line:
+            print(f"  {line}")
+    m = re.search(r"host: (\d+) passed, (\d+) failed", out)
+    if not m:
+        print(f"  host unit tests crashed (status {r.returncode}):")
+        print("  " + "\n  ".join(out.splitlines()[-20:]))
+        return 0, 1
+    p, f = int(m.group(1)), int(m.group(2))
+    if r.returncode != 0 and f == 0:
+        f = 1
+        print(f"  host unit tests exited {r.returncode} (sanitizer?)")
+    print(f"host unit tests (ASan+UBSan): {p} passed, {f} failed")
+    return p, f
+
+
+def script_tests() -> tuple[int, int]:
+    suite = unittest.defaultTestLoader.discover(str(ROOT / "tests"),
+                                                pattern="test_*.py")
+    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=0).run(suite)
+    bad = len(result.failures) + len(result.errors)
+    print(f"host script tests: {result.testsRun - bad} passed, {bad} failed")
+    return result.testsRun - bad, bad
+
+
+def boot_case(c: Case) -> tuple[Case, str | None, float]:
+    try:
+        img = image.build_iso(c.args)
+        spec = qemu.BootSpec(img, c.firmware, c.media, c.cpu, c.smp, "4G",
+                             TIMEOUT)
+        res = qemu.boot(spec, log_file=LOGS / f"{c.name}.log")
+    except (image.ImageError, qemu.QemuError) as e:
+        return c, str(e), 0.0
+    assert c.check is not None
+    try:
+        why = c.check(res)
+    except Exception as e:  # a check that breaks is a failed case, not a crash
+        why = f"check raised {e!r}"
+    return c, why, res.seconds
+
+
+def boots() -> tuple[int, int]:
+    LOGS.mkdir(parents=True, exist_ok=True)
+    # Build every image first, serially: grub-mkrescue is quick.
+    for c in CASES:
+        image.build_iso(c.args)
+    passed = failed = 0
+    workers = max(1, min(len(CASES), os.cpu_count() or 1))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for c, why, secs in pool.map(boot_case, CASES):
+            if why is None:
+                passed += 1
+                print(f"ok   boot {c.name} ({secs:.0f} s)")
+            else:
+                failed += 1
+                print(f"FAIL boot {c.name}: {why} (log: {LOGS / (c.name + '.log')})")
+    return passed, failed
+
+
+def main() -> int:
+    total_p = total_f = 0
+    for step in (host_unit, script_tests, boots):
+        p, f = step()
+        total_p += p
+        total_f += f
+    print(f"{total_p} passed, {total_f} failed")
+    return 1 if total_f else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
