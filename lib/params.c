@@ -11,7 +11,7 @@
 
 const char *const exit_names[] = { "auto", "qemu", "halt", "reboot", NULL };
 const char *const crash_names[] = { "none", "pf", "ud", "gp", "de", "stack",
-				    NULL };
+				    "hang", NULL };
 
 static const u32 bauds[] = { 1200, 2400, 4800, 9600, 19200, 38400, 57600,
 			     115200 };
@@ -87,7 +87,7 @@ const struct param hz_params[] = {
 	{ "selftest", P_BOOL, F(selftest), NULL, 0, 0, NULL,
 	  "selftest=on|off" },
 	{ "crash", P_ENUM, F(crash), crash_names, 0, 0, NULL,
-	  "crash=none|pf|ud|gp|de|stack" },
+	  "crash=none|pf|ud|gp|de|stack|hang" },
 	{ "calib_ms", P_U64, F(calib_ms), NULL, 1, 1000, NULL,
 	  "calib_ms=1..1000" },
 	{ "tsc_tolerance_ppm", P_U64, F(tsc_tolerance_ppm), NULL, 1, 1000000,

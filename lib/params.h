@@ -12,7 +12,7 @@
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
 enum crash_mode { CRASH_NONE, CRASH_PF, CRASH_UD, CRASH_GP, CRASH_DE,
-		  CRASH_STACK };
+		  CRASH_STACK, CRASH_HANG };
 
 struct console_spec {
 	u32 port;		/* ttyS<port>, 0..3 */

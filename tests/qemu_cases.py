@@ -25,6 +25,8 @@ class Case:
     smp: int = 1
     args: list[str] = field(default_factory=list)
     check: Check | None = None
+    serial: bool = True
+    timeout: float | None = None    # None: the runner's default
 
 
 def passes(res: qemu.BootResult) -> str | None:
@@ -123,6 +125,15 @@ CASES = [
         expect_log(r"cr2 0xdead0000", "CR2 in the dump"),
         expect_log(r"bt #1 0x", "a backtrace"),
         symbolizes("crash_on_purpose"))),
+    # No UART at all: nothing to read, but the run must still end, rc=0.
+    Case("no-uart", serial=False, check=lambda res: None
+         if not res.timed_out and res.debug_exit_code == 0 else
+         f"timed_out={res.timed_out} debug-exit={res.debug_exit_code}"),
+    # A hang must end at the harness's timeout with a clear verdict.
+    Case("hang-times-out", args=["crash=hang", "selftest=off"], timeout=20,
+         check=lambda res: None if res.timed_out and
+         "never said 'hugezero: done'" in qemu.verdict(res)[1] else
+         f"not reported as a hang: {qemu.verdict(res)[1]}"),
     Case("crash-stack", args=["crash=stack", "selftest=off"], check=all_of(
         expect_rc(3),
         expect_log(r"unexpected exception 8 \(#DF double fault\)",

@@ -59,7 +59,7 @@ def boot_case(c: Case) -> tuple[Case, str | None, float]:
     try:
         img = image.build_iso(c.args)
         spec = qemu.BootSpec(img, c.firmware, c.media, c.cpu, c.smp, "4G",
-                             TIMEOUT)
+                             c.timeout or TIMEOUT, serial=c.serial)
         res = qemu.boot(spec, log_file=LOGS / f"{c.name}.log")
     except (image.ImageError, qemu.QemuError) as e:
         return c, str(e), 0.0

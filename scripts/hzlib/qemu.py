@@ -35,6 +35,7 @@ class BootSpec:
     mem: str = "4G"
     timeout: float = 300.0
     accel: str = "tcg"
+    serial: bool = True         # False: a machine without any UART
     extra: tuple[str, ...] = ()
 
 
@@ -94,7 +95,8 @@ def command(spec: BootSpec, tmp: Path) -> list[str]:
                         f"{', '.join(ACCELS)}")
     return [exe, "-M", "q35", "-accel", spec.accel, "-cpu", spec.cpu, "-smp", str(spec.smp),
             "-m", spec.mem, "-display", "none", "-vga", "none",
-            "-no-reboot", "-monitor", "none", "-serial", "stdio",
+            "-no-reboot", "-monitor", "none",
+            "-serial", "stdio" if spec.serial else "none",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
             *firmware_args(spec.firmware, tmp),
             *media_args(spec.media, spec.image), *spec.extra]
