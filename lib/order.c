@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Clearing orders as iterators.  Each returns ranges in the order Linux
+ * clears them; host tests compare them with transliterations of the
+ * kernel's loops for faults at the edges and in the middle of folios.
+ */
+#include "lib/order.h"
+#include "lib/string.h"
+
+const char *const order_names[] = {
+	"converging-page", "discontiguous-page", "contiguous-page",
+	"batched-pages", "neighbourhood-last", NULL,
+};
+
+bool order_begin(struct order_iter *it, enum clear_order order, u32 nr,
+		 u32 fault, u32 chunk, u32 radius)
+{
+	memset(it, 0, sizeof(*it));
+	if (nr == 0 || fault >= nr || order >= ORDER_COUNT || chunk == 0)
+		return false;
+	it->order = order;
+	it->nr = nr;
+	it->fault = fault;
+	it->chunk = chunk;
+	it->radius = radius;
+	if (order == ORDER_CONVERGING && nr <= ORDER_MAX_HUGE_PAGES) {
+		/* process_huge_page(): n = fault */
+		if (2 * fault <= nr) {
+			it->base = 0;
+			it->l = fault;
+			it->i = nr;	/* tail: nr-1 down to 2n */
+		} else {
+			it->base = nr - 2 * (nr - fault);
+			it->l = nr - fault;
+			it->i = 0;	/* head: 0 up to base-1 */
+		}
+	}
+	if (order == ORDER_NEIGHBOURHOOD) {
+		/* r[2]: [fault-radius, fault+radius] clamped; r[1]: left of it;
+		 * r[0]: right of it.  Cleared r[0], r[1], r[2]. */
+		u32 lo = fault > radius ? fault - radius : 0;
+		u32 hi = nr - 1 - fault > radius ? fault + radius : nr - 1;
+
+		it->rstart[0] = hi + 1;
+		it->rlen[0] = nr - 1 - hi;
+		it->rstart[1] = 0;
+		it->rlen[1] = lo;
+		it->rstart[2] = lo;
+		it->rlen[2] = hi - lo + 1;
+	}
+	return true;
+}
+
+static bool one_page(struct clear_range *r, u32 page)
+{
+	r->start = page;
+	r->npages = 1;
+	r->resched_before = true;
+	r->resched_after = false;
+	return true;
+}
+
+static bool next_converging(struct order_iter *it, struct clear_range *r)
+{
+	if (it->nr > ORDER_MAX_HUGE_PAGES) {	/* clear_gigantic_page() */
+		if (it->i >= it->nr)
+			return false;
+		return one_page(r, it->i++);
+	}
+	if (it->phase == 0) {
+		if (2 * it->fault <= it->nr) {
+			if (it->i > 2 * it->fault)
+				return one_page(r, --it->i);
+		} else if (it->i < it->base) {
+			return one_page(r, it->i++);
+		}
+		it->phase = 1;
+		it->i = 0;
+	}
+	/* Left, right, left, right ... converging on the fault. */
+	if (it->i >= 2 * it->l)
+		return false;
+	if (it->i % 2 == 0)
+		one_page(r, it->base + it->i / 2);
+	else
+		one_page(r, it->base + 2 * it->l - 1 - it->i / 2);
+	it->i++;
+	return true;
+}
+
+/* clear_contig_highpages(): chunks, a resched point after each. */
+static bool next_chunk(struct order_iter *it, struct clear_range *r, u32 start,
+		       u32 len)
+{
+	u32 n = MIN(it->chunk, len - it->i);
+
+	r->start = start + it->i;
+	r->npages = n;
+	r->resched_before = false;
+	r->resched_after = true;
+	it->i += n;
+	return true;
+}
+
+static bool next_neighbourhood(struct order_iter *it, struct clear_range *r)
+{
+	while (it->phase < 3) {
+		u32 p = it->phase;
+
+		if (it->i < it->rlen[p])
+			return next_chunk(it, r, it->rstart[p], it->rlen[p]);
+		it->phase++;
+		it->i = 0;
+	}
+	return false;
+}
+
+bool order_next(struct order_iter *it, struct clear_range *r)
+{
+	switch (it->order) {
+	case ORDER_CONVERGING:
+		return next_converging(it, r);
+	case ORDER_DISCONTIGUOUS:
+		if (it->i >= it->nr)
+			return false;
+		return one_page(r, it->i++);
+	case ORDER_CONTIGUOUS:
+		if (it->phase++)
+			return false;
+		r->start = 0;
+		r->npages = it->nr;
+		r->resched_before = r->resched_after = false;
+		return true;
+	case ORDER_BATCHED:
+		if (it->i >= it->nr)
+			return false;
+		return next_chunk(it, r, 0, it->nr);
+	case ORDER_NEIGHBOURHOOD:
+		return next_neighbourhood(it, r);
+	case ORDER_COUNT:
+		break;
+	}
+	return false;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef LIB_ORDER_H
+#define LIB_ORDER_H
+
+#include "lib/types.h"
+
+/*
+ * The clearing-order planner: in which ranges of 4K pages, and in what
+ * order, a folio is zeroed on a fault, and where the resched points
+ * (cond_resched() in Linux) fall.  Each order reproduces the behaviour of
+ * mm/memory.c (see ../shared/notes/linux-zeroing.md):
+ *
+ *  converging-page     Linux before 7.0: folios up to 4 MiB by
+ *                      process_huge_page() (converging on the faulting
+ *                      page, cleared last), larger ones page by page
+ *                      ascending as clear_gigantic_page(); a resched point
+ *                      before every page.
+ *  discontiguous-page  one 4K page at a time, ascending; resched before each.
+ *  contiguous-page     one range over the whole folio (the preemptible
+ *                      models, where cond_resched() is a no-op): none.
+ *  batched-pages       ascending ranges of at most a chunk; resched after
+ *                      each (clear_contig_highpages()).
+ *  neighbourhood-last  Linux 7.0: right of the fault, then left, then the
+ *                      faulting page +- radius, each in chunks as above.
+ *
+ * An iterator, not a list: a 1G folio in page order is 262144 ranges, and
+ * the fault path must not build that in memory while it is being timed.
+ */
+
+enum clear_order {
+	ORDER_CONVERGING,
+	ORDER_DISCONTIGUOUS,
+	ORDER_CONTIGUOUS,
+	ORDER_BATCHED,
+	ORDER_NEIGHBOURHOOD,
+	ORDER_COUNT
+};
+
+extern const char *const order_names[];	/* NULL-terminated, by enum */
+
+/* Linux's MAX_ORDER_NR_PAGES on x86-64: above it, clear_gigantic_page(). */
+#define ORDER_MAX_HUGE_PAGES 1024
+
+struct clear_range {
+	u32 start;		/* first 4K page, index in the folio */
+	u32 npages;
+	bool resched_before, resched_after;
+};
+
+struct order_iter {
+	enum clear_order order;
+	u32 nr, fault, chunk, radius;
+	/* progress */
+	u32 phase, i;
+	u32 base, l;			/* converging */
+	u32 rstart[3], rlen[3];		/* neighbourhood-last ranges */
+};
+
+/*
+ * Start planning a folio of @nr pages faulted at page @fault; @chunk is the
+ * batch in pages (batched-pages, neighbourhood-last), @radius in pages
+ * (neighbourhood-last).  Returns false for impossible arguments.
+ */
+bool order_begin(struct order_iter *it, enum clear_order order, u32 nr,
+		 u32 fault, u32 chunk, u32 radius);
+/* The next range in clearing order; false when the folio is done. */
+bool order_next(struct order_iter *it, struct clear_range *r);
+
+#endif
