@@ -60,9 +60,18 @@ $(BUILD)/hugezero.iso: $(BUILD)/hugezero.elf $(BUILD)/iso/boot/grub/grub.cfg
 
 iso: $(BUILD)/hugezero.iso
 
-$(BUILD)/host/unit: $(HOST_TEST_SRCS) $(LIB_SRCS) $(wildcard lib/*.h tests/host/*.h)
+# The primitives are shared with the kernel and the Linux companion: the
+# same NASM source and arch/x86_64/clear.c, assembled and compiled again.
+HOST_SHARED := arch/x86_64/clear.c
+$(BUILD)/host/clear.o: arch/x86_64/clear.asm
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOSTCFLAGS) -o $@ $(HOST_TEST_SRCS) $(LIB_SRCS)
+	$(NASM) -f elf64 -o $@ $<
+
+$(BUILD)/host/unit: $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) $(BUILD)/host/clear.o \
+		$(wildcard lib/*.h tests/host/*.h arch/x86_64/clear.h)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOSTCFLAGS) -o $@ $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) \
+		$(BUILD)/host/clear.o
 
 setup:
 	@scripts/setup.sh

@@ -26,6 +26,13 @@ static u64 div128(u128 n, u64 d)
 	return q;
 }
 
+u64 div_u128(unsigned __int128 n, u64 d)
+{
+	if (d == 0 || (u128)(n >> 64) >= d)
+		return ~0ULL;
+	return div128(n, d);
+}
+
 u64 mul_div_u64(u64 a, u64 b, u64 d)
 {
 	u128 p = (u128)a * b;

@@ -4,6 +4,8 @@
 
 #include "lib/types.h"
 
+/* floor(n / d); saturates at ~0 when d is 0 or the quotient overflows. */
+u64 div_u128(unsigned __int128 n, u64 d);
 /* a * b / d without overflow in the product; saturates at ~0 on overflow. */
 u64 mul_div_u64(u64 a, u64 b, u64 d);
 /* Frequency implied by @ticks of a counter over @ref_ticks of one at @ref_hz. */

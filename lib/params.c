@@ -5,13 +5,28 @@
  * docs/cmdline.md, and a host test.
  */
 #include <stddef.h>
+#include <stdarg.h>
 #include "lib/format.h"
+#include "lib/order.h"
 #include "lib/params.h"
+#include "lib/prims.h"
 #include "lib/string.h"
 
 const char *const exit_names[] = { "auto", "qemu", "halt", "reboot", NULL };
 const char *const crash_names[] = { "none", "pf", "ud", "gp", "de", "stack",
 				    "hang", NULL };
+
+const char *const bench_names[] = { "none", "fault", NULL };
+const char *const folio_names[] = { "4K", "2M", "1G", NULL };
+const char *const touch_names[] = { "seq", "reverse", "random", NULL };
+const char *const offset_names[] = { "first", "middle", "last", "random", NULL };
+const char *const access_names[] = { "none", "write", "read", NULL };
+const char *const cache_names[] = { "asis", "wbinvd", "clflush", NULL };
+const char *const verify_names[] = { "full", "sample", NULL };
+const char *const samples_names[] = { "all", "none", NULL };
+const char *const inject_names[] = { "none", "skip-line", NULL };
+const char *const cpl_names[] = { "0", "3", NULL };
+const u64 folio_bytes[FOLIO_COUNT] = { SZ_4K, SZ_2M, SZ_1G };
 
 static const u32 bauds[] = { 1200, 2400, 4800, 9600, 19200, 38400, 57600,
 			     115200 };
@@ -77,6 +92,39 @@ static bool parse_console(const struct param *p, const char *val, size_t len,
 	return console_spec_parse(val, len, field, err, errlen);
 }
 
+/* chunk=2M,8M,32M: a list of sizes, each a multiple of 4K. */
+static bool parse_chunks(const struct param *p, const char *val, size_t len,
+			 void *field, char *err, size_t errlen)
+{
+	struct hz_config *c = (struct hz_config *)((u8 *)field -
+						   offsetof(struct hz_config, chunks));
+	const char *s = val, *end = val + len;
+	u32 n = 0;
+
+	(void)p;
+	while (s <= end) {
+		const char *e = s;
+		u64 v;
+
+		while (e < end && *e != ',')
+			e++;
+		if (n == MAX_CHUNKS) {
+			ksnprintf(err, errlen, "more than %d chunk sizes", MAX_CHUNKS);
+			return false;
+		}
+		if (!parse_size(s, (size_t)(e - s), &v) || v < SZ_4K ||
+		    v % SZ_4K || v > 64 * GiB) {
+			ksnprintf(err, errlen, "'%.*s' is not a size that is a "
+				  "multiple of 4K, from 4K to 64G", (int)(e - s), s);
+			return false;
+		}
+		c->chunks[n++] = v;
+		s = e + 1;
+	}
+	c->nchunks = n;
+	return true;
+}
+
 #define F(x) offsetof(struct hz_config, x)
 
 const struct param hz_params[] = {
@@ -92,6 +140,37 @@ const struct param hz_params[] = {
 	  "calib_ms=1..1000" },
 	{ "tsc_tolerance_ppm", P_U64, F(tsc_tolerance_ppm), NULL, 1, 1000000,
 	  NULL, "tsc_tolerance_ppm=1..1000000" },
+	{ "bench", P_ENUM, F(bench), bench_names, 0, 0, NULL, "bench=none|fault" },
+	{ "folio", P_ENUM_LIST, F(folios), folio_names, 0, 0, NULL,
+	  "folio=4K,2M,1G|all" },
+	{ "clear", P_ENUM_LIST, F(clears), prim_names, 0, 0, NULL,
+	  "clear=orig,rep,erms,movnti,movntdq,avx2,avx2-nt,avx512,avx512-nt,clzero|all" },
+	{ "order", P_ENUM_LIST, F(orders), order_names, 0, 0, NULL,
+	  "order=converging-page,discontiguous-page,contiguous-page,batched-pages,neighbourhood-last|all" },
+	{ "size", P_SIZE, F(size), NULL, SZ_4K, 64 * 1024 * GiB, NULL,
+	  "size=4K..64T" },
+	{ "runs", P_U64, F(runs), NULL, 1, 1000, NULL, "runs=1..1000" },
+	{ "warmups", P_U64, F(warmups), NULL, 0, 100, NULL, "warmups=0..100" },
+	{ "chunk", P_CUSTOM, F(chunks), NULL, 0, 0, parse_chunks,
+	  "chunk=SIZE[,SIZE...] (multiples of 4K)" },
+	{ "radius", P_U64, F(radius), NULL, 0, 262143, NULL,
+	  "radius=0..262143 (pages)" },
+	{ "touch", P_ENUM, F(touch), touch_names, 0, 0, NULL,
+	  "touch=seq|reverse|random" },
+	{ "offset", P_ENUM, F(offset), offset_names, 0, 0, NULL,
+	  "offset=first|middle|last|random" },
+	{ "access", P_ENUM, F(access), access_names, 0, 0, NULL,
+	  "access=none|write|read" },
+	{ "cache", P_ENUM, F(cache), cache_names, 0, 0, NULL,
+	  "cache=asis|wbinvd|clflush" },
+	{ "verify", P_ENUM, F(verify), verify_names, 0, 0, NULL,
+	  "verify=full|sample" },
+	{ "samples", P_ENUM, F(samples), samples_names, 0, 0, NULL,
+	  "samples=all|none" },
+	{ "inject", P_ENUM, F(inject), inject_names, 0, 0, NULL,
+	  "inject=none|skip-line" },
+	{ "cpl", P_ENUM, F(cpl), cpl_names, 0, 0, NULL, "cpl=0|3" },
+	{ "seed", P_U64, F(seed), NULL, 0, ~0ULL, NULL, "seed=NUMBER" },
 };
 
 const size_t hz_nparams = ARRAY_SIZE(hz_params);
@@ -108,11 +187,75 @@ void config_defaults(struct hz_config *c)
 	c->crash = CRASH_NONE;
 	c->calib_ms = 50;
 	c->tsc_tolerance_ppm = 2000;
+	c->bench = BENCH_NONE;
+	c->folios = 1ULL << FOLIO_2M;
+	c->clears = (1ULL << PRIM_COUNT) - 1;
+	c->orders = (1ULL << ORDER_COUNT) - 1;
+	c->size = 64 * MiB;
+	c->runs = 3;
+	c->warmups = 1;
+	c->nchunks = 1;
+	c->chunks[0] = 32 * MiB;	/* PROCESS_PAGES_NON_PREEMPT_BATCH */
+	c->radius = 2;			/* FOLIO_ZERO_LOCALITY_RADIUS */
+	c->cpl = 1;			/* index of "3" in cpl_names */
+	c->seed = 1;
+}
+
+static bool is_bench_key(const char *key)
+{
+	static const char *const keys[] = {
+		"folio", "clear", "order", "size", "runs", "warmups", "chunk",
+		"radius", "touch", "offset", "access", "cache", "verify",
+		"samples", "inject", "cpl", "seed", NULL,
+	};
+
+	return choice_index(keys, key, strlen(key)) >= 0;
+}
+
+static void refuse(struct cmdline_result *res, const char *fmt, ...)
+	__printf(2, 3);
+
+static void refuse(struct cmdline_result *res, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (res->nerrors < CMDLINE_MAX_ERRORS) {
+		va_start(ap, fmt);
+		kvsnprintf(res->errors[res->nerrors], CMDLINE_ERR_LEN, fmt, ap);
+		va_end(ap);
+	}
+	res->nerrors++;
+}
+
+bool config_check(const struct hz_config *c, struct cmdline_result *res)
+{
+	u32 before = res->nerrors;
+
+	if (c->bench == BENCH_NONE) {
+		for (size_t i = 0; i < hz_nparams; i++)
+			if ((res->given & (1ULL << i)) &&
+			    is_bench_key(hz_params[i].key))
+				refuse(res, "key '%s' is a benchmark key, but no "
+				       "bench= was given (bench=fault)",
+				       hz_params[i].key);
+		return res->nerrors == before;
+	}
+	for (u32 f = 0; f < FOLIO_COUNT; f++) {
+		if (!(c->folios & (1ULL << f)))
+			continue;
+		if (c->size < folio_bytes[f] || c->size % folio_bytes[f])
+			refuse(res, "size=%lluK is not a whole number of %s "
+			       "folios", (unsigned long long)(c->size >> 10),
+			       folio_names[f]);
+	}
+	return res->nerrors == before;
 }
 
 bool config_parse(const char *line, struct hz_config *c,
 		  struct cmdline_result *res)
 {
-	return cmdline_parse(cmdline_skip_image_path(line), hz_params,
-			     hz_nparams, c, res);
+	bool ok = cmdline_parse(cmdline_skip_image_path(line), hz_params,
+				hz_nparams, c, res);
+
+	return config_check(c, res) && ok;
 }

@@ -14,6 +14,18 @@ enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
 enum crash_mode { CRASH_NONE, CRASH_PF, CRASH_UD, CRASH_GP, CRASH_DE,
 		  CRASH_STACK, CRASH_HANG };
 
+enum bench_kind { BENCH_NONE, BENCH_FAULT };
+enum folio_kind { FOLIO_4K, FOLIO_2M, FOLIO_1G, FOLIO_COUNT };
+enum touch_order { TOUCH_SEQ, TOUCH_REVERSE, TOUCH_RANDOM };
+enum touch_offset { OFFSET_FIRST, OFFSET_MIDDLE, OFFSET_LAST, OFFSET_RANDOM };
+enum access_mode { ACCESS_NONE, ACCESS_WRITE, ACCESS_READ };
+enum cache_mode { CACHE_ASIS, CACHE_WBINVD, CACHE_CLFLUSH };
+enum verify_mode { VERIFY_FULL, VERIFY_SAMPLE };
+enum samples_mode { SAMPLES_ALL, SAMPLES_NONE };
+enum inject_mode { INJECT_NONE, INJECT_SKIP_LINE };
+
+#define MAX_CHUNKS 8
+
 struct console_spec {
 	u32 port;		/* ttyS<port>, 0..3 */
 	u32 baud;
@@ -28,16 +40,40 @@ struct hz_config {
 	u32 crash;		/* enum crash_mode */
 	u64 calib_ms;		/* TSC calibration window per reference */
 	u64 tsc_tolerance_ppm;	/* allowed disagreement between references */
+
+	/* The benchmark (docs/cmdline.md) */
+	u32 bench;		/* enum bench_kind */
+	u64 folios;		/* bitmask of enum folio_kind */
+	u64 clears;		/* bitmask of enum prim_id */
+	u64 orders;		/* bitmask of enum clear_order */
+	u64 size;		/* bytes of region per configuration */
+	u64 runs, warmups;
+	u32 nchunks;
+	u64 chunks[MAX_CHUNKS];	/* bytes; batched-pages, neighbourhood-last */
+	u64 radius;		/* pages; neighbourhood-last */
+	u32 touch, offset, access, cache, verify, samples, inject;
+	u32 cpl;		/* index in cpl_names: 0 = ring 0, 1 = ring 3 */
+	u64 seed;
 };
 
 extern const struct param hz_params[];
 extern const size_t hz_nparams;
 extern const char *const exit_names[];
 extern const char *const crash_names[];
+extern const char *const bench_names[], *const folio_names[],
+	*const touch_names[], *const offset_names[], *const access_names[],
+	*const cache_names[], *const verify_names[], *const samples_names[],
+	*const inject_names[], *const cpl_names[];
+extern const u64 folio_bytes[FOLIO_COUNT];
 
 void config_defaults(struct hz_config *c);
 bool config_parse(const char *line, struct hz_config *c,
 		  struct cmdline_result *res);
+/*
+ * Refuse combinations that make no sense (size not a whole number of
+ * folios, benchmark keys without bench=, ...): adds errors to @res.
+ */
+bool config_check(const struct hz_config *c, struct cmdline_result *res);
 /* "ttyS1", "ttyS1,115200", "ttyS1,115200n8" */
 bool console_spec_parse(const char *s, size_t len, struct console_spec *out,
 			char *err, size_t errlen);

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ARCH_CLEAR_H
+#define ARCH_CLEAR_H
+
+#include "lib/prims.h"
+#include "lib/types.h"
+
+typedef void (*clear_fn)(void *dst, u64 len);
+
+/* By enum prim_id.  dst 64-byte aligned, len a multiple of 64. */
+extern const clear_fn clear_fns[PRIM_COUNT];
+
+/*
+ * Can this CPU, with this OS's XSAVE setup, run primitive @p?  If not,
+ * @why says which CPUID bit (or XCR0 state) is missing.  Uses only CPUID
+ * and XGETBV, so it answers the same in the kernel and in user space.
+ */
+bool clear_supported(enum prim_id p, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Record writer.  A record that would not fit RECORD_MAX is cut and marked
+ * "truncated=1" rather than emitted malformed; callers size sample lists
+ * with rec_room() so that this does not happen.
+ */
+#include <stdarg.h>
+#include "lib/format.h"
+#include "lib/record.h"
+#include "lib/string.h"
+
+u32 crc32_ieee(const void *data, size_t len)
+{
+	const u8 *p = data;
+	u32 crc = ~0u;
+
+	while (len--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+	}
+	return ~crc;
+}
+
+void rec_writer_init(struct rec_writer *w, void (*emit)(void *, const char *),
+		     void *ctx)
+{
+	w->emit = emit;
+	w->ctx = ctx;
+	w->seq = 0;
+}
+
+/* Keep 32 bytes for " truncated=1 #xxxxxxxx\n". */
+#define TAIL 32
+
+static void put(struct rec *r, const char *fmt, ...) __printf(2, 3);
+
+static void put(struct rec *r, const char *fmt, ...)
+{
+	size_t room = sizeof(r->buf) - TAIL - r->len;
+	va_list ap;
+	int n;
+
+	if (r->overflow)
+		return;
+	va_start(ap, fmt);
+	n = kvsnprintf(r->buf + r->len, room, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= room) {
+		r->buf[r->len] = '\0';
+		r->overflow = true;
+		return;
+	}
+	r->len += (size_t)n;
+}
+
+void rec_begin(struct rec_writer *w, struct rec *r, const char *type)
+{
+	r->len = 0;
+	r->overflow = false;
+	r->buf[0] = '\0';
+	put(r, "%s %u %s", RECORD_MAGIC, ++w->seq, type);
+}
+
+void rec_u64(struct rec *r, const char *key, u64 v)
+{
+	put(r, " %s=%llu", key, (unsigned long long)v);
+}
+
+void rec_s64(struct rec *r, const char *key, s64 v)
+{
+	put(r, " %s=%lld", key, (long long)v);
+}
+
+void rec_hex(struct rec *r, const char *key, u64 v)
+{
+	put(r, " %s=%#llx", key, (unsigned long long)v);
+}
+
+static bool needs_quotes(const char *v)
+{
+	if (!*v)
+		return true;
+	for (; *v; v++)
+		if (*v == ' ' || *v == '"' || *v == '\\' || *v == '#' ||
+		    *v == '=' || (u8)*v < 0x21 || (u8)*v > 0x7e)
+			return true;
+	return false;
+}
+
+void rec_str(struct rec *r, const char *key, const char *v)
+{
+	if (!needs_quotes(v)) {
+		put(r, " %s=%s", key, v);
+		return;
+	}
+	put(r, " %s=\"", key);
+	for (; *v; v++) {
+		u8 c = (u8)*v;
+
+		if (c == '"' || c == '\\')
+			put(r, "\\%c", c);
+		else if (c < 0x20 || c > 0x7e)
+			put(r, "\\x%02x", c);	/* keep records ASCII */
+		else
+			put(r, "%c", c);
+	}
+	put(r, "\"");
+}
+
+size_t rec_room(const struct rec *r)
+{
+	return r->overflow ? 0 : sizeof(r->buf) - TAIL - r->len - 1;
+}
+
+void rec_raw(struct rec *r, const char *text)
+{
+	put(r, "%s", text);
+}
+
+void rec_end(struct rec_writer *w, struct rec *r)
+{
+	size_t size = sizeof(r->buf);
+	u32 crc;
+
+	/* TAIL bytes were kept free for exactly this. */
+	if (r->overflow)
+		r->len += (size_t)ksnprintf(r->buf + r->len, size - r->len,
+					    " truncated=1");
+	r->len += (size_t)ksnprintf(r->buf + r->len, size - r->len, " #");
+	crc = crc32_ieee(r->buf, r->len);
+	r->len += (size_t)ksnprintf(r->buf + r->len, sizeof(r->buf) - r->len,
+				    "%08x\n", crc);
+	w->emit(w->ctx, r->buf);
+}

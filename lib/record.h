@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef LIB_RECORD_H
+#define LIB_RECORD_H
+
+#include "lib/types.h"
+
+/*
+ * Result records: one line each, self-describing, versioned, numbered and
+ * checksummed, so a parser can tell a record from noise and notice every
+ * line a serial console dropped or changed (docs/records.md):
+ *
+ *   @hz1 SEQ TYPE key=value key="quoted value" ... #CRC32
+ *
+ * CRC32 is IEEE 802.3 (zlib's crc32) of everything before the '#',
+ * including the space, in 8 lowercase hex digits.  SEQ counts from 1 per
+ * boot; the last record, "end", carries the number of records written.
+ */
+
+#define RECORD_MAGIC "@hz1"
+#define RECORD_MAX 1024
+
+struct rec_writer {
+	void (*emit)(void *ctx, const char *line);	/* line ends in '\n' */
+	void *ctx;
+	u32 seq;
+};
+
+struct rec {
+	char buf[RECORD_MAX];
+	size_t len;
+	bool overflow;
+};
+
+u32 crc32_ieee(const void *data, size_t len);
+
+void rec_writer_init(struct rec_writer *w, void (*emit)(void *, const char *),
+		     void *ctx);
+void rec_begin(struct rec_writer *w, struct rec *r, const char *type);
+void rec_u64(struct rec *r, const char *key, u64 v);
+void rec_s64(struct rec *r, const char *key, s64 v);
+void rec_hex(struct rec *r, const char *key, u64 v);
+void rec_str(struct rec *r, const char *key, const char *v);
+/* Room left for values (so callers can pack sample lists). */
+size_t rec_room(const struct rec *r);
+/* Append text as is (for a comma list value being built). */
+void rec_raw(struct rec *r, const char *text);
+void rec_end(struct rec_writer *w, struct rec *r);
+
+#endif

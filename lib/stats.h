@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef LIB_STATS_H
+#define LIB_STATS_H
+
+#include "lib/types.h"
+
+/* Order statistics of a sample, in the sample's unit. */
+struct stats {
+	u64 n, min, max, median, p99, mean;
+	u64 stddev;
+};
+
+/* In-place heapsort: O(n log n), no allocation (the kernel has none). */
+void sort_u64(u64 *v, u64 n);
+/* Sorts @v, then fills @s.  Percentiles are nearest-rank. */
+void stats_of(u64 *v, u64 n, struct stats *s);
+u64 isqrt_u64(u64 x);
+/* Nearest-rank percentile of sorted @v, @pct in 0..100. */
+u64 percentile_sorted(const u64 *v, u64 n, u32 pct);
+
+#endif

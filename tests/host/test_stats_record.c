@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Host tests of lib/stats.c and the record writer. */
+#include <stdlib.h>
+#include "lib/record.h"
+#include "lib/stats.h"
+#include "lib/string.h"
+#include "tests/host/unit.h"
+
+TEST(stats_sort_and_order_statistics)
+{
+	u64 v[1000];
+	struct stats s;
+
+	srand(7);
+	for (int i = 0; i < 1000; i++)
+		v[i] = (u64)(rand() % 100000);
+	sort_u64(v, 1000);
+	for (int i = 1; i < 1000; i++)
+		EXPECT(v[i - 1] <= v[i], "unsorted at %d", i);
+	for (int i = 0; i < 100; i++)
+		v[i] = (u64)(i + 1);		/* 1..100 */
+	stats_of(v, 100, &s);
+	EXPECT_EQ(s.min, 1);
+	EXPECT_EQ(s.max, 100);
+	EXPECT_EQ(s.median, 50);		/* (50 + 51) / 2, rounded down */
+	EXPECT_EQ(s.p99, 99);
+	EXPECT_EQ(s.mean, 50);
+	EXPECT_EQ(s.stddev, 29);		/* sqrt(841.67) */
+	v[0] = 7;
+	stats_of(v, 1, &s);
+	EXPECT(s.median == 7 && s.p99 == 7 && s.stddev == 0);
+	stats_of(v, 0, &s);
+	EXPECT_EQ(s.n, 0);
+}
+
+TEST(stats_isqrt_and_big_values)
+{
+	u64 v[3] = { ~0ULL, ~0ULL - 2, ~0ULL - 4 };
+	struct stats s;
+
+	EXPECT_EQ(isqrt_u64(0), 0);
+	EXPECT_EQ(isqrt_u64(15), 3);
+	EXPECT_EQ(isqrt_u64(16), 4);
+	EXPECT_EQ(isqrt_u64(~0ULL), 4294967295ULL);
+	stats_of(v, 3, &s);
+	EXPECT_EQ(s.mean, ~0ULL - 2);
+	EXPECT_EQ(s.stddev, 2);
+}
+
+static char last[RECORD_MAX + 8];
+
+static void sink(void *ctx, const char *line)
+{
+	(void)ctx;
+	strlcpy(last, line, sizeof(last));
+}
+
+TEST(record_format_and_crc)
+{
+	struct rec_writer w;
+	struct rec r;
+	char expect[256];
+
+	EXPECT_EQ(crc32_ieee("123456789", 9), 0xcbf43926);	/* the check value */
+	rec_writer_init(&w, sink, NULL);
+	rec_begin(&w, &r, "machine");
+	rec_str(&r, "brand", "AMD EPYC \"9654\"");
+	rec_u64(&r, "n", 42);
+	rec_hex(&r, "ucode", 0xa101148);
+	rec_str(&r, "empty", "");
+	rec_end(&w, &r);
+	strlcpy(expect, "@hz1 1 machine brand=\"AMD EPYC \\\"9654\\\"\" n=42 "
+		"ucode=0xa101148 empty=\"\" #", sizeof(expect));
+	EXPECT(strncmp(last, expect, strlen(expect)) == 0, "got %s", last);
+	EXPECT_EQ(strlen(last), strlen(expect) + 9);
+	EXPECT_EQ(strtoul(last + strlen(expect), NULL, 16),
+		  crc32_ieee(last, strlen(expect)));
+	rec_begin(&w, &r, "end");
+	rec_end(&w, &r);
+	EXPECT(strncmp(last, "@hz1 2 end #", 12) == 0);
+}
+
+TEST(record_overflow_is_marked)
+{
+	struct rec_writer w;
+	struct rec r;
+
+	rec_writer_init(&w, sink, NULL);
+	rec_begin(&w, &r, "samples");
+	while (rec_room(&r) > 0)
+		rec_raw(&r, "1234567,");
+	rec_raw(&r, "x");
+	rec_end(&w, &r);
+	EXPECT(strstr(last, " truncated=1 #") != NULL);
+	EXPECT(strlen(last) < RECORD_MAX);
+	EXPECT(last[strlen(last) - 1] == '\n');
+}
