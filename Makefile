@@ -25,7 +25,8 @@ ARCH_ASM := $(wildcard arch/x86_64/*.asm)
 ARCH_SRCS := $(wildcard arch/x86_64/*.c)
 KERNEL_SRCS := $(wildcard kernel/*.c)
 LIB_SRCS := $(wildcard lib/*.c)
-KOBJS := $(patsubst %.asm,$(BUILD)/k/%.o,$(BOOT_SRCS) $(ARCH_ASM)) \
+# .asm.o: clear.asm and clear.c both live in arch/x86_64/.
+KOBJS := $(patsubst %.asm,$(BUILD)/k/%.asm.o,$(BOOT_SRCS) $(ARCH_ASM)) \
 	$(patsubst %.c,$(BUILD)/k/%.o,$(ARCH_SRCS) $(KERNEL_SRCS) $(LIB_SRCS))
 
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
@@ -41,7 +42,7 @@ $(BUILD)/k/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/k/%.o: %.asm boot/layout.inc
+$(BUILD)/k/%.asm.o: %.asm boot/layout.inc
 	@mkdir -p $(dir $@)
 	$(NASM) $(NASMFLAGS) $< -o $@
 

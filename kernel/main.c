@@ -14,11 +14,11 @@
 #include "kernel/console.h"
 #include "kernel/main.h"
 #include "kernel/memory.h"
+#include "kernel/bench.h"
+#include "kernel/report.h"
 #include "kernel/selftest.h"
 #include "kernel/timebase.h"
 #include "lib/format.h"
-
-#define HUGEZERO_VERSION "0.1"
 
 struct hz_config config;
 struct cmdline_result cmdline_result;
@@ -26,6 +26,7 @@ bool cmdline_ok;
 
 __noreturn void finish(int rc)
 {
+	report_end();
 	printk("hugezero: done rc=%d\n", rc);
 	console_flush();
 	switch (config.exit) {
@@ -133,6 +134,19 @@ static void crash_on_purpose(u32 how)
 	}
 }
 
+static void run_bench(struct ktap *k)
+{
+	if (!cmdline_ok) {
+		/* Half-applied keys would give numbers nobody asked for. */
+		ktap_subtest_start(k, "fault", 0);
+		ktap_diag(k, "benchmark not run: the command line has errors");
+		ktap_subtest_end(k, "fault", KTAP_FAIL);
+		k->fail++;
+		return;
+	}
+	bench_run(k, &config);
+}
+
 void kmain(u32 magic, u64 mbi, u64 delta)
 {
 	struct ktap *k;
@@ -157,7 +171,16 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	simd_init();
 	acpi_init();
 	timebase_init(config.calib_ms);
-	k = selftest_run(config.selftest);
+	report_init();
+	report_context();
+	k = ktap_console_start((config.selftest ? selftest_suites() : 0) +
+			       (config.bench != BENCH_NONE));
+	if (config.selftest)
+		selftest_run(k);
+	else
+		ktap_diag(k, "self-tests off (selftest=off)");
+	if (config.bench != BENCH_NONE)
+		run_bench(k);
 	if (config.crash != CRASH_NONE)
 		crash_on_purpose(config.crash);
 	rc = (k->fail || !cmdline_ok) ? RC_FAIL : RC_PASS;

@@ -131,3 +131,9 @@ bool frame_overlaps_free(u64 start, u64 end)
 {
 	return extent_overlaps_free(&frames, start, end);
 }
+
+bool frame_claim(u64 pa, u64 size)
+{
+	return extent_is_free(&frames, pa, pa + size) &&
+	       extent_remove(&frames, pa, pa + size) == EXTENT_OK;
+}

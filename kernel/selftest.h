@@ -41,8 +41,11 @@ bool check_at(struct tctx *t, bool cond, const char *file, int line,
 void skip(struct tctx *t, const char *fmt, ...) __printf(2, 3);
 void note(struct tctx *t, const char *fmt, ...) __printf(2, 3);
 
-/* Run the suites (all when @run is true, else only report plan 0). */
-struct ktap *selftest_run(bool run);
+/* The KTAP stream on the console; prints the header with @plan. */
+struct ktap *ktap_console_start(u32 plan);
+/* Number of self-test suites (top-level KTAP results they add). */
+u32 selftest_suites(void);
+void selftest_run(struct ktap *k);
 /* Report a fatal error inside the running case (trap fatal hook). */
 void selftest_abort_current(void);
 

@@ -96,6 +96,50 @@ static void read_microcode(void)
 			     ? v >> 32 : (u32)v;
 }
 
+/* Deterministic cache parameters: leaf 4 (Intel) or 8000001Dh (AMD). */
+static bool caches_from(u32 leaf)
+{
+	bool any = false;
+
+	for (u32 i = 0; i < 16; i++) {
+		struct cpuid_regs r = cpuid_checked(leaf, i);
+		u32 type = r.eax & 0x1f, level = (r.eax >> 5) & 7;
+		u64 size = (u64)((r.ebx >> 22) + 1) * (((r.ebx >> 12) & 0x3ff) + 1) *
+			   ((r.ebx & 0xfff) + 1) * ((u64)r.ecx + 1);
+
+		if (type == 0)
+			break;
+		any = true;
+		if (level == 1 && type == 1)
+			cpu_info.l1d = size;
+		else if (level == 2 && type != 2)
+			cpu_info.l2 = size;
+		else if (level == 3 && type != 2)
+			cpu_info.l3 = size;
+	}
+	return any;
+}
+
+static void read_caches(void)
+{
+	bool amd = strcmp(cpu_info.vendor, "AuthenticAMD") == 0 ||
+		   strcmp(cpu_info.vendor, "HygonGenuine") == 0;
+	struct cpuid_regs r;
+
+	cpu_info.cache_line = ((cpuid(1, 0).ebx >> 8) & 0xff) * 8;
+	if (amd && (cpuid_checked(0x80000001, 0).ecx & (1u << 22)) &&
+	    caches_from(0x8000001d))
+		return;
+	if (!amd && caches_from(4))
+		return;
+	/* AMD's legacy leaves. */
+	r = cpuid_checked(0x80000005, 0);
+	cpu_info.l1d = (u64)(r.ecx >> 24) * KiB;
+	r = cpuid_checked(0x80000006, 0);
+	cpu_info.l2 = (u64)(r.ecx >> 16) * KiB;
+	cpu_info.l3 = (u64)(r.edx >> 18) * 512 * KiB;
+}
+
 void cpuid_init(void)
 {
 	struct cpuid_regs r = cpuid(0, 0);
@@ -130,4 +174,5 @@ void cpuid_init(void)
 		copy_regs(cpu_info.hypervisor, r.ebx, r.ecx, r.edx);
 	}
 	read_microcode();
+	read_caches();
 }

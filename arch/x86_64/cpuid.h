@@ -23,6 +23,8 @@ struct cpu_info {
 	bool has_erms, has_fsrm, has_clzero;
 	bool has_tsc, has_invariant_tsc, has_rdtscp, has_hypervisor;
 	bool has_x2apic;
+	u32 cache_line;
+	u64 l1d, l2, l3;	/* bytes, 0 if not reported */
 };
 
 extern struct cpu_info cpu_info;

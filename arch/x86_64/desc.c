@@ -106,6 +106,8 @@ static void idt_init(void)
 	idt_set(X86_MC, isr_table[X86_MC], IST_MC, 0);
 	/* int3 from user mode is allowed, as on Linux. */
 	idt_set(X86_BP, isr_table[X86_BP], 0, 3);
+	/* The workload's way back from ring 3. */
+	idt_set(VEC_USER_EXIT, isr_table[VEC_USER_EXIT], 0, 3);
 	__asm__ volatile("lidt %0" : : "m"(p));
 }
 

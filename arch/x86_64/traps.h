@@ -30,6 +30,9 @@ enum {
 	X86_AC = 17, X86_MC = 18, X86_XM = 19, X86_VE = 20, X86_CP = 21,
 };
 
+/* int 0x81: a ring-3 workload is done (arch/x86_64/user.asm). */
+#define VEC_USER_EXIT	0x81
+
 #define PF_ERR_P	(1u << 0)
 #define PF_ERR_W	(1u << 1)
 #define PF_ERR_U	(1u << 2)

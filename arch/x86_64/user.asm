@@ -1,0 +1,59 @@
+; SPDX-License-Identifier: GPL-2.0-only
+; Entering ring 3 and coming back.
+;
+; user_enter(rip, rsp, arg, u64 *tss_rsp0, u64 *saved_rsp) keeps the
+; callee-saved registers on this stack, points TSS.rsp0 just below them
+; (so every trap from ring 3 lands below our live frames), and irets to
+; ring 3 with interrupts off.  The workload leaves with int 0x81, whose
+; handler (user.c) resumes at user_return on the saved stack.
+
+bits 64
+default rel
+%define SEL_UDATA 0x23
+%define SEL_UCODE 0x2b
+
+section .text
+global user_enter
+user_enter:
+	push rbx
+	push rbp
+	push r12
+	push r13
+	push r14
+	push r15
+	mov [r8], rsp
+	mov rax, rsp
+	and rax, -16
+	mov [rcx], rax
+	push SEL_UDATA		; ss
+	push rsi		; rsp
+	push 0x2		; rflags: IF clear, as for every timed region
+	push SEL_UCODE		; cs
+	push rdi		; rip
+	mov rdi, rdx
+	xor eax, eax
+	xor ebx, ebx
+	xor ecx, ecx
+	xor edx, edx
+	xor esi, esi
+	xor ebp, ebp
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
+	xor r12d, r12d
+	xor r13d, r13d
+	xor r14d, r14d
+	xor r15d, r15d
+	swapgs
+	iretq
+
+global user_return
+user_return:
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop rbp
+	pop rbx
+	ret

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Ring 3 for the workload: enter with iretq, come back on int 0x81.
+ */
+#include <stddef.h>
+#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/traps.h"
+#include "arch/x86_64/user.h"
+
+/* tss_rsp0 may be unaligned (the TSS is packed); x86 stores don't mind. */
+void user_enter(u64 rip, u64 rsp, u64 arg, void *tss_rsp0, u64 *saved_rsp);
+void user_return(void);
+
+static u64 saved_rsp;	/* per CPU once APs run workloads */
+
+static bool user_exit(struct regs *r)
+{
+	if (!(r->cs & 3) || !saved_rsp)
+		return false;
+	r->rip = (u64)user_return;
+	r->cs = SEL_KCODE;
+	r->ss = SEL_KDATA;
+	r->rsp = saved_rsp;
+	r->rflags = 0x2;
+	saved_rsp = 0;
+	return true;
+}
+
+void user_init(void)
+{
+	trap_set_handler(VEC_USER_EXIT, user_exit);
+}
+
+void user_run(u64 rip, u64 rsp, u64 arg)
+{
+	struct percpu *pc = this_cpu();
+	u64 old_rsp0 = pc->tss.rsp0;
+
+	user_enter(rip, rsp, arg, (u8 *)&pc->tss + offsetof(struct tss, rsp0),
+		   &saved_rsp);
+	pc->tss.rsp0 = old_rsp0;
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Folio pool.  Guard frames: the 4K frames just before and after folios,
+ * where free, are taken too; the benchmark fills them with its pattern and
+ * checks them after every run, so a clear that runs past its folio shows.
+ */
+#include "kernel/memory.h"
+#include "kernel/pool.h"
+
+static struct folio folios[POOL_MAX];
+
+static void take_guard(struct pool *p, u64 pa)
+{
+	if (p->nguards < POOL_GUARDS && frame_claim(pa, SZ_4K))
+		p->guard_pa[p->nguards++] = pa;
+}
+
+bool pool_create(struct pool *p, u64 bytes, u32 n)
+{
+	p->bytes = bytes;
+	p->n = 0;
+	p->next = 0;
+	p->f = folios;
+	p->nguards = 0;
+	if (n > POOL_MAX)
+		return false;
+	for (u32 i = 0; i < n; i++) {
+		u64 pa = frame_alloc(bytes);
+
+		if (pa == FRAME_NONE) {
+			pool_destroy(p);
+			return false;
+		}
+		folios[i].pa = pa;
+		folios[i].zeroed = FOLIO_UNZEROED;
+		folios[i].mapped = 0;
+		p->n++;
+	}
+	for (u32 i = 0; i < p->n && p->nguards < POOL_GUARDS; i++) {
+		if (folios[i].pa >= SZ_4K)
+			take_guard(p, folios[i].pa - SZ_4K);
+		take_guard(p, folios[i].pa + bytes);
+	}
+	return true;
+}
+
+void pool_destroy(struct pool *p)
+{
+	for (u32 i = 0; i < p->n; i++)
+		frame_free(p->f[i].pa, p->bytes);
+	for (u32 i = 0; i < p->nguards; i++)
+		frame_free(p->guard_pa[i], SZ_4K);
+	p->n = p->next = p->nguards = 0;
+}
+
+struct folio *pool_take(struct pool *p)
+{
+	return p->next < p->n ? &p->f[p->next++] : NULL;
+}
+
+void pool_reset(struct pool *p)
+{
+	for (u32 i = 0; i < p->n; i++)
+		p->f[i].mapped = 0;
+	p->next = 0;
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Building the workload's address space and running it.
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/paging.h"
+#include "arch/x86_64/user.h"
+#include "kernel/memory.h"
+#include "kernel/workload.h"
+#include "lib/string.h"
+
+extern char __utext_start[], __utext_end[];
+void workload_main(struct wl_args *a);
+
+static void *frame(struct workload *w, u64 size, u64 *pa)
+{
+	*pa = frame_alloc(size);
+	if (*pa == FRAME_NONE || w->nframes == ARRAY_SIZE(w->frames))
+		return NULL;
+	w->frames[w->nframes] = *pa;
+	w->frame_bytes[w->nframes++] = size;
+	memset(phys_to_virt(*pa), 0, size);
+	return phys_to_virt(*pa);
+}
+
+static bool map_user(struct workload *w, u64 va, u64 pa, enum leaf_size l,
+		     u64 flags)
+{
+	return pt_map(w->pml4, va, pa, l, PTE_U | flags) == PT_OK;
+}
+
+bool workload_create(struct workload *w)
+{
+	u64 pa, data[3];
+	void *v[3];
+
+	memset(w, 0, sizeof(*w));
+	w->pml4 = frame(w, SZ_4K, &pa);
+	if (!w->pml4)
+		return false;
+	/* The kernel half: the same tables as the kernel's own. */
+	for (u32 i = 256; i < 512; i++)
+		w->pml4[i] = kernel_pml4[i];
+	for (char *p = __utext_start; p < __utext_end; p += SZ_4K)
+		if (!map_user(w, USER_CODE_VA + (u64)(p - __utext_start),
+			      virt_to_phys(p), LEAF_4K, 0))
+			return false;
+	if (!frame(w, SZ_4K, &pa) ||
+	    !map_user(w, USER_STACK_VA, pa, LEAF_4K, PTE_W | PTE_NX))
+		return false;
+	w->args = frame(w, SZ_4K, &pa);
+	if (!w->args || !map_user(w, USER_ARGS_VA, pa, LEAF_4K, PTE_W | PTE_NX))
+		return false;
+	for (u32 i = 0; i < 3; i++) {
+		v[i] = frame(w, SZ_2M, &data[i]);
+		if (!v[i] || !map_user(w, USER_DATA_VA + i * SZ_2M, data[i],
+				       LEAF_2M, PTE_W | PTE_NX))
+			return false;
+	}
+	w->addrs = v[0];
+	w->fault_ticks = v[1];
+	w->access_ticks = v[2];
+	w->clear_ticks = frame(w, SZ_2M, &pa);
+	w->fault_page = frame(w, SZ_2M, &pa);
+	return w->clear_ticks && w->fault_page;
+}
+
+void workload_destroy(struct workload *w)
+{
+	/* Its intermediate page tables stay allocated: a few pages per boot. */
+	for (u32 i = 0; i < w->nframes; i++)
+		frame_free(w->frames[i], w->frame_bytes[i]);
+	w->nframes = 0;
+}
+
+void workload_enter_space(struct workload *w)
+{
+	write_cr3(virt_to_phys(w->pml4));
+}
+
+void workload_leave_space(void)
+{
+	write_cr3(virt_to_phys(kernel_pml4));
+}
+
+void workload_run(struct workload *w, bool ring3)
+{
+	struct wl_args *a = w->args;
+
+	a->addrs = USER_DATA_VA;
+	a->fault_ticks = USER_DATA_VA + SZ_2M;
+	a->access_ticks = USER_DATA_VA + 2 * SZ_2M;
+	a->user = ring3;
+	if (ring3)
+		user_run(USER_CODE_VA + (u64)((char *)workload_main - __utext_start),
+			 USER_STACK_VA + SZ_4K, USER_ARGS_VA);
+	else
+		workload_main((struct wl_args *)USER_ARGS_VA);
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KERNEL_WORKLOAD_H
+#define KERNEL_WORKLOAD_H
+
+#include "lib/types.h"
+
+/*
+ * The workload's own address space: the kernel's upper half shared, and
+ * in the lower half its code (from .utext), a stack, its arguments, its
+ * sample arrays and the regions it faults in, one per folio size so that
+ * a 2M leaf never meets a 4K table left by an earlier configuration.
+ */
+#define USER_CODE_VA	0x0000000000400000ULL
+#define USER_STACK_VA	0x0000000000800000ULL
+#define USER_ARGS_VA	0x0000000000a00000ULL
+#define USER_DATA_VA	0x0000000040000000ULL
+#define REGION_VA(kind)	((u64)((kind) + 1) << 40)	/* 1 TiB apart */
+#define REGION_MAX	(1ULL << 40)
+#define WL_MAX_FAULTS	(SZ_2M / 8)	/* one 2M frame of u64 per array */
+
+/* Shared with arch/x86_64/workload.asm (offsets there). */
+struct wl_args {
+	u64 count;
+	u64 addrs;		/* u64 touch addresses, in touch order */
+	u64 fault_ticks;	/* out: touch-to-return, per fault */
+	u64 access_ticks;	/* out: post-fault access, per fault */
+	u64 folio_bytes;
+	u64 access;		/* enum access_mode */
+	u64 use_rdtscp;
+	u64 user;		/* 1: ring 3, leave by int 0x81 */
+};
+
+struct workload {
+	u64 *pml4;
+	struct wl_args *args;		/* kernel views of the user pages */
+	u64 *addrs, *fault_ticks, *access_ticks;
+	u64 *clear_ticks, *fault_page;	/* kernel-only */
+	u64 frames[8], frame_bytes[8];
+	u32 nframes;
+};
+
+bool workload_create(struct workload *w);
+void workload_destroy(struct workload *w);
+/* Switch to the workload's address space (and back to the kernel's). */
+void workload_enter_space(struct workload *w);
+void workload_leave_space(void);
+/* Run the touch loop at CPL 3 or CPL 0. */
+void workload_run(struct workload *w, bool ring3);
+
+#endif
