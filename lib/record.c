@@ -127,9 +127,10 @@ void rec_end(struct rec_writer *w, struct rec *r)
 	if (r->overflow)
 		r->len += (size_t)ksnprintf(r->buf + r->len, size - r->len,
 					    " truncated=1");
-	r->len += (size_t)ksnprintf(r->buf + r->len, size - r->len, " #");
+	/* The checksum covers everything before the '#'. */
+	r->len += (size_t)ksnprintf(r->buf + r->len, size - r->len, " ");
 	crc = crc32_ieee(r->buf, r->len);
 	r->len += (size_t)ksnprintf(r->buf + r->len, sizeof(r->buf) - r->len,
-				    "%08x\n", crc);
+				    "#%08x\n", crc);
 	w->emit(w->ctx, r->buf);
 }

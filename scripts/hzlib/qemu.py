@@ -102,7 +102,28 @@ def command(spec: BootSpec, tmp: Path) -> list[str]:
             *media_args(spec.media, spec.image), *spec.extra]
 
 
-def boot(spec: BootSpec, echo: IO[str] | None = None,
+class ProgressEcho:
+    """Passes on only what a person follows a run by: KTAP results and the
+    kernel's own 'hugezero:' lines, not records or diagnostics."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.partial = ""
+
+    def write(self, text: str) -> None:
+        lines = (self.partial + text).split("\n")
+        self.partial = lines.pop()
+        for raw in lines:
+            line = ktap.clean(raw).rstrip()
+            s = line.strip()
+            if s.startswith(("ok ", "not ok ")) or "hugezero" in s and not s.startswith("@hz"):
+                self.out.write(line + "\n")
+
+    def flush(self) -> None:
+        self.out.flush()
+
+
+def boot(spec: BootSpec, echo: IO[str] | ProgressEcho | None = None,
          log_file: Path | None = None) -> BootResult:
     """Boot, stream the console to @echo and @log_file, stop at done/timeout."""
     start = time.monotonic()

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The human-readable report: per configuration, GB/s as mean +- stddev%
+(the seeds' format) and the per-fault latency split."""
+from __future__ import annotations
+
+import math
+from typing import IO
+
+from . import results
+from .records import Boot
+
+
+def fmt(v: object, spec: str = "9.1f") -> str:
+    """A number in @spec, or a right-aligned '-' of the same width."""
+    if isinstance(v, float) and not math.isnan(v):
+        return format(v, spec)
+    width = int(spec.split(".")[0] or 0)
+    return f"{'-' if isinstance(v, float) or v is None else v:>{width}}"
+
+
+def header(boot: Boot, out: IO[str]) -> None:
+    m, t, b = boot.first("machine"), boot.first("timebase"), boot.first("boot")
+    if m:
+        micro = m.f.get("microcode", "n/a")
+        out.write(f"machine: {m.f.get('brand')} ({m.f.get('vendor')} family "
+                  f"{m.f.get('family')} model {m.f.get('model')} stepping "
+                  f"{m.f.get('stepping')}, microcode {micro}, hypervisor "
+                  f"{m.f.get('hypervisor')}), L1d {int(m.f.get('l1d', 0)) >> 10}K "
+                  f"L2 {int(m.f.get('l2', 0)) >> 10}K L3 {int(m.f.get('l3', 0)) >> 20}M, "
+                  f"RAM {int(m.f.get('mem', 0)) >> 20} MiB\n")
+    if t:
+        out.write(f"timebase: TSC {int(t.f['tsc_hz']) / 1e9:.6f} GHz from "
+                  f"{t.f.get('source')}, references within "
+                  f"{t.f.get('disagreement_ppm')} ppm, invariant "
+                  f"{'yes' if t.f.get('invariant') == '1' else 'no'}\n")
+    if b:
+        out.write(f"boot: hugezero {b.f.get('version')}, {b.f.get('firmware')}, "
+                  f"cmdline '{b.f.get('cmdline')}'\n")
+
+
+COLS = ("folio order               chunk clear      status  GB/s (mean +- sd)   "
+        "fault us: min   median      p99      max | clear us overhead us access us")
+
+
+def line(r: dict[str, object]) -> str:
+    gb = r["gbps_mean"]
+    gbs = (f"{gb:7.2f} +- {r['gbps_stddev_pct']:5.2f}%"
+           if isinstance(gb, float) and not math.isnan(gb) else f"{'-':>18}")
+    return (f"{r['folio']:<5} {r['order']:<19} {r['chunk']:>5} {r['clear']:<10} "
+            f"{r['status']:<6} {gbs} {fmt(r['fault_us_min'])} "
+            f"{fmt(r['fault_us_median'])} {fmt(r['fault_us_p99'])} "
+            f"{fmt(r['fault_us_max'])} | {fmt(r['clear_us_median'])} "
+            f"{fmt(r['overhead_us_median'], '11.2f')} "
+            f"{fmt(r['access_us_median'])}")
+
+
+def settings(r: dict[str, object]) -> str:
+    return (f"size={results.chunk_name(int(r['size']))} ({r['folios']} folios) "
+            f"touch={r['touch']} offset={r['offset']} access={r['access']} "
+            f"cache={r['cache']} cpl={r['cpl']}")
+
+
+def write(boots: list[Boot], out: IO[str]) -> None:
+    for b in boots:
+        rows = [results.row(b, c) for c in results.configs(b)]
+        out.write(f"== boot {b.index}{'' if b.complete else ' (INCOMPLETE)'}\n")
+        header(b, out)
+        last = None
+        for r in rows:
+            s = settings(r)
+            if s != last:
+                out.write(f"\n{s}\n{COLS}\n")
+                last = s
+            out.write(line(r) + "\n")
+            if r["status"] in ("skip", "fail", "damaged", "incomplete") and r["reason"]:
+                out.write(f"      {r['status']}: {r['reason']}\n")
+        out.write("\n")
