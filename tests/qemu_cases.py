@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from hzlib import ktap, qemu, symbolize, paths
+from hzlib import ktap, qemu, records, results, symbolize, paths
 
 Check = Callable[[qemu.BootResult], "str | None"]
 
@@ -97,6 +97,30 @@ def symbolizes(func: str) -> Check:
     return run
 
 
+NO_CPU = ("CLZERO", "AVX-512F")     # what QEMU's -cpu max lacks
+
+
+def bench_ok(expect_configs: int) -> Check:
+    """Records intact, one summary per configuration, every folio verified:
+    status ok, or skip for a primitive QEMU's CPU lacks, with the reason."""
+    def run(res: qemu.BootResult) -> str | None:
+        boots = records.parse(res.log)
+        if len(boots) != 1 or boots[0].problems or not boots[0].complete:
+            return f"records damaged: {boots[0].problems[:3] if boots else 'none'}"
+        rows = results.rows(boots)
+        if len(rows) != expect_configs:
+            return f"{len(rows)} configurations, expected {expect_configs}"
+        for r in rows:
+            if r["status"] == "skip" and any(n in str(r["reason"]) for n in NO_CPU):
+                continue
+            if r["status"] != "ok":
+                return f"{r['folio']} {r['clear']} {r['order']}: {r['status']} {r['reason']}"
+            if not r["gbps_mean"] or not r["fault_us_median"] > 0:
+                return f"{r['folio']} {r['clear']} {r['order']}: no numbers"
+        return None
+    return run
+
+
 CASES = [
     Case("bios-cdrom", "bios", "cdrom", check=all_of(passes, uses_1g)),
     Case("bios-usb", "bios", "usb", check=passes),
@@ -134,6 +158,40 @@ CASES = [
          check=lambda res: None if res.timed_out and
          "never said 'hugezero: done'" in qemu.verdict(res)[1] else
          f"not reported as a hang: {qemu.verdict(res)[1]}"),
+    # The benchmark: every primitive x order on 4K and 2M folios, verified.
+    Case("bench-matrix", args=["bench=fault", "folio=4K,2M", "clear=all",
+                               "order=all", "size=4M", "runs=2", "access=write",
+                               "selftest=off"],
+         check=all_of(passes, bench_ok(100))),
+    Case("bench-1g", args=["bench=fault", "folio=1G", "clear=rep,avx2-nt",
+                           "order=converging-page,neighbourhood-last",
+                           "size=1G", "runs=1", "warmups=0", "selftest=off"],
+         check=all_of(passes, bench_ok(4))),
+    Case("bench-ring0-random", args=[
+        "bench=fault", "folio=2M", "clear=movnti", "order=all", "chunk=2M,8M",
+        "size=16M", "touch=random", "offset=random", "cache=wbinvd", "cpl=0",
+        "access=read", "verify=sample", "selftest=off"],
+         check=all_of(passes, bench_ok(7))),
+    Case("bench-clflush-clamp", args=[
+        "bench=fault", "folio=1G", "clear=erms", "order=contiguous-page",
+        "size=64G", "runs=1", "warmups=0", "cache=clflush", "selftest=off"],
+         check=all_of(passes, bench_ok(1), expect_log(
+             r"size=64G of 1G folios clamped to \dG", "the clamp message"))),
+    # A clear that misses a line must fail, naming what and where.
+    Case("bench-detects-dirty-line", args=[
+        "bench=fault", "folio=2M", "clear=rep", "order=contiguous-page",
+        "size=16M", "runs=1", "inject=skip-line", "selftest=off"],
+         check=all_of(expect_rc(1), expect_log(
+             r"not ok 1 2M\.rep\.contiguous-page",
+             "a failed case named by folio, primitive and order"),
+             expect_log(r"folio 2 \(pa 0x[0-9a-f]+, fault page 0\) not zero at "
+                        r"offset 0x100040", "the folio and offset"))),
+    Case("bench-refused", args=["bench=fault", "folio=2M", "size=3M"],
+         check=all_of(expect_rc(1), expect_log(
+             r"size=3072K is not a whole number of 2M folios", "the refusal"))),
+    Case("bench-key-without-bench", args=["folio=2M"], check=all_of(
+        expect_rc(1), expect_log(r"key 'folio' is a benchmark key, but no "
+                                 r"bench= was given", "the refusal"))),
     Case("crash-stack", args=["crash=stack", "selftest=off"], check=all_of(
         expect_rc(3),
         expect_log(r"unexpected exception 8 \(#DF double fault\)",
