@@ -97,3 +97,66 @@ class SymbolizeTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def record(seq: int, rtype: str, body: str) -> str:
+    import zlib
+    head = f"@hz1 {seq} {rtype}{' ' + body if body else ''} "
+    return f"{head}#{zlib.crc32(head.encode()):08x}"
+
+
+def small_log() -> str:
+    lines = [
+        record(1, "boot", 'version=0.2 firmware=bios cmdline="bench=fault"'),
+        record(2, "machine", 'vendor=AuthenticAMD brand="AMD EPYC 9654" l1d=32768 mem=1024'),
+        record(3, "timebase", "tsc_hz=1000000000 source=hpet invariant=1"),
+        record(4, "config", "cfg=1 name=2M.erms.contiguous-page folio=2M clear=erms "
+               "order=contiguous-page chunk=0 size=4194304 folios=2 touch=seq "
+               "offset=first access=none cache=asis cpl=3"),
+        record(5, "run", "cfg=1 run=0 pass=measure faults=2 resched=0 "
+               "fault_ticks=2000000 clear_ticks=1000000"),
+        record(6, "samples", "cfg=1 run=0 kind=fault first=0 v=900000,1100000 n=2"),
+        record(7, "samples", "cfg=1 run=0 kind=clear first=0 v=500000,500000 n=2"),
+        record(8, "summary", "cfg=1 status=ok runs=1"),
+        record(9, "end", "records=9"),
+    ]
+    return "\r\n".join(["noise", *lines, "KTAP version 1"]) + "\r\n"
+
+
+class RecordsTest(unittest.TestCase):
+    def test_valid_log(self) -> None:
+        from hzlib import records, results
+        boots = records.parse(small_log())
+        self.assertEqual(len(boots), 1)
+        self.assertEqual(boots[0].problems, [])
+        self.assertTrue(boots[0].complete)
+        self.assertEqual(boots[0].first("machine").f["brand"], "AMD EPYC 9654")
+        (row,) = results.rows(boots)
+        # 4 MiB in 2 ms of a 1 GHz TSC: 1.953125 GiB/s
+        self.assertAlmostEqual(row["gbps_mean"], 4 / 1024 / 0.002)
+        self.assertAlmostEqual(row["fault_us_median"], 1000.0)
+        self.assertAlmostEqual(row["overhead_us_median"], 500.0)
+        self.assertEqual(row["status"], "ok")
+
+    def test_changed_character_is_rejected(self) -> None:
+        from hzlib import records, results
+        log = small_log().replace("v=900000", "v=980000")
+        boots = records.parse(log)
+        self.assertTrue(any("checksum" in p for p in boots[0].problems))
+        self.assertTrue(any("records 6..6 missing" in p for p in boots[0].problems))
+        (row,) = results.rows(boots)
+        self.assertNotEqual(row["status"], "ok")
+
+    def test_cut_off_log_is_incomplete(self) -> None:
+        from hzlib import records
+        log = small_log()
+        boots = records.parse(log[: log.index("@hz1 8 ")])
+        self.assertFalse(boots[0].complete)
+        self.assertTrue(any("no 'end' record" in p for p in boots[0].problems))
+
+    def test_two_boots_and_quotes(self) -> None:
+        from hzlib import records
+        boots = records.parse(small_log() + small_log())
+        self.assertEqual(len(boots), 2)
+        self.assertTrue(all(b.complete and not b.problems for b in boots))
+        self.assertEqual(records.unquote(r'"a \"b\" \\ \x41"'), 'a "b" \\ A')

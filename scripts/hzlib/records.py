@@ -43,6 +43,7 @@ class Boot:
     records: list[Record] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     end_count: int | None = None
+    gaps: list[tuple[int, int]] = field(default_factory=list)  # missing seqs
 
     @property
     def complete(self) -> bool:
@@ -117,6 +118,7 @@ def parse(text: str) -> list[Boot]:
             if rec.seq > expect:
                 cur.problems.append(f"records {expect}..{rec.seq - 1} missing "
                                     f"(before line {no})")
+                cur.gaps.append((expect, rec.seq - 1))
             else:
                 cur.problems.append(f"line {no}: record {rec.seq} out of order")
         expect = rec.seq + 1

@@ -65,7 +65,26 @@ def configs(boot: Boot) -> list[Config]:
             c.summary = r
         else:
             add_samples(c, r)
+    for c in order:
+        check_complete(boot, c)
     return order
+
+
+def check_complete(boot: Boot, c: Config) -> None:
+    """A configuration any of whose records went missing is damaged: a lost
+    line may have held samples, and numbers without them would be wrong."""
+    first = c.rec.seq
+    last = c.summary.seq if c.summary else (boot.records[-1].seq if boot.records else first)
+    for lo, hi in boot.gaps:
+        if lo <= last and hi >= first:
+            c.problems.append(f"records {lo}..{hi} of this configuration are missing")
+    for r in c.runs:
+        n = r.int("faults", 0)
+        for kind in ("fault", "clear", "access", "page"):
+            got = c.samples.get((r.int("run"), kind))
+            if got is not None and len(got) != n:
+                c.problems.append(f"run {r.int('run')}: {len(got)} of {n} "
+                                  f"{kind} samples")
 
 
 def add_samples(c: Config, r: Record) -> None:
