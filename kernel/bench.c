@@ -7,7 +7,6 @@
  * cache state, each followed by checking every folio is zero.  Nothing is
  * printed while the workload runs; records follow each run.
  */
-#include <stdarg.h>
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/memops.h"
@@ -20,43 +19,31 @@
 #include "kernel/report.h"
 #include "kernel/timebase.h"
 #include "kernel/workload.h"
+#include "lib/benchrec.h"
 #include "lib/calib.h"
 #include "lib/format.h"
 #include "lib/stats.h"
 #include "lib/string.h"
 
 #define PATTERN 0xdeadbeefcafef00dULL
-#define MAX_RUNS 1000
 
 enum pass_kind { PASS_VERIFY, PASS_WARMUP, PASS_MEASURE };
 static const char *const pass_names[] = { "verify", "warmup", "measure" };
 
 struct bench_cfg {
+	struct bench_desc d;	/* what the records say */
 	const struct hz_config *c;
-	u32 id, folio;
+	u32 folio;
 	enum prim_id prim;
 	enum clear_order order;
-	u64 chunk;		/* 0: the order has none */
 	u64 bytes;		/* folio size */
 	u32 count;		/* folios in the region */
 	u64 region;
-	char name[64];
-};
-
-/* What one configuration found, across its passes. */
-struct outcome {
-	u32 failures;
-	char first[160];
-	u32 nruns;
-	u64 fault_total[MAX_RUNS], clear_total[MAX_RUNS];
-	u64 fault_med[MAX_RUNS], clear_med[MAX_RUNS], access_med[MAX_RUNS],
-	    over_med[MAX_RUNS];
-	u64 resched;
 };
 
 static struct workload wl;
 static struct pool pool;
-static struct outcome out;
+static struct bench_outcome out;
 static u64 rng_state;
 
 static bool uses_chunk(enum clear_order o)
@@ -84,30 +71,6 @@ static u64 rng(void)
 	rng_state ^= rng_state << 25;
 	rng_state ^= rng_state >> 27;
 	return rng_state * 0x2545f4914f6cdd1dULL;
-}
-
-static const char *size_name(u64 b, char *buf, size_t n)
-{
-	if (b % GiB == 0)
-		ksnprintf(buf, n, "%lluG", (unsigned long long)(b / GiB));
-	else if (b % MiB == 0)
-		ksnprintf(buf, n, "%lluM", (unsigned long long)(b / MiB));
-	else
-		ksnprintf(buf, n, "%lluK", (unsigned long long)(b / KiB));
-	return buf;
-}
-
-static void fail(const char *fmt, ...) __printf(1, 2);
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!out.failures++) {
-		va_start(ap, fmt);
-		kvsnprintf(out.first, sizeof(out.first), fmt, ap);
-		va_end(ap);
-	}
 }
 
 /* Untimed: the pool and its guards full of pattern, so zeroing shows. */
@@ -183,8 +146,8 @@ static void verify(const struct bench_cfg *b)
 		u64 off = check_folio(b->c, phys_to_virt(pool.f[i].pa), b->bytes);
 
 		if (off != ~0ULL)
-			fail("%s: folio %u (pa %#llx, fault page %llu) not zero "
-			     "at offset %#llx", b->name, i,
+			bench_fail(&out, "%s: folio %u (pa %#llx, fault page "
+				   "%llu) not zero at offset %#llx", b->d.name, i,
 			     (unsigned long long)pool.f[i].pa,
 			     (unsigned long long)wl.fault_page[i],
 			     (unsigned long long)off);
@@ -192,8 +155,9 @@ static void verify(const struct bench_cfg *b)
 	for (u32 i = 0; i < pool.nguards; i++)
 		if (find_not_qword(phys_to_virt(pool.guard_pa[i]), PATTERN,
 				   SZ_4K) != ~0ULL)
-			fail("%s: guard page %#llx next to the pool was written",
-			     b->name, (unsigned long long)pool.guard_pa[i]);
+			bench_fail(&out, "%s: guard page %#llx next to the pool "
+				   "was written", b->d.name,
+				   (unsigned long long)pool.guard_pa[i]);
 }
 
 static void unmap_all(const struct bench_cfg *b)
@@ -207,95 +171,13 @@ static void unmap_all(const struct bench_cfg *b)
 	write_cr3(read_cr3());	/* and anything the walk cached */
 }
 
-static void print_samples(const struct bench_cfg *b, u32 run,
-			  const char *kind, const u64 *v, u32 n)
-{
-	char num[24];
-	struct rec r;
-
-	for (u32 k = 0; k < n;) {
-		u32 first = k;
-
-		rec_begin(&records, &r, "samples");
-		rec_u64(&r, "cfg", b->id);
-		rec_u64(&r, "run", run);
-		rec_str(&r, "kind", kind);
-		rec_u64(&r, "first", first);
-		rec_raw(&r, " v=");
-		while (k < n) {
-			int len = ksnprintf(num, sizeof(num), "%s%llu",
-					    k > first ? "," : "",
-					    (unsigned long long)v[k]);
-
-			if ((size_t)len + 16 > rec_room(&r))
-				break;
-			rec_raw(&r, num);
-			k++;
-		}
-		rec_u64(&r, "n", k - first);
-		rec_end(&records, &r);
-	}
-}
-
-static u64 total(const u64 *v, u32 n)
-{
-	u64 s = 0;
-
-	for (u32 i = 0; i < n; i++)
-		s += v[i];
-	return s;
-}
-
-/* After printing: per-run medians (sorting the arrays in place). */
-static void keep_run(const struct bench_cfg *b, u32 n)
-{
-	struct stats s;
-	u32 i = out.nruns++;
-
-	out.fault_total[i] = total(wl.fault_ticks, n);
-	out.clear_total[i] = total(wl.clear_ticks, n);
-	for (u32 k = 0; k < n; k++)	/* overhead: the fault less its clearing */
-		wl.fault_page[k] = wl.fault_ticks[k] - wl.clear_ticks[k];
-	stats_of(wl.fault_page, n, &s);
-	out.over_med[i] = s.median;
-	stats_of(wl.fault_ticks, n, &s);
-	out.fault_med[i] = s.median;
-	stats_of(wl.clear_ticks, n, &s);
-	out.clear_med[i] = s.median;
-	if (b->c->access != ACCESS_NONE) {
-		stats_of(wl.access_ticks, n, &s);
-		out.access_med[i] = s.median;
-	}
-}
-
-static void record_run(const struct bench_cfg *b, u32 run, enum pass_kind k,
-		       u32 access, u32 failures_before)
-{
-	struct rec r;
-	u32 n = fault_ctx.nfaults;
-
-	rec_begin(&records, &r, "run");
-	rec_u64(&r, "cfg", b->id);
-	rec_u64(&r, "run", run);
-	rec_str(&r, "pass", pass_names[k]);
-	rec_str(&r, "access", access_names[access]);
-	rec_u64(&r, "faults", n);
-	rec_u64(&r, "resched", fault_ctx.resched);
-	rec_u64(&r, "fault_ticks", total(wl.fault_ticks, n));
-	rec_u64(&r, "clear_ticks", total(wl.clear_ticks, n));
-	if (access != ACCESS_NONE)
-		rec_u64(&r, "access_ticks", total(wl.access_ticks, n));
-	rec_str(&r, "verify", access == ACCESS_WRITE ? "n/a" :
-		out.failures > failures_before ? "fail" : "ok");
-	rec_end(&records, &r);
-}
-
 static void one_pass(const struct bench_cfg *b, u32 run, enum pass_kind k)
 {
 	const struct hz_config *c = b->c;
 	u32 access = k == PASS_VERIFY ? ACCESS_NONE : c->access;
 	u32 before = out.failures, n;
 	struct fault_ctx *fc = &fault_ctx;
+	struct bench_pass p;
 
 	fill_pool();
 	plan_touches(b);
@@ -310,7 +192,7 @@ static void one_pass(const struct bench_cfg *b, u32 run, enum pass_kind k)
 	fc->pool = &pool;
 	fc->clear = clear_fns[b->prim];
 	fc->order = b->order;
-	fc->chunk_pages = b->chunk ? (u32)MIN(b->chunk / SZ_4K, (u64)~0u) : 1;
+	fc->chunk_pages = b->d.chunk ? (u32)MIN(b->d.chunk / SZ_4K, (u64)~0u) : 1;
 	fc->radius = (u32)c->radius;
 	fc->inject_skip_line = c->inject == INJECT_SKIP_LINE;
 	fc->max = b->count;
@@ -325,102 +207,32 @@ static void one_pass(const struct bench_cfg *b, u32 run, enum pass_kind k)
 	fc->active = false;
 	n = fc->nfaults;
 	if (n != b->count)
-		fail("%s: %u of %u folios faulted", b->name, n, b->count);
+		bench_fail(&out, "%s: %u of %u folios faulted", b->d.name, n,
+			   b->count);
 	if (access != ACCESS_WRITE)
 		verify(b);
-	out.resched = fc->resched;
-	record_run(b, run, k, access, before);
+	p = (struct bench_pass){ run, pass_names[k], access, n, fc->resched,
+				 wl.fault_ticks, wl.clear_ticks, wl.access_ticks,
+				 access == ACCESS_WRITE ? "n/a" :
+				 out.failures > before ? "fail" : "ok" };
+	bench_rec_run(&records, &b->d, &p);
 	if (k == PASS_MEASURE) {
 		if (c->samples == SAMPLES_ALL) {
-			print_samples(b, run, "fault", wl.fault_ticks, n);
-			print_samples(b, run, "clear", wl.clear_ticks, n);
+			bench_rec_samples(&records, b->d.id, run, "fault",
+					  wl.fault_ticks, n);
+			bench_rec_samples(&records, b->d.id, run, "clear",
+					  wl.clear_ticks, n);
 			if (access != ACCESS_NONE)
-				print_samples(b, run, "access", wl.access_ticks, n);
+				bench_rec_samples(&records, b->d.id, run,
+						  "access", wl.access_ticks, n);
 			if (c->offset == OFFSET_RANDOM)
-				print_samples(b, run, "page", wl.fault_page, n);
+				bench_rec_samples(&records, b->d.id, run,
+						  "page", wl.fault_page, n);
 		}
-		keep_run(b, n);
+		/* The page numbers are printed: their array is scratch now. */
+		bench_keep_run(&out, &p, wl.fault_page);
 	}
 	unmap_all(b);
-}
-
-static void record_config(const struct bench_cfg *b)
-{
-	const struct hz_config *c = b->c;
-	struct rec r;
-
-	rec_begin(&records, &r, "config");
-	rec_u64(&r, "cfg", b->id);
-	rec_str(&r, "name", b->name);
-	rec_str(&r, "bench", "fault");
-	rec_str(&r, "folio", folio_names[b->folio]);
-	rec_str(&r, "clear", prim_names[b->prim]);
-	rec_str(&r, "order", order_names[b->order]);
-	rec_u64(&r, "chunk", b->chunk);
-	rec_u64(&r, "radius", b->order == ORDER_NEIGHBOURHOOD ? c->radius : 0);
-	rec_u64(&r, "size", (u64)b->count * b->bytes);
-	rec_u64(&r, "size_requested", c->size);
-	rec_u64(&r, "folios", b->count);
-	rec_str(&r, "touch", touch_names[c->touch]);
-	rec_str(&r, "offset", offset_names[c->offset]);
-	rec_str(&r, "access", access_names[c->access]);
-	rec_str(&r, "cache", cache_names[c->cache]);
-	rec_str(&r, "cpl", cpl_names[c->cpl]);
-	rec_u64(&r, "warmups", c->warmups);
-	rec_u64(&r, "runs", c->runs);
-	rec_str(&r, "verify", verify_names[c->verify]);
-	rec_u64(&r, "seed", c->seed);
-	rec_str(&r, "inject", inject_names[c->inject]);
-	rec_end(&records, &r);
-}
-
-static u64 ns_median(const u64 *v, u32 n)
-{
-	static u64 tmp[MAX_RUNS];
-
-	memcpy(tmp, v, n * sizeof(u64));
-	return tsc_to_ns(median_u64(tmp, n));
-}
-
-/* GiB/s x 1000 of @bytes in @ticks, as perf bench prints GB/sec (2^30). */
-static u64 gibps_milli(u64 bytes, u64 ticks)
-{
-	return ticks ? mul_div_u64(bytes * 1000, timebase.tsc_hz, ticks) >> 30 : 0;
-}
-
-static void record_summary(const struct bench_cfg *b, const char *status,
-			   const char *reason)
-{
-	u64 bytes = (u64)b->count * b->bytes, g[MAX_RUNS], cg[MAX_RUNS];
-	struct stats s, cs;
-	struct rec r;
-
-	for (u32 i = 0; i < out.nruns; i++) {
-		g[i] = gibps_milli(bytes, out.fault_total[i]);
-		cg[i] = gibps_milli(bytes, out.clear_total[i]);
-	}
-	stats_of(g, out.nruns, &s);
-	stats_of(cg, out.nruns, &cs);
-	rec_begin(&records, &r, "summary");
-	rec_u64(&r, "cfg", b->id);
-	rec_str(&r, "status", status);
-	if (reason)
-		rec_str(&r, "reason", reason);
-	rec_u64(&r, "runs", out.nruns);
-	if (out.nruns) {
-		rec_u64(&r, "gibps_milli_mean", s.mean);
-		rec_u64(&r, "gibps_stddev_pct_x100",
-			s.mean ? s.stddev * 10000 / s.mean : 0);
-		rec_u64(&r, "clear_gibps_milli_mean", cs.mean);
-		rec_u64(&r, "fault_ns_median", ns_median(out.fault_med, out.nruns));
-		rec_u64(&r, "clear_ns_median", ns_median(out.clear_med, out.nruns));
-		rec_u64(&r, "overhead_ns_median", ns_median(out.over_med, out.nruns));
-		if (b->c->access != ACCESS_NONE)
-			rec_u64(&r, "access_ns_median",
-				ns_median(out.access_med, out.nruns));
-		rec_u64(&r, "resched_per_run", out.resched);
-	}
-	rec_end(&records, &r);
 }
 
 static void run_config(struct ktap *k, struct bench_cfg *b)
@@ -430,13 +242,14 @@ static void run_config(struct ktap *k, struct bench_cfg *b)
 	u32 run = 0;
 
 	memset(&out, 0, sizeof(out));
-	record_config(b);
+	bench_rec_config(&records, &b->d);
 	if (!clear_supported(b->prim, why, sizeof(why)) || b->count == 0) {
 		if (b->count == 0)
 			ksnprintf(why, sizeof(why), "no free %s folio",
 				  folio_names[b->folio]);
-		record_summary(b, "skip", why);
-		ktap_result(k, KTAP_SKIP, b->name, why);
+		bench_rec_summary(&records, &b->d, &out, "skip", why,
+				  timebase.tsc_hz);
+		ktap_result(k, KTAP_SKIP, b->d.name, why);
 		return;
 	}
 	/* With a write access the folios end up written: check zeroing on a
@@ -447,15 +260,15 @@ static void run_config(struct ktap *k, struct bench_cfg *b)
 		one_pass(b, run++, PASS_WARMUP);
 	for (u64 i = 0; i < c->runs; i++)
 		one_pass(b, run++, PASS_MEASURE);
-	record_summary(b, out.failures ? "fail" : "ok",
-		       out.failures ? out.first : NULL);
+	bench_rec_summary(&records, &b->d, &out, out.failures ? "fail" : "ok",
+			  out.failures ? out.first : NULL, timebase.tsc_hz);
 	if (out.failures) {
 		ktap_diag(k, "%s", out.first);
 		if (out.failures > 1)
-			ktap_diag(k, "%s: %u more failures", b->name,
+			ktap_diag(k, "%s: %u more failures", b->d.name,
 				  out.failures - 1);
 	}
-	ktap_result(k, out.failures ? KTAP_FAIL : KTAP_OK, b->name, NULL);
+	ktap_result(k, out.failures ? KTAP_FAIL : KTAP_OK, b->d.name, NULL);
 }
 
 /* How many folios of @f fit: the request, clamped to what memory allows. */
@@ -484,13 +297,21 @@ static u32 fit_count(const struct hz_config *c, u32 f)
 static void run_folio(struct ktap *k, const struct hz_config *c, u32 f,
 		      u32 *id)
 {
-	struct bench_cfg b = { c, 0, f, 0, 0, 0, folio_bytes[f], 0,
-			       REGION_VA(f), "" };
+	struct bench_cfg b;
 	char chunk[16];
 
+	memset(&b, 0, sizeof(b));
+	b.c = b.d.c = c;
+	b.folio = f;
+	b.bytes = folio_bytes[f];
+	b.region = REGION_VA(f);
+	b.d.bench = "fault";
+	b.d.folio = folio_names[f];
 	b.count = fit_count(c, f);
 	while (b.count && !pool_create(&pool, b.bytes, b.count))
 		b.count--;	/* the clamp's margin was not enough */
+	b.d.folios = b.count;
+	b.d.size = (u64)b.count * b.bytes;
 	for (u32 p = 0; p < PRIM_COUNT; p++) {
 		for (u32 o = 0; o < ORDER_COUNT; o++) {
 			u32 nch = uses_chunk(o) ? c->nchunks : 1;
@@ -498,15 +319,18 @@ static void run_folio(struct ktap *k, const struct hz_config *c, u32 f,
 			if (!(c->clears >> p & 1) || !(c->orders >> o & 1))
 				continue;
 			for (u32 ch = 0; ch < nch; ch++) {
-				b.id = ++*id;
+				b.d.id = ++*id;
 				b.prim = p;
 				b.order = o;
-				b.chunk = uses_chunk(o) ? c->chunks[ch] : 0;
-				ksnprintf(b.name, sizeof(b.name), "%s.%s.%s%s%s",
+				b.d.clear = prim_names[p];
+				b.d.order = order_names[o];
+				b.d.chunk = uses_chunk(o) ? c->chunks[ch] : 0;
+				b.d.radius = o == ORDER_NEIGHBOURHOOD ? c->radius : 0;
+				ksnprintf(b.d.name, sizeof(b.d.name), "%s.%s.%s%s%s",
 					  folio_names[f], prim_names[p],
-					  order_names[o], b.chunk ? "." : "",
-					  b.chunk ? size_name(b.chunk, chunk,
-							      sizeof(chunk)) : "");
+					  order_names[o], b.d.chunk ? "." : "",
+					  b.d.chunk ? size_name(b.d.chunk, chunk,
+								sizeof(chunk)) : "");
 				run_config(k, &b);
 			}
 		}

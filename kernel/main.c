@@ -164,6 +164,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	       boot_info.loader, boot_info.efi64 ? "UEFI" : "BIOS");
 	print_cmdline();
 	cpuid_init();
+	cpuid_read_microcode();
 	print_machine();
 	memory_init();
 	print_memory();

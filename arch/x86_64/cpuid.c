@@ -4,7 +4,7 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpuid.h"
-#include "arch/x86_64/traps.h"
+#include "lib/format.h"
 #include "lib/string.h"
 
 struct cpu_info cpu_info;
@@ -69,31 +69,6 @@ static void read_signature(void)
 	cpu_info.has_avx = r.ecx & (1u << 28);
 	cpu_info.has_x2apic = r.ecx & (1u << 21);
 	cpu_info.has_hypervisor = r.ecx & (1u << 31);
-}
-
-static void read_msr_microcode(void *arg)
-{
-	/* Intel: write 0, CPUID(1), read IA32_BIOS_SIGN_ID[63:32].
-	 * AMD: MSR 0x8b is the patch level directly. */
-	u64 *out = arg;
-
-	wrmsr(0x8b, 0);
-	(void)cpuid(1, 0);
-	*out = rdmsr(0x8b);
-}
-
-static void read_microcode(void)
-{
-	u64 v = 0;
-	struct trap_info ti;
-
-	cpu_info.microcode = ~0ULL;
-	if (cpu_info.has_hypervisor)
-		return;	/* hypervisors fake or fault on it; not meaningful */
-	if (trap_try(read_msr_microcode, &v, &ti))
-		return;
-	cpu_info.microcode = strcmp(cpu_info.vendor, "GenuineIntel") == 0
-			     ? v >> 32 : (u32)v;
 }
 
 /* Deterministic cache parameters: leaf 4 (Intel) or 8000001Dh (AMD). */
@@ -173,6 +148,27 @@ void cpuid_init(void)
 		r = cpuid(0x40000000, 0);
 		copy_regs(cpu_info.hypervisor, r.ebx, r.ecx, r.edx);
 	}
-	read_microcode();
+	cpu_info.microcode = ~0ULL;
 	read_caches();
+}
+
+void cpuid_features(char *buf, size_t n)
+{
+	const struct cpu_info *c = &cpu_info;
+	const struct { bool on; const char *name; } f[] = {
+		{ c->has_pdpe1gb, "pdpe1gb" }, { c->has_erms, "erms" },
+		{ c->has_fsrm, "fsrm" }, { c->has_sse2, "sse2" },
+		{ c->has_avx, "avx" }, { c->has_avx2, "avx2" },
+		{ c->has_avx512f, "avx512f" }, { c->has_clzero, "clzero" },
+		{ c->has_invariant_tsc, "invariant_tsc" },
+		{ c->has_rdtscp, "rdtscp" }, { c->has_x2apic, "x2apic" },
+	};
+	size_t pos = 0;
+
+	if (n)
+		buf[0] = '\0';
+	for (u32 i = 0; i < ARRAY_SIZE(f); i++)
+		if (f[i].on && pos + strlen(f[i].name) + 2 < n)
+			pos += (size_t)ksnprintf(buf + pos, n - pos, "%s%s",
+						 pos ? "," : "", f[i].name);
 }

@@ -29,7 +29,12 @@ struct cpu_info {
 
 extern struct cpu_info cpu_info;
 
+/* CPUID only: works in ring 0 and ring 3 (the companion builds it too). */
 void cpuid_init(void);
+/* "pdpe1gb,erms,..." of the features hugezero cares about. */
+void cpuid_features(char *buf, size_t n);
+/* Kernel only: the microcode revision MSR (arch/x86_64/microcode.c). */
+void cpuid_read_microcode(void);
 /* CPUID leaf if the CPU reports it, else all zero. */
 struct cpuid_regs cpuid_checked(u32 leaf, u32 sub);
 

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef LIB_BENCHREC_H
+#define LIB_BENCHREC_H
+
+#include "lib/params.h"
+#include "lib/record.h"
+
+/*
+ * The benchmark's records and per-run statistics, shared by the kernel
+ * (bench=fault) and the Linux companion (bench=bare, bench=linux-fault) so
+ * that both write exactly the same format (docs/records.md).
+ */
+#define BENCH_MAX_RUNS 1000
+
+struct bench_desc {
+	const struct hz_config *c;
+	u32 id;
+	char name[64];
+	const char *bench, *folio, *clear, *order;
+	u64 chunk, radius;		/* bytes, pages; 0 when not used */
+	u64 size, folios;		/* what was used (after clamping) */
+	const char *backing;		/* companion: hugetlb, thp, base; else NULL */
+};
+
+/* What one configuration found, across its passes. */
+struct bench_outcome {
+	u32 failures;
+	char first[160];
+	u32 nruns;
+	bool has_access;
+	u64 fault_total[BENCH_MAX_RUNS], clear_total[BENCH_MAX_RUNS];
+	u64 fault_med[BENCH_MAX_RUNS], clear_med[BENCH_MAX_RUNS];
+	u64 access_med[BENCH_MAX_RUNS], over_med[BENCH_MAX_RUNS];
+	u64 resched;
+};
+
+struct bench_pass {
+	u32 run;
+	const char *pass;		/* verify, warmup, measure */
+	u32 access;			/* enum access_mode */
+	u32 faults;
+	u64 resched;
+	const u64 *fault, *clear, *access_t;	/* per-folio ticks, or NULL */
+	const char *verify;		/* ok, fail, n/a */
+};
+
+/* Who measured: the same fields whichever side wrote them. */
+struct machine_id {
+	const char *vendor, *brand, *hypervisor, *features;
+	u32 family, model, stepping, phys_bits, line;
+	u64 microcode;			/* ~0: not readable */
+	u64 l1d, l2, l3, mem;
+};
+
+struct timebase_id {
+	u64 tsc_hz;
+	const char *source, *references;
+	bool invariant;
+	u64 disagreement_ppm, overhead_min, overhead_median;
+};
+
+void bench_rec_machine(struct rec_writer *w, const struct machine_id *m);
+void bench_rec_timebase(struct rec_writer *w, const struct timebase_id *t);
+void bench_rec_config(struct rec_writer *w, const struct bench_desc *d);
+void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
+		   const struct bench_pass *p);
+void bench_rec_samples(struct rec_writer *w, u32 cfg, u32 run, const char *kind,
+		       const u64 *v, u32 n);
+/*
+ * Keep a measured pass's totals and medians.  Sorts copies in @scratch
+ * (n entries), never the caller's arrays.
+ */
+void bench_keep_run(struct bench_outcome *o, const struct bench_pass *p,
+		    u64 *scratch);
+void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
+		       const struct bench_outcome *o, const char *status,
+		       const char *reason, u64 tsc_hz);
+/* Record the first failure's text, count them all. */
+void bench_fail(struct bench_outcome *o, const char *fmt, ...) __printf(2, 3);
+/* "32M", "4K", "1G" */
+const char *size_name(u64 bytes, char *buf, size_t n);
+u64 sum_u64(const u64 *v, u32 n);
+
+#endif
