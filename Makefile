@@ -32,11 +32,11 @@ KOBJS := $(patsubst %.asm,$(BUILD)/k/%.asm.o,$(BOOT_SRCS) $(ARCH_ASM)) \
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -fno-builtin -Wno-format-zero-length \
-	-include tests/host/rename.h
+	-include hosted/rename.h
 HOST_TEST_SRCS := $(wildcard tests/host/*.c)
 
-.PHONY: all iso run test test-host setup clean
-all: $(BUILD)/hugezero.elf
+.PHONY: all iso run test test-host setup clean bench
+all: $(BUILD)/hugezero.elf $(BUILD)/hugezero-linux
 
 $(BUILD)/k/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -74,6 +74,20 @@ $(BUILD)/host/unit: $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) $(BUILD)/host/c
 	$(HOSTCC) $(HOSTCFLAGS) -o $@ $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) \
 		$(BUILD)/host/clear.o
 
+# The Linux companion: hosted/ plus the kernel's own primitive, order,
+# CPUID and record sources, compiled a second time for Linux.
+COMPANION_SRCS := $(wildcard hosted/*.c) $(LIB_SRCS) arch/x86_64/clear.c \
+	arch/x86_64/cpuid.c
+COMPANION_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
+	-fno-omit-frame-pointer -include hosted/rename.h
+$(BUILD)/hugezero-linux: $(COMPANION_SRCS) $(BUILD)/host/clear.o \
+		$(wildcard hosted/*.h lib/*.h arch/x86_64/*.h)
+	$(HOSTCC) $(COMPANION_CFLAGS) -o $@ $(COMPANION_SRCS) $(BUILD)/host/clear.o
+
+$(BUILD)/hugezero-plain: tests/bench/plain.c
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
+
 setup:
 	@scripts/setup.sh
 
@@ -83,6 +97,15 @@ run: setup
 	$(MAKE) --no-print-directory all iso
 	$(PYTHON) scripts/hugezero boot --echo progress --log $(BUILD)/run.log -- $(QUICK)
 	$(PYTHON) scripts/hugezero report $(BUILD)/run.log
+
+# The split on this machine (about a minute): the companion's Linux demand
+# faults and bare clearing, plain loops beside it.  A benchmark: it reports.
+BENCH_ARGS := bench=split folio=2M size=1G runs=3 warmups=1
+bench: setup
+	$(MAKE) --no-print-directory $(BUILD)/hugezero-linux $(BUILD)/hugezero-plain
+	$(BUILD)/hugezero-linux $(BENCH_ARGS) > $(BUILD)/bench.log
+	$(BUILD)/hugezero-plain 1024 > $(BUILD)/plain.log
+	$(PYTHON) scripts/hugezero split $(BUILD)/bench.log --plain $(BUILD)/plain.log
 
 test-host: $(BUILD)/host/unit
 	$(BUILD)/host/unit

@@ -159,6 +159,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	bootinfo_parse(magic, mbi);
 	config_defaults(&config);
 	cmdline_ok = config_parse(boot_info.cmdline, &config, &cmdline_result);
+	cmdline_ok &= config_check_target(&config, &cmdline_result, false);
 	console_init(&config.console);
 	printk("\nhugezero %s: loader '%s', %s boot\n", HUGEZERO_VERSION,
 	       boot_info.loader, boot_info.efi64 ? "UEFI" : "BIOS");
@@ -175,12 +176,12 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	report_init();
 	report_context();
 	k = ktap_console_start((config.selftest ? selftest_suites() : 0) +
-			       (config.bench != BENCH_NONE));
+			       (config.bench == BENCH_FAULT));
 	if (config.selftest)
 		selftest_run(k);
 	else
 		ktap_diag(k, "self-tests off (selftest=off)");
-	if (config.bench != BENCH_NONE)
+	if (config.bench == BENCH_FAULT)
 		run_bench(k);
 	if (config.crash != CRASH_NONE)
 		crash_on_purpose(config.crash);

@@ -16,7 +16,9 @@ const char *const exit_names[] = { "auto", "qemu", "halt", "reboot", NULL };
 const char *const crash_names[] = { "none", "pf", "ud", "gp", "de", "stack",
 				    "hang", NULL };
 
-const char *const bench_names[] = { "none", "fault", NULL };
+const char *const bench_names[] = { "none", "fault", "bare", "linux-fault",
+				    "split", NULL };
+const char *const backing_names[] = { "hugetlb", "thp", "base", NULL };
 const char *const folio_names[] = { "4K", "2M", "1G", NULL };
 const char *const touch_names[] = { "seq", "reverse", "random", NULL };
 const char *const offset_names[] = { "first", "middle", "last", "random", NULL };
@@ -140,7 +142,8 @@ const struct param hz_params[] = {
 	  "calib_ms=1..1000" },
 	{ "tsc_tolerance_ppm", P_U64, F(tsc_tolerance_ppm), NULL, 1, 1000000,
 	  NULL, "tsc_tolerance_ppm=1..1000000" },
-	{ "bench", P_ENUM, F(bench), bench_names, 0, 0, NULL, "bench=none|fault" },
+	{ "bench", P_ENUM, F(bench), bench_names, 0, 0, NULL,
+	  "bench=none|fault (kernel), bare|linux-fault|split (companion)" },
 	{ "folio", P_ENUM_LIST, F(folios), folio_names, 0, 0, NULL,
 	  "folio=4K,2M,1G|all" },
 	{ "clear", P_ENUM_LIST, F(clears), prim_names, 0, 0, NULL,
@@ -171,6 +174,9 @@ const struct param hz_params[] = {
 	  "inject=none|skip-line" },
 	{ "cpl", P_ENUM, F(cpl), cpl_names, 0, 0, NULL, "cpl=0|3" },
 	{ "seed", P_U64, F(seed), NULL, 0, ~0ULL, NULL, "seed=NUMBER" },
+	{ "cpu", P_U64, F(cpu), NULL, 0, CPU_AUTO - 1, NULL, "cpu=0..4095" },
+	{ "backing", P_ENUM_LIST, F(backings), backing_names, 0, 0, NULL,
+	  "backing=hugetlb,thp,base|all" },
 };
 
 const size_t hz_nparams = ARRAY_SIZE(hz_params);
@@ -199,6 +205,8 @@ void config_defaults(struct hz_config *c)
 	c->radius = 2;			/* FOLIO_ZERO_LOCALITY_RADIUS */
 	c->cpl = 1;			/* index of "3" in cpl_names */
 	c->seed = 1;
+	c->cpu = CPU_AUTO;
+	c->backings = (1ULL << BACKING_COUNT) - 1;
 }
 
 static bool is_bench_key(const char *key)
@@ -206,7 +214,7 @@ static bool is_bench_key(const char *key)
 	static const char *const keys[] = {
 		"folio", "clear", "order", "size", "runs", "warmups", "chunk",
 		"radius", "touch", "offset", "access", "cache", "verify",
-		"samples", "inject", "cpl", "seed", NULL,
+		"samples", "inject", "cpl", "seed", "backing", NULL,
 	};
 
 	return choice_index(keys, key, strlen(key)) >= 0;
@@ -225,6 +233,44 @@ static void refuse(struct cmdline_result *res, const char *fmt, ...)
 		va_end(ap);
 	}
 	res->nerrors++;
+}
+
+static bool given(const struct cmdline_result *res, const char *key)
+{
+	for (size_t i = 0; i < hz_nparams; i++)
+		if (strcmp(hz_params[i].key, key) == 0)
+			return res->given & (1ULL << i);
+	return false;
+}
+
+bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
+			 bool companion)
+{
+	static const char *const kernel_only[] = {
+		"console", "exit", "selftest", "crash", "calib_ms",
+		"tsc_tolerance_ppm", "cpl", "inject", NULL,
+	};
+	static const char *const companion_only[] = { "cpu", "backing", NULL };
+	const char *const *keys = companion ? kernel_only : companion_only;
+	u32 before = res->nerrors;
+
+	for (u32 i = 0; keys[i]; i++)
+		if (given(res, keys[i]))
+			refuse(res, "key '%s' has no meaning in %s", keys[i],
+			       companion ? "the Linux companion (it is a kernel key)"
+					 : "the kernel (it is for build/hugezero-linux)");
+	if (companion && (c->bench == BENCH_NONE || c->bench == BENCH_FAULT))
+		refuse(res, "bench=%s runs in the kernel; the companion runs "
+		       "bench=bare, bench=linux-fault or bench=split",
+		       bench_names[c->bench]);
+	if (!companion && c->bench != BENCH_NONE && c->bench != BENCH_FAULT)
+		refuse(res, "bench=%s runs in the Linux companion "
+		       "(build/hugezero-linux); the kernel runs bench=fault",
+		       bench_names[c->bench]);
+	if (companion && c->cache == CACHE_WBINVD)
+		refuse(res, "cache=wbinvd needs ring 0; the companion can do "
+		       "cache=clflush");
+	return res->nerrors == before;
 }
 
 bool config_check(const struct hz_config *c, struct cmdline_result *res)

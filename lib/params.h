@@ -14,7 +14,10 @@ enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
 enum crash_mode { CRASH_NONE, CRASH_PF, CRASH_UD, CRASH_GP, CRASH_DE,
 		  CRASH_STACK, CRASH_HANG };
 
-enum bench_kind { BENCH_NONE, BENCH_FAULT };
+enum bench_kind { BENCH_NONE, BENCH_FAULT, BENCH_BARE, BENCH_LINUX_FAULT,
+		  BENCH_SPLIT };
+enum backing { BACKING_HUGETLB, BACKING_THP, BACKING_BASE, BACKING_COUNT };
+#define CPU_AUTO 4096
 enum folio_kind { FOLIO_4K, FOLIO_2M, FOLIO_1G, FOLIO_COUNT };
 enum touch_order { TOUCH_SEQ, TOUCH_REVERSE, TOUCH_RANDOM };
 enum touch_offset { OFFSET_FIRST, OFFSET_MIDDLE, OFFSET_LAST, OFFSET_RANDOM };
@@ -54,6 +57,10 @@ struct hz_config {
 	u32 touch, offset, access, cache, verify, samples, inject;
 	u32 cpl;		/* index in cpl_names: 0 = ring 0, 1 = ring 3 */
 	u64 seed;
+
+	/* The Linux companion only */
+	u64 cpu;		/* CPU to pin to, or CPU_AUTO */
+	u64 backings;		/* bitmask of enum backing (linux-fault) */
 };
 
 extern const struct param hz_params[];
@@ -63,7 +70,7 @@ extern const char *const crash_names[];
 extern const char *const bench_names[], *const folio_names[],
 	*const touch_names[], *const offset_names[], *const access_names[],
 	*const cache_names[], *const verify_names[], *const samples_names[],
-	*const inject_names[], *const cpl_names[];
+	*const inject_names[], *const cpl_names[], *const backing_names[];
 extern const u64 folio_bytes[FOLIO_COUNT];
 
 void config_defaults(struct hz_config *c);
@@ -74,6 +81,13 @@ bool config_parse(const char *line, struct hz_config *c,
  * folios, benchmark keys without bench=, ...): adds errors to @res.
  */
 bool config_check(const struct hz_config *c, struct cmdline_result *res);
+/*
+ * Refuse what the program reading the line cannot do: kernel-only keys
+ * (console=, crash=, cpl=, ...) in the Linux companion, companion-only
+ * keys (cpu=, backing=) in the kernel, and each one's bench= values.
+ */
+bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
+			 bool companion);
 /* "ttyS1", "ttyS1,115200", "ttyS1,115200n8" */
 bool console_spec_parse(const char *s, size_t len, struct console_spec *out,
 			char *err, size_t errlen);

@@ -55,7 +55,8 @@ def line(r: dict[str, object]) -> str:
 
 
 def settings(r: dict[str, object]) -> str:
-    return (f"size={results.chunk_name(int(r['size']))} ({r['folios']} folios) "
+    where = f"bench={r['bench']}" + (f" backing={r['backing']}" if r["backing"] else "")
+    return (f"{where} size={results.chunk_name(int(r['size']))} ({r['folios']} folios) "
             f"touch={r['touch']} offset={r['offset']} access={r['access']} "
             f"cache={r['cache']} cpl={r['cpl']}")
 

@@ -17,7 +17,7 @@ CSV_COLUMNS = [
     "access_us_median", "overhead_us_median", "fault_us_min", "fault_us_p99",
     "fault_us_max", "clear_gbps_mean", "resched_per_run", "size", "folios",
     "touch", "offset", "access", "cache", "cpl", "cpu", "tsc_hz",
-    "tsc_source", "boot", "cfg", "reason",
+    "tsc_source", "boot", "cfg", "reason", "bench", "backing",
 ]
 
 
@@ -127,8 +127,10 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
     def us(t: float) -> float:
         return t * 1e6 / hz if hz else math.nan
 
-    gbps = [size / (r.int("fault_ticks") / hz) / GIB for r in measured
-            if hz and r.int("fault_ticks", 0)]
+    # Faults when there were any (kernel, linux-fault), else the clearing (bare).
+    key = "fault_ticks" if any("fault_ticks" in r.f for r in measured) else "clear_ticks"
+    gbps = [size / (r.int(key) / hz) / GIB for r in measured
+            if hz and r.int(key, 0)]
     cgbps = [size / (r.int("clear_ticks") / hz) / GIB for r in measured
              if hz and r.int("clear_ticks", 0)]
     kinds: dict[str, list[int]] = {}
@@ -164,6 +166,7 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         "cpu": machine.f.get("brand") if machine else "?",
         "tsc_hz": hz, "tsc_source": tb.f.get("source") if tb else "?",
         "boot": boot.index, "cfg": c.rec.int("cfg"),
+        "bench": f.get("bench"), "backing": f.get("backing", ""),
         "reason": (s.f.get("reason", "") if s else "no summary record") +
         ("; " + "; ".join(c.problems) if c.problems else ""),
     }

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Force-included in host builds: lib/string.c defines the mem and str
+ * Force-included in host builds (unit tests and the Linux companion): lib/string.c defines the mem and str
  * functions under their standard names for the kernel; on the host they
  * would clash with the C library's, so both lib/ and the tests see ours
  * as lib_*.  (glibc's headers are included first, then renamed calls.)
  */
-#ifndef TESTS_HOST_RENAME_H
-#define TESTS_HOST_RENAME_H
+#ifndef HOSTED_RENAME_H
+#define HOSTED_RENAME_H
 #include <string.h>
 #define memset lib_memset
 #define memcpy lib_memcpy
@@ -18,4 +18,6 @@
 #define strncmp lib_strncmp
 #define strchr lib_strchr
 #define strlcpy lib_strlcpy
+/* Declare the renamed functions for every file, hosted/ included. */
+#include "lib/string.h"
 #endif

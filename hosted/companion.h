@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef HOSTED_COMPANION_H
+#define HOSTED_COMPANION_H
+
+#include "lib/benchrec.h"
+#include "lib/params.h"
+#include "lib/record.h"
+
+/*
+ * build/hugezero-linux: the same clearing primitives and orders as the
+ * kernel, run under Linux on the same machine, writing the same records
+ * to standard output.
+ */
+
+extern struct rec_writer records;
+extern u64 tsc_hz;
+
+/* host.c: where we run */
+struct host_info {
+	char kernel[128];		/* uname -r */
+	char clocksource[32];
+	char thp_enabled[64], thp_defrag[64];
+	u64 hugetlb_total[2], hugetlb_free[2];	/* 2M, 1G */
+	int cpu;
+	bool root;
+	bool vm;
+	u64 mem_available;
+};
+
+extern struct host_info host;
+
+int host_pin(u64 want, char *err, size_t n);
+void host_read(void);
+void host_record(void);
+/* Free 2M hugetlb pages right now. */
+u64 host_free_hugetlb_2m(void);
+/* Make @pages huge pages of @size free, reserving them as root; false with
+ * what to run otherwise.  Every change is undone at exit. */
+bool hugetlb_ensure(u64 size, u64 pages, char *why, size_t n);
+void hugetlb_restore(void);
+
+/* timebase.c */
+void timebase_calibrate(void);
+
+/* bare.c and linux_fault.c: each returns the number of failed configurations */
+u32 run_bare(const struct hz_config *c, u32 *id);
+u32 run_linux_fault(const struct hz_config *c, u32 *id);
+
+/* memory.c: regions backed as asked, and what they got */
+struct region {
+	u8 *base;
+	u64 bytes, map_bytes;
+	void *map;
+	const char *backing;		/* hugetlb, thp, base */
+};
+
+bool region_map(struct region *r, u64 bytes, enum backing b, u64 page,
+		char *why, size_t n);
+/* Per cent of the region the kernel backs with huge pages (smaps). */
+u32 region_huge_pct(const struct region *r);
+void region_unmap(struct region *r);
+
+/* One pass's per-folio arrays. */
+struct samples {
+	u64 *fault, *clear, *access, *page, *scratch;
+	u32 cap;
+};
+
+bool samples_alloc(struct samples *s, u32 n);
+void samples_free(struct samples *s);
+u64 next_random(u64 *state);
+
+#endif

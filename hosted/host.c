@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The Linux host: what it is (kernel, clock source, THP and hugetlb
+ * settings, virtual or not), pinning to one CPU, and reserving hugetlb
+ * pages for a run without leaving the host changed afterwards.
+ */
+
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "arch/x86_64/cpuid.h"
+#include "hosted/companion.h"
+
+struct host_info host;
+
+static const char *const hp_dir[2] = {
+	"/sys/kernel/mm/hugepages/hugepages-2048kB",
+	"/sys/kernel/mm/hugepages/hugepages-1048576kB",
+};
+
+struct saved {
+	bool changed;
+	long nr;
+};
+static struct saved saved[2];
+
+static bool read_line(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	buf[0] = '\0';
+	if (!f)
+		return false;
+	ok = fgets(buf, (int)n, f) != NULL;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+static long read_long(const char *dir, const char *file)
+{
+	char path[256], buf[64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return read_line(path, buf, sizeof(buf)) ? strtol(buf, NULL, 10) : -1;
+}
+
+static bool write_long(const char *dir, const char *file, long v)
+{
+	char path[256];
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (!f)
+		return false;
+	ok = fprintf(f, "%ld\n", v) > 0;
+	return fclose(f) == 0 && ok;
+}
+
+/* "always [madvise] never" -> "madvise" */
+static void selected(char *buf)
+{
+	char *a = strchr(buf, '['), *b = a ? strchr(a, ']') : NULL;
+
+	if (a && b) {
+		memmove(buf, a + 1, (size_t)(b - a - 1));
+		buf[b - a - 1] = '\0';
+	}
+}
+
+static u64 mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long long kb = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (u64)kb * 1024;
+}
+
+void host_read(void)
+{
+	struct utsname u;
+
+	if (uname(&u) == 0)
+		snprintf(host.kernel, sizeof(host.kernel), "%s", u.release);
+	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		  host.clocksource, sizeof(host.clocksource));
+	read_line("/sys/kernel/mm/transparent_hugepage/enabled",
+		  host.thp_enabled, sizeof(host.thp_enabled));
+	read_line("/sys/kernel/mm/transparent_hugepage/defrag",
+		  host.thp_defrag, sizeof(host.thp_defrag));
+	selected(host.thp_enabled);
+	selected(host.thp_defrag);
+	for (int i = 0; i < 2; i++) {
+		long t = read_long(hp_dir[i], "nr_hugepages");
+		long f = read_long(hp_dir[i], "free_hugepages");
+
+		host.hugetlb_total[i] = t < 0 ? 0 : (u64)t;
+		host.hugetlb_free[i] = f < 0 ? 0 : (u64)f;
+	}
+	host.root = geteuid() == 0;
+	host.vm = cpu_info.has_hypervisor;
+	host.mem_available = mem_available();
+}
+
+int host_pin(u64 want, char *err, size_t n)
+{
+	cpu_set_t set;
+	int cpu = -1;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0) {
+		snprintf(err, n, "sched_getaffinity: %s", strerror(errno));
+		return -1;
+	}
+	if (want != CPU_AUTO) {
+		if (!CPU_ISSET((int)want, &set)) {
+			snprintf(err, n, "cpu=%llu is not one this process may "
+				 "run on", (unsigned long long)want);
+			return -1;
+		}
+		cpu = (int)want;
+	} else {
+		/* The highest allowed CPU: CPU 0 takes most interrupts. */
+		for (int i = 0; i < CPU_SETSIZE; i++)
+			if (CPU_ISSET(i, &set))
+				cpu = i;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+		snprintf(err, n, "sched_setaffinity(%d): %s", cpu, strerror(errno));
+		return -1;
+	}
+	host.cpu = cpu;
+	return cpu;
+}
+
+void host_record(void)
+{
+	struct rec r;
+
+	rec_begin(&records, &r, "host");
+	rec_str(&r, "kernel", host.kernel);
+	rec_str(&r, "clocksource", host.clocksource);
+	rec_str(&r, "thp_enabled", host.thp_enabled);
+	rec_str(&r, "thp_defrag", host.thp_defrag);
+	rec_u64(&r, "hugetlb_2m_total", host.hugetlb_total[0]);
+	rec_u64(&r, "hugetlb_2m_free", host.hugetlb_free[0]);
+	rec_u64(&r, "hugetlb_1g_total", host.hugetlb_total[1]);
+	rec_u64(&r, "hugetlb_1g_free", host.hugetlb_free[1]);
+	rec_u64(&r, "cpu", (u64)host.cpu);
+	rec_u64(&r, "root", host.root);
+	rec_u64(&r, "vm", host.vm);
+	rec_u64(&r, "mem_available", host.mem_available);
+	rec_end(&records, &r);
+}
+
+void hugetlb_restore(void)
+{
+	for (int i = 0; i < 2; i++)
+		if (saved[i].changed) {
+			if (!write_long(hp_dir[i], "nr_hugepages", saved[i].nr))
+				fprintf(stderr, "hugezero-linux: could not restore "
+					"%s/nr_hugepages to %ld: do it by hand\n",
+					hp_dir[i], saved[i].nr);
+			saved[i].changed = false;
+		}
+}
+
+static void on_signal(int sig)
+{
+	hugetlb_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+bool hugetlb_ensure(u64 size, u64 pages, char *why, size_t n)
+{
+	int i = size == SZ_1G;
+	long total = read_long(hp_dir[i], "nr_hugepages");
+	long free_ = read_long(hp_dir[i], "free_hugepages");
+	long want;
+
+	if (total < 0 || free_ < 0) {
+		snprintf(why, n, "this kernel has no %s hugetlb pages (%s)",
+			 i ? "1G" : "2M", hp_dir[i]);
+		return false;
+	}
+	if ((u64)free_ >= pages)
+		return true;
+	want = total + (long)pages - free_;
+	if (!host.root) {
+		snprintf(why, n, "needs %llu free %s hugetlb pages, %ld free; as "
+			 "root: echo %ld > %s/nr_hugepages (and %ld afterwards)",
+			 (unsigned long long)pages, i ? "1G" : "2M", free_, want,
+			 hp_dir[i], total);
+		return false;
+	}
+	if (!saved[i].changed) {
+		saved[i].changed = true;
+		saved[i].nr = total;
+		atexit(hugetlb_restore);
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		signal(SIGHUP, on_signal);
+	}
+	if (!write_long(hp_dir[i], "nr_hugepages", want) ||
+	    read_long(hp_dir[i], "free_hugepages") < (long)pages) {
+		snprintf(why, n, "the kernel could not provide %llu free %s "
+			 "hugetlb pages (memory fragmented?): %ld free",
+			 (unsigned long long)pages, i ? "1G" : "2M",
+			 read_long(hp_dir[i], "free_hugepages"));
+		return false;
+	}
+	return true;
+}
+
+u64 host_free_hugetlb_2m(void)
+{
+	long f = read_long(hp_dir[0], "free_hugepages");
+
+	return f < 0 ? 0 : (u64)f;
+}

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hugezero-linux: the Linux half of the split.  Same command-line keys as
+ * the kernel (parsed by lib/), same records on standard output, so that
+ * scripts/hugezero reads its output as it reads a serial log.  Messages go
+ * to standard error.  Exit status: 0 all ok, 1 a configuration failed,
+ * 2 bad arguments or a host that cannot run it.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arch/x86_64/cpuid.h"
+#include "hosted/companion.h"
+
+#define VERSION "0.2"
+
+struct rec_writer records;
+
+static void emit(void *ctx, const char *line)
+{
+	(void)ctx;
+	fputs(line, stdout);
+}
+
+static char *join(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 1; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(len, 1);
+	for (int i = 1; s && i < argc; i++) {
+		strcat(s, argv[i]);
+		if (i + 1 < argc)
+			strcat(s, " ");
+	}
+	return s;
+}
+
+static u64 microcode(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	unsigned long long v = ~0ULL;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "microcode : %llx", &v) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static u64 mem_total(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long long kb = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (u64)kb * 1024;
+}
+
+static void context(const char *line)
+{
+	const struct cpu_info *c = &cpu_info;
+	char feat[160];
+	struct machine_id m;
+	struct rec r;
+
+	rec_begin(&records, &r, "boot");
+	rec_str(&r, "version", VERSION);
+	rec_str(&r, "loader", "hugezero-linux");
+	rec_str(&r, "firmware", "linux");
+	rec_str(&r, "cmdline", line);
+	rec_end(&records, &r);
+	cpuid_features(feat, sizeof(feat));
+	m = (struct machine_id){ c->vendor, c->brand, c->hypervisor, feat,
+				 c->family, c->model, c->stepping, c->phys_bits,
+				 c->cache_line, microcode(), c->l1d, c->l2,
+				 c->l3, mem_total() };
+	bench_rec_machine(&records, &m);
+	timebase_calibrate();
+	host_record();
+}
+
+static int usage_error(const struct cmdline_result *res)
+{
+	for (u32 i = 0; i < MIN(res->nerrors, (u32)CMDLINE_MAX_ERRORS); i++)
+		fprintf(stderr, "hugezero-linux: error: %s\n", res->errors[i]);
+	fprintf(stderr, "usage: hugezero-linux bench=bare|linux-fault|split "
+		"[KEY=VALUE...]  (docs/companion.md)\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	static struct hz_config c;
+	static struct cmdline_result res;
+	char *line = join(argc, argv), err[160];
+	u32 failed = 0, id = 0;
+	struct rec r;
+	bool ok;
+
+	if (!line)
+		return 2;
+	config_defaults(&c);
+	ok = config_parse(line, &c, &res);
+	ok &= config_check_target(&c, &res, true);
+	for (u32 i = 0; i < MIN(res.nnotes, (u32)CMDLINE_MAX_ERRORS); i++)
+		fprintf(stderr, "hugezero-linux: note: %s\n", res.notes[i]);
+	if (!ok)
+		return usage_error(&res);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	cpuid_init();
+	if (host_pin(c.cpu, err, sizeof(err)) < 0) {
+		fprintf(stderr, "hugezero-linux: %s\n", err);
+		return 2;
+	}
+	host_read();
+	rec_writer_init(&records, emit, NULL);
+	context(line);
+	if (c.bench == BENCH_LINUX_FAULT || c.bench == BENCH_SPLIT)
+		failed += run_linux_fault(&c, &id);
+	if (c.bench == BENCH_BARE || c.bench == BENCH_SPLIT)
+		failed += run_bare(&c, &id);
+	hugetlb_restore();
+	rec_begin(&records, &r, "end");
+	rec_u64(&r, "records", records.seq);
+	rec_end(&records, &r);
+	free(line);
+	return failed ? 1 : 0;
+}
