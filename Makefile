@@ -112,7 +112,7 @@ test-host: $(BUILD)/host/unit
 
 # Every test: host unit tests, then QEMU boots (SeaBIOS and OVMF, CD and USB).
 test: setup
-	$(MAKE) --no-print-directory all iso $(BUILD)/host/unit
+	$(MAKE) --no-print-directory all iso $(BUILD)/host/unit $(BUILD)/hugezero-linux
 	$(PYTHON) tests/run.py
 
 clean:

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from hzlib import image, paths, qemu  # noqa: E402
+from hzlib import image, paths, qemu, records, results  # noqa: E402
 from qemu_cases import CASES, Case  # noqa: E402
 
 LOGS = paths.BUILD / "test-logs"
@@ -53,6 +53,42 @@ def script_tests() -> tuple[int, int]:
     bad = len(result.failures) + len(result.errors)
     print(f"host script tests: {result.testsRun - bad} passed, {bad} failed")
     return result.testsRun - bad, bad
+
+
+def companion() -> tuple[int, int]:
+    """The Linux companion on this machine: its modes run, verify their
+    memory and write records the host tools accept; bad keys are refused."""
+    exe = str(paths.BUILD / "hugezero-linux")
+    passed = failed = 0
+
+    def report(ok: bool, name: str, why: str = "") -> None:
+        nonlocal passed, failed
+        passed += ok
+        failed += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} companion {name}{': ' + why if why else ''}")
+
+    args = ["bench=split", "folio=4K,2M", "size=16M", "runs=2", "warmups=1",
+            "backing=thp,base", "access=write"]
+    r = subprocess.run([exe, *args], capture_output=True, text=True, timeout=600)
+    boots = records.parse(r.stdout)
+    rows = results.rows(boots) if boots else []
+    bad = [f"{x['bench']} {x['folio']} {x['clear']} {x['order']}: {x['status']} {x['reason']}"
+           for x in rows if x["status"] not in ("ok", "skip")
+           or (x["status"] == "skip" and "CPUID" not in str(x["reason"]))]
+    report(r.returncode == 0 and len(boots) == 1 and boots[0].complete and
+           not boots[0].problems and len(rows) == 2 + 2 * 50 and not bad,
+           "split-4K-2M", f"rc={r.returncode} {len(rows)} rows "
+           f"{boots[0].problems[:2] if boots else ''} {bad[:2]} {r.stderr[-300:]}"
+           if r.returncode or bad or len(rows) != 102 else "")
+    for line, expect in ((["bench=fault"], "bench=fault runs in the kernel"),
+                         (["bench=bare", "console=ttyS1"], "key 'console' has no meaning"),
+                         (["bench=bare", "bogus=1"], "unknown key 'bogus'"),
+                         (["bench=bare", "cache=wbinvd"], "cache=wbinvd needs ring 0")):
+        r = subprocess.run([exe, *line], capture_output=True, text=True, timeout=60)
+        report(r.returncode == 2 and expect in r.stderr and not r.stdout,
+               "refuses " + " ".join(line), "" if r.returncode == 2 and expect in r.stderr
+               else f"rc={r.returncode} stderr={r.stderr[:200]!r}")
+    return passed, failed
 
 
 def boot_case(c: Case) -> tuple[Case, str | None, float]:
@@ -91,7 +127,7 @@ def boots() -> tuple[int, int]:
 
 def main() -> int:
     total_p = total_f = 0
-    for step in (host_unit, script_tests, boots):
+    for step in (host_unit, script_tests, companion, boots):
         p, f = step()
         total_p += p
         total_f += f

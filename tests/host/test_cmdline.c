@@ -140,3 +140,23 @@ TEST(cmdline_enum_list)
 	EXPECT_EQ(cfg.mask, 1ULL << 30);
 	EXPECT(!cmdline_parse("size=2K", p + 1, 1, &cfg, &r));
 }
+
+TEST(cmdline_kernel_and_companion_keys)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	EXPECT(parse("bench=bare cpu=1 backing=thp", &c, &r), "%s", r.errors[0]);
+	EXPECT(config_check_target(&c, &r, true), "%s", r.errors[0]);
+	EXPECT(!config_check_target(&c, &r, false));
+	EXPECT(strstr(r.errors[r.nerrors - 1], "runs in the Linux companion") ||
+	       strstr(r.errors[0], "is for build/hugezero-linux"));
+	EXPECT(parse("bench=fault console=ttyS1 cpl=0", &c, &r));
+	EXPECT(config_check_target(&c, &r, false));
+	EXPECT(!config_check_target(&c, &r, true));
+	EXPECT(strstr(r.errors[0], "key 'console' has no meaning in the Linux "
+		      "companion") != NULL, "%s", r.errors[0]);
+	EXPECT(parse("bench=split cache=wbinvd", &c, &r));
+	EXPECT(!config_check_target(&c, &r, true));
+	EXPECT(strstr(r.errors[0], "cache=wbinvd needs ring 0") != NULL);
+}
