@@ -182,7 +182,8 @@ static bool bare_region(struct region *r, u64 bytes, char *why, size_t n)
 	if (host_free_hugetlb_2m() * SZ_2M >= bytes &&
 	    region_map(r, bytes, BACKING_HUGETLB, SZ_2M, w2, sizeof(w2)))
 		goto touch;
-	if (!region_map(r, bytes, BACKING_THP, SZ_2M, why, n))
+	if (!region_map(r, bytes, BACKING_THP, SZ_2M, why, n) &&
+	    !region_map(r, bytes, BACKING_BASE, SZ_4K, why, n))
 		return false;
 touch:
 	/* Fault everything in now: bare means no faults while timed. */
@@ -219,10 +220,10 @@ u32 run_bare(const struct hz_config *c, u32 *id)
 			continue;
 		}
 		b.d.backing = r.backing;
-		if (strcmp(r.backing, "thp") == 0 && region_huge_pct(&r) < 90)
+		if (strcmp(r.backing, "hugetlb") != 0 && region_huge_pct(&r) < 90)
 			fprintf(stderr, "hugezero-linux: bare %s: only %u%% of the "
-				"region is in huge pages\n", folio_names[f],
-				region_huge_pct(&r));
+				"region is in huge pages (%s backing)\n",
+				folio_names[f], region_huge_pct(&r), r.backing);
 		for (u32 p = 0; p < PRIM_COUNT; p++)
 			for (u32 o = 0; o < ORDER_COUNT; o++) {
 				u32 nch = uses_chunk(o) ? c->nchunks : 1;

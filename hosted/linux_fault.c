@@ -157,8 +157,13 @@ static u32 run_cfg(struct lf_cfg *l, struct samples *s)
 
 	memset(&o, 0, sizeof(o));
 	bench_rec_config(&records, &l->d);
-	if (l->backing == BACKING_HUGETLB &&
-	    !hugetlb_ensure(l->bytes, l->count, why, sizeof(why))) {
+	if (l->backing == BACKING_THP && (!host.thp_enabled[0] ||
+					   strcmp(host.thp_enabled, "never") == 0))
+		ksnprintf(why, sizeof(why), "transparent huge pages are off or "
+			  "absent (/sys/kernel/mm/transparent_hugepage/enabled: "
+			  "'%s')", host.thp_enabled);
+	if (why[0] || (l->backing == BACKING_HUGETLB &&
+		       !hugetlb_ensure(l->bytes, l->count, why, sizeof(why)))) {
 		bench_rec_summary(&records, &l->d, &o, "skip", why, tsc_hz);
 		fprintf(stderr, "skip %s: %s\n", l->d.name, why);
 		return 0;
