@@ -160,3 +160,37 @@ class RecordsTest(unittest.TestCase):
         self.assertEqual(len(boots), 2)
         self.assertTrue(all(b.complete and not b.problems for b in boots))
         self.assertEqual(records.unquote(r'"a \"b\" \\ \x41"'), 'a "b" \\ A')
+
+
+class SplitTest(unittest.TestCase):
+    def test_split_of_a_companion_log(self) -> None:
+        import io
+        from hzlib import records, split
+        common = ("folio=2M chunk=0 size=4194304 folios=2 touch=seq offset=first "
+                  "access=none cache=asis cpl=3")
+        lines = [
+            record(1, "boot", "version=0.2 loader=hugezero-linux firmware=linux"),
+            record(2, "machine", 'vendor=AuthenticAMD brand=X features=erms,avx2'),
+            record(3, "timebase", "tsc_hz=1000000000 source=clock_monotonic_raw"),
+            record(4, "host", "kernel=6.18.0 cpu=1 vm=0 clocksource=tsc"),
+            record(5, "config", f"cfg=1 name=linux.2M.hugetlb bench=linux-fault "
+                   f"clear=linux order=linux backing=hugetlb {common}"),
+            record(6, "run", "cfg=1 run=0 pass=measure faults=2 fault_ticks=200000"),
+            record(7, "samples", "cfg=1 run=0 kind=fault first=0 v=100000,100000 n=2"),
+            record(8, "summary", "cfg=1 status=ok runs=1"),
+            record(9, "config", f"cfg=2 name=bare.2M.erms.converging-page bench=bare "
+                   f"clear=erms order=converging-page backing=hugetlb {common}"),
+            record(10, "run", "cfg=2 run=0 pass=measure faults=2 clear_ticks=160000"),
+            record(11, "samples", "cfg=2 run=0 kind=clear first=0 v=80000,80000 n=2"),
+            record(12, "summary", "cfg=2 status=ok runs=1"),
+            record(13, "end", "records=13"),
+        ]
+        boots = records.parse("\n".join(lines) + "\n")
+        self.assertEqual(boots[0].problems, [])
+        out = io.StringIO()
+        self.assertEqual(split.write(boots, out), 0)
+        text = out.getvalue()
+        self.assertIn("Linux demand fault, hugetlb", text)
+        self.assertIn("bare, Linux's own: erms + converging-page", text)
+        self.assertIn("Linux's overhead per fault (hugetlb): 100.0 - 80.0 = 20.0 us, 20%", text)
+        self.assertEqual(split.linux_strategy(boots[0])[:2], ("converging-page", "erms"))

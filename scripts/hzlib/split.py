@@ -60,13 +60,13 @@ def folio_split(folio: str, rows: list[Row], kernel_rows: list[Row],
     best = max(bare, key=lambda r: num(r["gbps_mean"]), default=None)
     out.write(f"\nfolio {folio}\n")
     for r in linux:
-        out.write(f"  {'Linux demand fault, ' + str(r['backing']):<41}"
+        out.write(f"  {'Linux demand fault, ' + str(r['backing']):<47}"
                   f"{num(r['gbps_mean']):7.2f} GB/s +- {num(r['gbps_stddev_pct']):5.2f}%"
                   f"   {num(r['fault_us_median']):9.1f} us/fault (median)\n")
     if not linux:
         out.write("  Linux demand fault: no ok configuration in these records\n")
     def label(text: str) -> str:
-        return f"  {text:<41}"
+        return f"  {text:<47}"
 
     if own:
         r = own[0]
