@@ -13,7 +13,6 @@
 #include "arch/x86_64/memops.h"
 #include "arch/x86_64/tsc.h"
 #include "hosted/companion.h"
-#include "lib/format.h"
 #include "lib/order.h"
 
 #define PATTERN 0xa5a5a5a5a5a5a5a5ULL
@@ -35,55 +34,6 @@ struct bare_cfg {
 	u32 count;
 };
 
-static bool uses_chunk(enum clear_order o)
-{
-	return o == ORDER_BATCHED || o == ORDER_NEIGHBOURHOOD;
-}
-
-static u32 fault_page(const struct hz_config *c, u64 bytes, u64 *rng)
-{
-	u32 nr = (u32)(bytes / SZ_4K);
-
-	switch (c->offset) {
-	case OFFSET_MIDDLE:
-		return nr / 2;
-	case OFFSET_LAST:
-		return nr - 1;
-	case OFFSET_RANDOM:
-		return (u32)(next_random(rng) % nr);
-	}
-	return 0;
-}
-
-static void folio_order(const struct hz_config *c, u32 count, u64 *idx,
-			u64 *rng)
-{
-	for (u32 k = 0; k < count; k++)
-		idx[k] = c->touch == TOUCH_REVERSE ? count - 1 - k : k;
-	if (c->touch == TOUCH_RANDOM)
-		for (u32 k = count; k > 1; k--) {
-			u32 j = (u32)(next_random(rng) % k);
-			u64 t = idx[k - 1];
-
-			idx[k - 1] = idx[j];
-			idx[j] = t;
-		}
-}
-
-static void access_folio(u8 *p, u64 bytes, u32 mode)
-{
-	volatile u64 *q = (volatile u64 *)p;
-	u64 sum = 0;
-
-	for (u64 i = 0; i < bytes / 8; i++) {
-		if (mode == ACCESS_WRITE)
-			q[i] = i;
-		else
-			sum += q[i];
-	}
-	(void)sum;
-}
-
 static void one_pass(struct bare_cfg *b, struct region *r, struct samples *s,
 		     struct bench_outcome *o, u32 run, const char *pass)
 {
@@ -96,14 +46,14 @@ static void one_pass(struct bare_cfg *b, struct region *r, struct samples *s,
 	memset(r->base, 0xa5, r->bytes);	/* untimed: zeroing must show */
 	if (c->cache == CACHE_CLFLUSH)
 		clflush_range(r->base, r->bytes);
-	folio_order(c, b->count, s->scratch, &rng);
+	touch_permutation(c, b->count, s->scratch, &rng);
 	for (u32 k = 0; k < b->count; k++) {
 		u8 *f = r->base + s->scratch[k] * b->bytes;
 		struct order_iter it;
 		struct clear_range cr;
 		u64 t0, t1;
 
-		s->page[k] = fault_page(c, b->bytes, &rng);
+		s->page[k] = touch_page(c, b->bytes, &rng);
 		order_begin(&it, b->order, nr, (u32)s->page[k], chunk,
 			    (u32)c->radius);
 		t0 = tsc_begin();
@@ -195,12 +145,14 @@ touch:
 u32 run_bare(const struct hz_config *c, u32 *id)
 {
 	u32 failed = 0;
-	char why[200], chunk[16];
+	char why[200];
 
 	for (u32 f = 0; f < FOLIO_COUNT; f++) {
+		struct matrix_iter it = { 0, 0, 0 };
 		struct bare_cfg b;
 		struct region r;
 		struct samples s;
+		u32 prim, order;
 
 		if (!(c->folios >> f & 1))
 			continue;
@@ -224,30 +176,12 @@ u32 run_bare(const struct hz_config *c, u32 *id)
 			fprintf(stderr, "hugezero-linux: bare %s: only %u%% of the "
 				"region is in huge pages (%s backing)\n",
 				folio_names[f], region_huge_pct(&r), r.backing);
-		for (u32 p = 0; p < PRIM_COUNT; p++)
-			for (u32 o = 0; o < ORDER_COUNT; o++) {
-				u32 nch = uses_chunk(o) ? c->nchunks : 1;
-
-				if (!(c->clears >> p & 1) || !(c->orders >> o & 1))
-					continue;
-				for (u32 ch = 0; ch < nch; ch++) {
-					b.d.id = ++*id;
-					b.prim = p;
-					b.order = o;
-					b.d.clear = prim_names[p];
-					b.d.order = order_names[o];
-					b.d.chunk = uses_chunk(o) ? c->chunks[ch] : 0;
-					b.d.radius = o == ORDER_NEIGHBOURHOOD ?
-						     c->radius : 0;
-					ksnprintf(b.d.name, sizeof(b.d.name),
-						  "bare.%s.%s.%s%s%s", folio_names[f],
-						  prim_names[p], order_names[o],
-						  b.d.chunk ? "." : "", b.d.chunk ?
-						  size_name(b.d.chunk, chunk,
-							    sizeof(chunk)) : "");
-					failed += run_cfg(&b, &r, &s);
-				}
-			}
+		while (bench_matrix_next(c, f, "bare.", &it, &b.d, id, &prim,
+					 &order)) {
+			b.prim = prim;
+			b.order = order;
+			failed += run_cfg(&b, &r, &s);
+		}
 		samples_free(&s);
 		region_unmap(&r);
 	}

@@ -68,6 +68,6 @@ struct samples {
 
 bool samples_alloc(struct samples *s, u32 n);
 void samples_free(struct samples *s);
-u64 next_random(u64 *state);
+void access_folio(u8 *p, u64 bytes, u32 mode);
 
 #endif

@@ -38,41 +38,10 @@ static void touch_list(const struct hz_config *c, struct lf_cfg *l, u8 *base,
 {
 	u64 rng = c->seed;
 
+	touch_permutation(c, l->count, addr, &rng);
 	for (u32 k = 0; k < l->count; k++)
-		addr[k] = c->touch == TOUCH_REVERSE ? l->count - 1 - k : k;
-	if (c->touch == TOUCH_RANDOM)
-		for (u32 k = l->count; k > 1; k--) {
-			u32 j = (u32)(next_random(&rng) % k);
-			u64 t = addr[k - 1];
-
-			addr[k - 1] = addr[j];
-			addr[j] = t;
-		}
-	for (u32 k = 0; k < l->count; k++) {
-		u64 off = 0;
-
-		if (c->offset == OFFSET_MIDDLE)
-			off = ALIGN_DOWN(l->bytes / 2, SZ_4K);
-		else if (c->offset == OFFSET_LAST)
-			off = l->bytes - SZ_4K;
-		else if (c->offset == OFFSET_RANDOM)
-			off = (next_random(&rng) % (l->bytes / SZ_4K)) * SZ_4K;
-		addr[k] = (u64)base + addr[k] * l->bytes + off;
-	}
-}
-
-static void access_folio(u8 *p, u64 bytes, u32 mode)
-{
-	volatile u64 *q = (volatile u64 *)ALIGN_DOWN((u64)p, bytes);
-	u64 sum = 0;
-
-	for (u64 i = 0; i < bytes / 8; i++) {
-		if (mode == ACCESS_WRITE)
-			q[i] = i;
-		else
-			sum += q[i];
-	}
-	(void)sum;
+		addr[k] = (u64)base + addr[k] * l->bytes +
+			  (u64)touch_page(c, l->bytes, &rng) * SZ_4K;
 }
 
 static bool one_pass(struct lf_cfg *l, struct samples *s,

@@ -108,14 +108,18 @@ void samples_free(struct samples *s)
 	memset(s, 0, sizeof(*s));
 }
 
-u64 next_random(u64 *state)
+/* The post-fault access of the folio containing @p (as the kernel's
+ * workload: p[i] = i over the folio, or a read of it). */
+void access_folio(u8 *p, u64 bytes, u32 mode)
 {
-	/* xorshift64*, as the kernel's: same seed, same sequence. */
-	u64 x = *state ? *state : 1;
+	volatile u64 *q = (volatile u64 *)ALIGN_DOWN((u64)p, bytes);
+	u64 sum = 0;
 
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545f4914f6cdd1dULL;
+	for (u64 i = 0; i < bytes / 8; i++) {
+		if (mode == ACCESS_WRITE)
+			q[i] = i;
+		else
+			sum += q[i];
+	}
+	(void)sum;
 }

@@ -44,33 +44,10 @@ struct bench_cfg {
 static struct workload wl;
 static struct pool pool;
 static struct bench_outcome out;
-static u64 rng_state;
-
-static bool uses_chunk(enum clear_order o)
-{
-	return o == ORDER_BATCHED || o == ORDER_NEIGHBOURHOOD;
-}
 
 u32 bench_count(const struct hz_config *c)
 {
-	u32 n = 0;
-
-	for (u32 f = 0; f < FOLIO_COUNT; f++)
-		for (u32 p = 0; p < PRIM_COUNT; p++)
-			for (u32 o = 0; o < ORDER_COUNT; o++)
-				if ((c->folios >> f & 1) && (c->clears >> p & 1) &&
-				    (c->orders >> o & 1))
-					n += uses_chunk(o) ? c->nchunks : 1;
-	return n;
-}
-
-static u64 rng(void)
-{
-	/* xorshift64*: reproducible from seed= across machines. */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return bench_matrix_count(c);
 }
 
 /* Untimed: the pool and its guards full of pattern, so zeroing shows. */
@@ -82,37 +59,15 @@ static void fill_pool(void)
 		fill_qwords(phys_to_virt(pool.guard_pa[i]), PATTERN, SZ_4K);
 }
 
-static u64 touch_offset(const struct hz_config *c, u64 bytes)
-{
-	switch (c->offset) {
-	case OFFSET_MIDDLE:
-		return ALIGN_DOWN(bytes / 2, SZ_4K);
-	case OFFSET_LAST:
-		return bytes - SZ_4K;
-	case OFFSET_RANDOM:
-		return (rng() % (bytes / SZ_4K)) * SZ_4K;
-	}
-	return 0;
-}
-
 static void plan_touches(const struct bench_cfg *b)
 {
 	const struct hz_config *c = b->c;
-	u64 *a = wl.addrs;
+	u64 *a = wl.addrs, rng = c->seed;
 
-	rng_state = c->seed ? c->seed : 1;
+	touch_permutation(c, b->count, a, &rng);
 	for (u32 k = 0; k < b->count; k++)
-		a[k] = c->touch == TOUCH_REVERSE ? b->count - 1 - k : k;
-	if (c->touch == TOUCH_RANDOM)
-		for (u32 k = b->count; k > 1; k--) {
-			u32 j = (u32)(rng() % k);
-			u64 t = a[k - 1];
-
-			a[k - 1] = a[j];
-			a[j] = t;
-		}
-	for (u32 k = 0; k < b->count; k++)
-		a[k] = b->region + a[k] * b->bytes + touch_offset(c, b->bytes);
+		a[k] = b->region + a[k] * b->bytes +
+		       (u64)touch_page(c, b->bytes, &rng) * SZ_4K;
 }
 
 static void set_cache_state(const struct hz_config *c)
@@ -297,8 +252,9 @@ static u32 fit_count(const struct hz_config *c, u32 f)
 static void run_folio(struct ktap *k, const struct hz_config *c, u32 f,
 		      u32 *id)
 {
+	struct matrix_iter it = { 0, 0, 0 };
 	struct bench_cfg b;
-	char chunk[16];
+	u32 prim, order;
 
 	memset(&b, 0, sizeof(b));
 	b.c = b.d.c = c;
@@ -312,28 +268,10 @@ static void run_folio(struct ktap *k, const struct hz_config *c, u32 f,
 		b.count--;	/* the clamp's margin was not enough */
 	b.d.folios = b.count;
 	b.d.size = (u64)b.count * b.bytes;
-	for (u32 p = 0; p < PRIM_COUNT; p++) {
-		for (u32 o = 0; o < ORDER_COUNT; o++) {
-			u32 nch = uses_chunk(o) ? c->nchunks : 1;
-
-			if (!(c->clears >> p & 1) || !(c->orders >> o & 1))
-				continue;
-			for (u32 ch = 0; ch < nch; ch++) {
-				b.d.id = ++*id;
-				b.prim = p;
-				b.order = o;
-				b.d.clear = prim_names[p];
-				b.d.order = order_names[o];
-				b.d.chunk = uses_chunk(o) ? c->chunks[ch] : 0;
-				b.d.radius = o == ORDER_NEIGHBOURHOOD ? c->radius : 0;
-				ksnprintf(b.d.name, sizeof(b.d.name), "%s.%s.%s%s%s",
-					  folio_names[f], prim_names[p],
-					  order_names[o], b.d.chunk ? "." : "",
-					  b.d.chunk ? size_name(b.d.chunk, chunk,
-								sizeof(chunk)) : "");
-				run_config(k, &b);
-			}
-		}
+	while (bench_matrix_next(c, f, "", &it, &b.d, id, &prim, &order)) {
+		b.prim = prim;
+		b.order = order;
+		run_config(k, &b);
 	}
 	pool_destroy(&pool);
 }

@@ -8,6 +8,8 @@
 #include "lib/benchrec.h"
 #include "lib/calib.h"
 #include "lib/format.h"
+#include "lib/order.h"
+#include "lib/prims.h"
 #include "lib/stats.h"
 #include "lib/string.h"
 
@@ -29,6 +31,97 @@ u64 sum_u64(const u64 *v, u32 n)
 	for (u32 i = 0; v && i < n; i++)
 		s += v[i];
 	return s;
+}
+
+static bool uses_chunk(u32 order)
+{
+	return order == ORDER_BATCHED || order == ORDER_NEIGHBOURHOOD;
+}
+
+bool bench_matrix_next(const struct hz_config *c, u32 folio, const char *prefix,
+		       struct matrix_iter *it, struct bench_desc *d, u32 *id,
+		       u32 *prim, u32 *order)
+{
+	char chunk[16];
+
+	for (; it->p < PRIM_COUNT; it->p++, it->o = 0) {
+		for (; it->o < ORDER_COUNT; it->o++, it->ch = 0) {
+			u32 nch = uses_chunk(it->o) ? c->nchunks : 1;
+
+			if (!(c->clears >> it->p & 1) || !(c->orders >> it->o & 1) ||
+			    it->ch >= nch)
+				continue;
+			*prim = it->p;
+			*order = it->o;
+			d->id = ++*id;
+			d->clear = prim_names[it->p];
+			d->order = order_names[it->o];
+			d->chunk = uses_chunk(it->o) ? c->chunks[it->ch] : 0;
+			d->radius = it->o == ORDER_NEIGHBOURHOOD ? c->radius : 0;
+			ksnprintf(d->name, sizeof(d->name), "%s%s.%s.%s%s%s",
+				  prefix, folio_names[folio], prim_names[it->p],
+				  order_names[it->o], d->chunk ? "." : "",
+				  d->chunk ? size_name(d->chunk, chunk,
+						       sizeof(chunk)) : "");
+			it->ch++;
+			return true;
+		}
+	}
+	return false;
+}
+
+u32 bench_matrix_count(const struct hz_config *c)
+{
+	u32 n = 0;
+
+	for (u32 f = 0; f < FOLIO_COUNT; f++)
+		for (u32 p = 0; p < PRIM_COUNT; p++)
+			for (u32 o = 0; o < ORDER_COUNT; o++)
+				if ((c->folios >> f & 1) && (c->clears >> p & 1) &&
+				    (c->orders >> o & 1))
+					n += uses_chunk(o) ? c->nchunks : 1;
+	return n;
+}
+
+u64 bench_random(u64 *state)
+{
+	u64 x = *state ? *state : 1;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+void touch_permutation(const struct hz_config *c, u32 n, u64 *idx, u64 *rng)
+{
+	for (u32 k = 0; k < n; k++)
+		idx[k] = c->touch == TOUCH_REVERSE ? n - 1 - k : k;
+	if (c->touch != TOUCH_RANDOM)
+		return;
+	for (u32 k = n; k > 1; k--) {	/* Fisher-Yates */
+		u32 j = (u32)(bench_random(rng) % k);
+		u64 t = idx[k - 1];
+
+		idx[k - 1] = idx[j];
+		idx[j] = t;
+	}
+}
+
+u32 touch_page(const struct hz_config *c, u64 folio_bytes, u64 *rng)
+{
+	u32 nr = (u32)(folio_bytes / SZ_4K);
+
+	switch (c->offset) {
+	case OFFSET_MIDDLE:
+		return nr / 2;
+	case OFFSET_LAST:
+		return nr - 1;
+	case OFFSET_RANDOM:
+		return (u32)(bench_random(rng) % nr);
+	}
+	return 0;
 }
 
 void bench_fail(struct bench_outcome *o, const char *fmt, ...)

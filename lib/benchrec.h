@@ -77,6 +77,27 @@ void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
 		       const char *reason, u64 tsc_hz);
 /* Record the first failure's text, count them all. */
 void bench_fail(struct bench_outcome *o, const char *fmt, ...) __printf(2, 3);
+/*
+ * The matrix of one folio size: each call gives the next configured
+ * (primitive, order, chunk), fills @d's id (from *@id), clear, order,
+ * chunk, radius and name ("PREFIX2M.erms.neighbourhood-last.32M").
+ */
+struct matrix_iter {
+	u32 p, o, ch;
+};
+
+bool bench_matrix_next(const struct hz_config *c, u32 folio, const char *prefix,
+		       struct matrix_iter *it, struct bench_desc *d, u32 *id,
+		       u32 *prim, u32 *order);
+u32 bench_matrix_count(const struct hz_config *c);
+
+/* xorshift64*: the same seed= gives the same touches on both sides. */
+u64 bench_random(u64 *state);
+/* Folio indices in touch= order (a seeded shuffle for random). */
+void touch_permutation(const struct hz_config *c, u32 n, u64 *idx, u64 *rng);
+/* The 4K page of a folio that offset= touches. */
+u32 touch_page(const struct hz_config *c, u64 folio_bytes, u64 *rng);
+
 /* "32M", "4K", "1G" */
 const char *size_name(u64 bytes, char *buf, size_t n);
 u64 sum_u64(const u64 *v, u32 n);
