@@ -35,7 +35,7 @@ HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
 	-include hosted/rename.h
 HOST_TEST_SRCS := $(wildcard tests/host/*.c)
 
-.PHONY: all iso run test test-host setup clean bench
+.PHONY: all iso netboot run test test-host setup clean bench
 all: $(BUILD)/hugezero.elf $(BUILD)/hugezero-linux
 
 $(BUILD)/k/%.o: %.c
@@ -60,6 +60,14 @@ $(BUILD)/hugezero.iso: $(BUILD)/hugezero.elf $(BUILD)/iso/boot/grub/grub.cfg
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
 
 iso: $(BUILD)/hugezero.iso
+
+# A TFTP tree for PXE (BIOS: boot/grub/i386-pc/core.0) and UEFI network
+# boot (boot/grub/x86_64-efi/core.efi), with the kernel and grub.cfg.
+netboot: $(BUILD)/hugezero.elf grub.cfg
+	rm -rf $(BUILD)/netboot
+	grub-mknetdir --net-directory=$(BUILD)/netboot --subdir=boot/grub
+	cp $(BUILD)/hugezero.elf $(BUILD)/netboot/boot/hugezero.elf
+	cp grub.cfg $(BUILD)/netboot/boot/grub/grub.cfg
 
 # The primitives are shared with the kernel and the Linux companion: the
 # same NASM source and arch/x86_64/clear.c, assembled and compiled again.

@@ -26,6 +26,8 @@ need grub-pc-bin test -d /usr/lib/grub/i386-pc
 need grub-efi-amd64-bin test -d /usr/lib/grub/x86_64-efi
 need xorriso has xorriso
 need mtools has mformat
+need ipxe-qemu sh -c 'ls /usr/lib/ipxe/qemu/efi-virtio.rom || ls /usr/share/qemu/efi-virtio.rom'
+need python3-matplotlib test -d /usr/lib/python3/dist-packages/matplotlib
 need ovmf sh -c 'ls /usr/share/OVMF/OVMF_CODE*.fd || ls /usr/share/ovmf/OVMF.fd'
 
 [ -z "$missing" ] && exit 0

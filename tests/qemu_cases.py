@@ -127,6 +127,9 @@ CASES = [
     Case("uefi-cdrom", "uefi", "cdrom", check=all_of(
         passes, expect_log(r"UEFI boot", "a UEFI boot"))),
     Case("uefi-usb", "uefi", "usb", check=all_of(passes, uses_1g)),
+    Case("bios-pxe", "bios", "pxe", check=passes),
+    Case("uefi-pxe", "uefi", "pxe", check=all_of(
+        passes, expect_log(r"UEFI boot", "a UEFI boot"))),
     Case("bios-cdrom-qemu64", "bios", "cdrom", cpu="qemu64",
          check=all_of(passes, no_1g)),
     Case("uefi-usb-qemu64", "uefi", "usb", cpu="qemu64",

@@ -93,7 +93,8 @@ def companion() -> tuple[int, int]:
 
 def boot_case(c: Case) -> tuple[Case, str | None, float]:
     try:
-        img = image.build_iso(c.args)
+        img = (image.build_netdir(c.args) if c.media == "pxe"
+               else image.build_iso(c.args))
         spec = qemu.BootSpec(img, c.firmware, c.media, c.cpu, c.smp, "4G",
                              c.timeout or TIMEOUT, serial=c.serial)
         res = qemu.boot(spec, log_file=LOGS / f"{c.name}.log")
@@ -111,7 +112,10 @@ def boots() -> tuple[int, int]:
     LOGS.mkdir(parents=True, exist_ok=True)
     # Build every image first, serially: grub-mkrescue is quick.
     for c in CASES:
-        image.build_iso(c.args)
+        if c.media == "pxe":
+            image.build_netdir(c.args)
+        else:
+            image.build_iso(c.args)
     passed = failed = 0
     workers = max(1, min(len(CASES), os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool:

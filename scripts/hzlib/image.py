@@ -69,3 +69,45 @@ def build_iso(args: list[str], elf: Path = paths.ELF,
             raise ImageError("grub-mkrescue failed:\n" + r.stderr)
         part.replace(out)
     return out
+
+
+def netboot_base(cache: Path = paths.BUILD / "images") -> Path:
+    """grub-mknetdir's tree (BIOS core.0, UEFI core.efi, modules), made once."""
+    base = cache / "netboot-base"
+    if (base / "boot" / "grub" / "i386-pc" / "core.0").exists() and \
+            (base / "boot" / "grub" / "x86_64-efi" / "core.efi").exists():
+        return base
+    if shutil.which("grub-mknetdir") is None:
+        raise ImageError("grub-mknetdir not found: run scripts/setup.sh")
+    tmp = cache / "netboot-base.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    r = subprocess.run(["grub-mknetdir", f"--net-directory={tmp}",
+                        "--subdir=boot/grub"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise ImageError("grub-mknetdir failed:\n" + r.stderr)
+    shutil.rmtree(base, ignore_errors=True)
+    tmp.replace(base)
+    return base
+
+
+def build_netdir(args: list[str], elf: Path = paths.ELF,
+                 cache: Path = paths.BUILD / "images") -> Path:
+    """A TFTP tree whose grub.cfg boots @elf with @args over the network."""
+    if not elf.exists():
+        raise ImageError(f"{elf} does not exist: run 'make' first")
+    base = netboot_base(cache)
+    cfg = grub_cfg(args)
+    h = hashlib.sha256(elf.read_bytes() + cfg.encode()).hexdigest()[:16]
+    out = cache / f"net-{h}"
+    if (out / "boot" / "grub" / "grub.cfg").exists():
+        return out
+    grub = out / "boot" / "grub"
+    grub.mkdir(parents=True, exist_ok=True)
+    for sub in (base / "boot" / "grub").iterdir():
+        link = grub / sub.name
+        if not link.exists():
+            link.symlink_to(sub.resolve())
+    shutil.copy(elf, out / "boot" / "hugezero.elf")
+    (grub / "grub.cfg").write_text(cfg)
+    return out

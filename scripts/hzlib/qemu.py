@@ -16,7 +16,7 @@ from typing import IO
 from . import ktap, paths
 
 FIRMWARES = ("bios", "uefi")
-MEDIA = ("cdrom", "usb")
+MEDIA = ("cdrom", "usb", "pxe")
 # TCG by default: a /dev/kvm can exist and still fail (nested setups).
 ACCELS = ("tcg", "kvm")
 
@@ -71,7 +71,7 @@ def firmware_args(fw: str, tmp: Path) -> list[str]:
             "-drive", f"if=pflash,format=raw,unit=1,file={vars_copy}"]
 
 
-def media_args(media: str, image: Path) -> list[str]:
+def media_args(media: str, image: Path, firmware: str = "bios") -> list[str]:
     if media == "cdrom":
         return ["-drive", f"if=none,id=boot,media=cdrom,format=raw,readonly=on,file={image}",
                 "-device", "ide-cd,drive=boot,bootindex=1"]
@@ -80,6 +80,15 @@ def media_args(media: str, image: Path) -> list[str]:
         return ["-device", "qemu-xhci,id=xhci",
                 "-drive", f"if=none,id=stick,format=raw,snapshot=on,file={image}",
                 "-device", "usb-storage,bus=xhci.0,drive=stick,bootindex=1"]
+    if media == "pxe":
+        # QEMU's user network has a DHCP and TFTP server built in; GRUB's
+        # network image comes from grub-mknetdir (image.build_netdir).
+        boot = ("boot/grub/x86_64-efi/core.efi" if firmware == "uefi"
+                else "boot/grub/i386-pc/core.0")
+        if not (image / boot).exists():
+            raise QemuError(f"{image / boot} missing: not a netboot tree")
+        return ["-netdev", f"user,id=n0,tftp={image},bootfile={boot}",
+                "-device", "virtio-net-pci,netdev=n0,bootindex=1"]
     raise QemuError(f"unknown media {media!r}: one of {', '.join(MEDIA)}")
 
 
@@ -99,7 +108,7 @@ def command(spec: BootSpec, tmp: Path) -> list[str]:
             "-serial", "stdio" if spec.serial else "none",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
             *firmware_args(spec.firmware, tmp),
-            *media_args(spec.media, spec.image), *spec.extra]
+            *media_args(spec.media, spec.image, spec.firmware), *spec.extra]
 
 
 class ProgressEcho:
