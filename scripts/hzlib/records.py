@@ -86,48 +86,69 @@ def parse_line(text: str, line_no: int) -> Record | str:
     return Record(int(m.group(1)), m.group(2), fields, line_no)
 
 
+def candidates(line: str) -> list[str]:
+    """Every record-looking piece of a line: a lost newline can join two."""
+    out, pos = [], line.find(MAGIC)
+    while pos >= 0:
+        nxt = line.find(MAGIC, pos + 1)
+        out.append(line[pos:nxt if nxt >= 0 else len(line)].rstrip())
+        pos = nxt
+    return out
+
+
+# Types that only come at the start of a boot: seeing one with a sequence
+# number below the expected one means a new boot whose first records were lost.
+STARTERS = ("boot", "machine", "timebase", "host")
+
+
 def parse(text: str) -> list[Boot]:
     """Every boot in a log, with its valid records and its problems."""
     boots: list[Boot] = []
     cur: Boot | None = None
     expect = 1
+
+    def new_boot(why: str | None) -> Boot:
+        b = Boot(len(boots))
+        if why:
+            b.problems.append(why)
+        boots.append(b)
+        return b
+
     for no, raw in enumerate(ktap.clean(text).split("\n"), 1):
-        pos = raw.find(MAGIC)
-        if pos < 0:
-            continue
-        line = raw[pos:].rstrip()
-        rec = parse_line(line, no)
-        if isinstance(rec, str):
-            if cur is None:
-                cur = Boot(len(boots))
-                boots.append(cur)
-            cur.problems.append(f"line {no}: {rec}, left out: {line[:80]!r}")
-            continue
-        if rec.type == "boot" and rec.seq == 1:
-            if cur is not None and cur.end_count is None:
-                cur.problems.append("boot cut off: no 'end' record")
-            cur = Boot(len(boots))
-            boots.append(cur)
-            expect = 1
-        elif cur is None:
-            cur = Boot(len(boots))
-            boots.append(cur)
-            cur.problems.append("log starts inside a boot: earlier records missing")
-            expect = rec.seq
-        if rec.seq != expect:
+        for line in candidates(raw):
+            rec = parse_line(line, no)
+            if isinstance(rec, str):
+                if cur is None:
+                    cur = new_boot(None)
+                cur.problems.append(f"line {no}: {rec}, left out: {line[:80]!r}")
+                continue
+            if rec.type == "boot" and rec.seq == 1:
+                if cur is not None and cur.end_count is None:
+                    cur.problems.append("boot cut off: no 'end' record")
+                cur, expect = new_boot(None), 1
+            elif cur is None or cur.end_count is not None or (
+                    rec.seq < expect and rec.type in STARTERS):
+                if cur is not None and cur.end_count is None:
+                    cur.problems.append("boot cut off: no 'end' record")
+                cur = new_boot("log starts inside a boot: earlier records missing")
+                expect = rec.seq
+                if rec.seq > 1:
+                    cur.gaps.append((1, rec.seq - 1))
+            if rec.seq < expect:
+                cur.problems.append(f"line {no}: record {rec.seq} repeated or "
+                                    "out of order, left out")
+                continue
             if rec.seq > expect:
                 cur.problems.append(f"records {expect}..{rec.seq - 1} missing "
                                     f"(before line {no})")
                 cur.gaps.append((expect, rec.seq - 1))
-            else:
-                cur.problems.append(f"line {no}: record {rec.seq} out of order")
-        expect = rec.seq + 1
-        cur.records.append(rec)
-        if rec.type == "end":
-            cur.end_count = rec.int("records", 0)
-            if cur.end_count != rec.seq:
-                cur.problems.append(f"end says {cur.end_count} records but is "
-                                    f"record {rec.seq}")
+            expect = rec.seq + 1
+            cur.records.append(rec)
+            if rec.type == "end":
+                cur.end_count = rec.int("records", 0)
+                if cur.end_count != rec.seq:
+                    cur.problems.append(f"end says {cur.end_count} records but "
+                                        f"is record {rec.seq}")
     if cur is not None and cur.end_count is None:
         cur.problems.append("boot cut off: no 'end' record")
     for b in boots:
