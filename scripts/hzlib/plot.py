@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Figures of a set of results, PNG and SVG, with titles, units and the
+machine named: GB/s by primitive x order x folio size, per-fault latency
+CDFs, and the split of a fault into clearing, overhead and access.
+matplotlib comes from Debian's python3-matplotlib (scripts/setup.sh)."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from . import results
+from .records import Boot
+
+PRIMS = ["orig", "rep", "erms", "movnti", "movntdq", "avx2", "avx2-nt",
+         "avx512", "avx512-nt", "clzero", "linux"]
+ORDERS = ["converging-page", "discontiguous-page", "contiguous-page",
+          "batched-pages", "neighbourhood-last", "linux"]
+
+
+class PlotError(Exception):
+    pass
+
+
+def pyplot():  # type: ignore[no-untyped-def]
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as e:
+        raise PlotError("matplotlib is not available to this python "
+                        f"({e}): install Debian's python3-matplotlib "
+                        "(scripts/setup.sh does) and run with /usr/bin/python3") from e
+    return plt
+
+
+def machine(boots: list[Boot]) -> str:
+    names = []
+    for b in boots:
+        m, h = b.first("machine"), b.first("host")
+        if not m:
+            continue
+        where = f"Linux {h.f.get('kernel')}" if h else "hugezero kernel"
+        hv = m.f.get("hypervisor", "none")
+        n = f"{m.f.get('brand')}{'' if hv == 'none' else ' (VM: ' + hv + ')'}, {where}"
+        if n not in names:
+            names.append(n)
+    return "; ".join(names) or "unknown machine"
+
+
+def save(fig, out: Path, name: str) -> list[Path]:  # type: ignore[no-untyped-def]
+    paths = []
+    for ext in ("png", "svg"):
+        p = out / f"{name}.{ext}"
+        fig.savefig(p, dpi=120, bbox_inches="tight")
+        paths.append(p)
+    return paths
+
+
+def ok_rows(boots: list[Boot]) -> list[dict[str, object]]:
+    return [r for r in results.rows(boots) if r["status"] == "ok"
+            and isinstance(r["gbps_mean"], float) and not math.isnan(r["gbps_mean"])]
+
+
+def label_of(r: dict[str, object]) -> str:
+    chunk = f" {r['chunk']}" if r["chunk"] else ""
+    return f"{r['order']}{chunk}" + (f" ({r['backing']})" if r["backing"] else "")
+
+
+def gbps_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignore[no-untyped-def]
+    folios = [f for f in ("4K", "2M", "1G") if any(r["folio"] == f for r in rows)]
+    fig, axes = plt.subplots(len(folios), 1, figsize=(12, 4.2 * len(folios)), squeeze=False)
+    for ax, folio in zip(axes[:, 0], folios):
+        mine = [r for r in rows if r["folio"] == folio]
+        prims = [p for p in PRIMS if any(r["clear"] == p for r in mine)]
+        groups = sorted({label_of(r) for r in mine},
+                        key=lambda s: (ORDERS.index(s.split()[0]) if s.split()[0] in ORDERS else 99, s))
+        width = 0.8 / max(len(groups), 1)
+        for gi, g in enumerate(groups):
+            xs, ys, es = [], [], []
+            for pi, p in enumerate(prims):
+                for r in mine:
+                    if r["clear"] == p and label_of(r) == g:
+                        xs.append(pi + (gi - (len(groups) - 1) / 2) * width)
+                        ys.append(r["gbps_mean"])
+                        es.append(float(r["gbps_mean"]) * float(r["gbps_stddev_pct"] or 0) / 100)
+            ax.bar(xs, ys, width, yerr=es, capsize=2, label=g)
+        ax.set_xticks(range(len(prims)))
+        ax.set_xticklabels(prims)
+        ax.set_ylabel("GB/s (2^30 bytes/s), mean ± stddev over runs")
+        ax.set_title(f"{folio} folios")
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.suptitle(f"Zeroing rate by primitive and order — {title}", fontsize=11)
+    paths = save(fig, out, "gbps")
+    plt.close(fig)
+    return paths
+
+
+def cdf_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ignore[no-untyped-def]
+    series: dict[str, list[tuple[str, list[float]]]] = {}
+    for b in boots:
+        tb = b.first("timebase")
+        hz = tb.int("tsc_hz") if tb else 0
+        for c in results.configs(b):
+            row = results.row(b, c)
+            if row["status"] != "ok" or not hz:
+                continue
+            measured = {r.int("run") for r in c.runs if r.f.get("pass") == "measure"}
+            kind = "fault" if any(k == "fault" for _, k in c.samples) else "clear"
+            v = sorted(x * 1e6 / hz for (run, k), vals in c.samples.items()
+                       if k == kind and run in measured for x in vals)
+            if v:
+                series.setdefault(str(row["folio"]), []).append(
+                    (f"{row['clear']} {label_of(row)} [{kind}]", v))
+    if not series:
+        return []
+    fig, axes = plt.subplots(len(series), 1, figsize=(11, 4.2 * len(series)), squeeze=False)
+    for ax, (folio, lines) in zip(axes[:, 0], sorted(series.items())):
+        for name, v in lines[:14]:
+            n = len(v)
+            ax.step(v, [(i + 1) / n for i in range(n)], where="post", label=name)
+        ax.set_xscale("log")
+        ax.set_xlabel("latency per folio (µs, log scale)")
+        ax.set_ylabel("fraction of faults")
+        ax.set_title(f"{folio} folios: per-fault latency CDF"
+                     f"{' (first 14 configurations)' if len(lines) > 14 else ''}")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, ncol=2)
+    fig.suptitle(f"Per-fault latency — {title}", fontsize=11)
+    paths = save(fig, out, "latency-cdf")
+    plt.close(fig)
+    return paths
+
+
+def split_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignore[no-untyped-def]
+    mine = [r for r in rows if not math.isnan(float(r["clear_us_median"]))
+            and not math.isnan(float(r["overhead_us_median"]))]
+    if not mine:
+        return []
+    names = [f"{r['folio']} {r['clear']} {label_of(r)}" for r in mine]
+    clear = [float(r["clear_us_median"]) for r in mine]
+    over = [float(r["overhead_us_median"]) for r in mine]
+    acc = [0.0 if math.isnan(float(r["access_us_median"])) else float(r["access_us_median"])
+           for r in mine]
+    fig, ax = plt.subplots(figsize=(11, 0.28 * len(mine) + 1.8))
+    y = range(len(mine))
+    ax.barh(y, clear, label="clearing (in the fault handler)")
+    ax.barh(y, over, left=clear, label="fault overhead (entry, folio, mapping, exit)")
+    ax.barh(y, acc, left=[c + o for c, o in zip(clear, over)],
+            label="post-fault access of the folio")
+    ax.set_yticks(list(y))
+    ax.set_yticklabels(names, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("µs per folio (medians over every fault of every run)")
+    ax.legend(fontsize=8)
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(f"Where a fault's time goes — {title}", fontsize=11)
+    paths = save(fig, out, "split")
+    plt.close(fig)
+    return paths
+
+
+def write(boots: list[Boot], out: Path) -> list[Path]:
+    plt = pyplot()
+    out.mkdir(parents=True, exist_ok=True)
+    rows = ok_rows(boots)
+    if not rows:
+        raise PlotError("no configuration with status ok in these records")
+    title = machine(boots)
+    return (gbps_figure(plt, rows, title, out) + cdf_figure(plt, boots, title, out)
+            + split_figure(plt, rows, title, out))
