@@ -194,3 +194,58 @@ class SplitTest(unittest.TestCase):
         self.assertIn("bare, Linux's own: erms + converging-page", text)
         self.assertIn("Linux's overhead per fault (hugetlb): 100.0 - 80.0 = 20.0 us, 20%", text)
         self.assertEqual(split.linux_strategy(boots[0])[:2], ("converging-page", "erms"))
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+class CompareTest(unittest.TestCase):
+    def test_welch_p_value(self) -> None:
+        from hzlib import compare
+        # t = -1.0954, df = 6: p = 0.31533 (numerical integration of the t density)
+        self.assertAlmostEqual(compare.welch([1, 2, 3, 4], [2, 3, 4, 5]), 0.31533, places=4)
+        # Far apart: p tiny.  Same values: p = 1.
+        self.assertLess(compare.welch([10, 10.1, 9.9], [20, 20.2, 19.8]), 1e-4)
+        self.assertEqual(compare.welch([5, 5], [5, 5]), 1.0)
+        self.assertIsNone(compare.welch([1], [2, 3]))
+        self.assertAlmostEqual(compare.betainc(2, 3, 0.4), 0.5248, places=4)
+
+    def test_compare_table(self) -> None:
+        import io
+        from hzlib import compare
+        out = io.StringIO()
+        compare.write(str(DATA / "kernel-bench.log"), str(DATA / "kernel-bench.log"), out)
+        text = out.getvalue()
+        self.assertIn("folio=2M clear=erms order=neighbourhood-last chunk=32M", text)
+        self.assertIn("+0.0% ~ (p=1.00)", text)
+        out = io.StringIO()
+        compare.write(str(DATA / "kernel-bench.log"), str(DATA / "companion-split.log"), out)
+        self.assertIn("only in A:", out.getvalue())
+        self.assertIn("only in B:", out.getvalue())
+
+
+class ExportTest(unittest.TestCase):
+    def test_sample_rows(self) -> None:
+        from hzlib import records, results
+        boots = records.parse((DATA / "kernel-bench.log").read_text())
+        rows = results.sample_rows(boots)
+        # 4 configurations x 2 measured runs x (fault, clear, page) x 4 folios
+        self.assertEqual(len(rows), 4 * 2 * 3 * 4)
+        self.assertEqual(set(rows[0]), set(results.SAMPLE_COLUMNS))
+
+
+class PlotTest(unittest.TestCase):
+    def test_figures_written(self) -> None:
+        import tempfile
+        from hzlib import plot, records
+        try:
+            plot.pyplot()
+        except plot.PlotError as e:
+            self.skipTest(str(e))
+        boots = records.parse((DATA / "kernel-bench.log").read_text())
+        with tempfile.TemporaryDirectory() as d:
+            paths = plot.write(boots, Path(d))
+            names = sorted(p.name for p in paths)
+            self.assertEqual(names, ["gbps.png", "gbps.svg", "latency-cdf.png",
+                                     "latency-cdf.svg", "split.png", "split.svg"])
+            self.assertTrue(all(p.stat().st_size > 1000 for p in paths))

@@ -175,3 +175,34 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
 
 def rows(boots: list[Boot]) -> list[dict[str, object]]:
     return [row(b, c) for b in boots for c in configs(b)]
+
+
+SAMPLE_COLUMNS = ["boot", "cfg", "name", "bench", "folio", "clear", "order",
+                  "chunk", "backing", "run", "kind", "index", "ticks", "us"]
+
+
+def sample_rows(boots: list[Boot]) -> list[dict[str, object]]:
+    """One row per raw sample of every measured run of an intact configuration."""
+    out: list[dict[str, object]] = []
+    for b in boots:
+        tb = b.first("timebase")
+        hz = tb.int("tsc_hz") if tb else 0
+        for c in configs(b):
+            if c.problems:
+                continue
+            measured = {r.int("run") for r in c.runs if r.f.get("pass") == "measure"}
+            f = c.rec.f
+            for (run, kind), vals in sorted(c.samples.items()):
+                if run not in measured:
+                    continue
+                for i, v in enumerate(vals):
+                    out.append({
+                        "boot": b.index, "cfg": c.rec.int("cfg"), "name": f.get("name"),
+                        "bench": f.get("bench"), "folio": f.get("folio"),
+                        "clear": f.get("clear"), "order": f.get("order"),
+                        "chunk": chunk_name(c.rec.int("chunk", 0)),
+                        "backing": f.get("backing", ""), "run": run, "kind": kind,
+                        "index": i, "ticks": v,
+                        "us": round(v * 1e6 / hz, 4) if hz and kind != "page" else "",
+                    })
+    return out
