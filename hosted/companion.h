@@ -32,6 +32,8 @@ extern struct host_info host;
 int host_pin(u64 want, char *err, size_t n);
 void host_read(void);
 void host_record(void);
+/* A /proc/meminfo line ("MemTotal", "MemAvailable") in bytes, 0 if absent. */
+u64 meminfo_bytes(const char *key);
 /* Free 2M hugetlb pages right now. */
 u64 host_free_hugetlb_2m(void);
 /* Make @pages huge pages of @size free, reserving them as root; false with

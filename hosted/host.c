@@ -76,18 +76,22 @@ static void selected(char *buf)
 	}
 }
 
-static u64 mem_available(void)
+u64 meminfo_bytes(const char *key)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	unsigned long long kb = 0;
+	char line[256], name[64];
+	unsigned long long kb;
+	u64 v = 0;
 
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+		if (sscanf(line, "%63[^:]: %llu kB", name, &kb) == 2 &&
+		    strcmp(name, key) == 0) {
+			v = (u64)kb * 1024;
 			break;
+		}
 	if (f)
 		fclose(f);
-	return (u64)kb * 1024;
+	return v;
 }
 
 void host_read(void)
@@ -113,7 +117,7 @@ void host_read(void)
 	}
 	host.root = geteuid() == 0;
 	host.vm = cpu_info.has_hypervisor;
-	host.mem_available = mem_available();
+	host.mem_available = meminfo_bytes("MemAvailable");
 }
 
 int host_pin(u64 want, char *err, size_t n)

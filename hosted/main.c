@@ -53,20 +53,6 @@ static u64 microcode(void)
 	return v;
 }
 
-static u64 mem_total(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	unsigned long long kb = 0;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return (u64)kb * 1024;
-}
-
 static void context(const char *line)
 {
 	const struct cpu_info *c = &cpu_info;
@@ -84,7 +70,7 @@ static void context(const char *line)
 	m = (struct machine_id){ c->vendor, c->brand, c->hypervisor, feat,
 				 c->family, c->model, c->stepping, c->phys_bits,
 				 c->cache_line, microcode(), c->l1d, c->l2,
-				 c->l3, mem_total() };
+				 c->l3, meminfo_bytes("MemTotal") };
 	bench_rec_machine(&records, &m);
 	timebase_calibrate();
 	host_record();
