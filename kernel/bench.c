@@ -39,6 +39,7 @@ struct bench_cfg {
 	u64 bytes;		/* folio size */
 	u32 count;		/* folios in the region */
 	u64 region;
+	const char *no_folio;	/* why count is 0 */
 };
 
 static struct workload wl;
@@ -200,8 +201,7 @@ static void run_config(struct ktap *k, struct bench_cfg *b)
 	bench_rec_config(&records, &b->d);
 	if (!clear_supported(b->prim, why, sizeof(why)) || b->count == 0) {
 		if (b->count == 0)
-			ksnprintf(why, sizeof(why), "no free %s folio",
-				  folio_names[b->folio]);
+			strlcpy(why, b->no_folio, sizeof(why));
 		bench_rec_summary(&records, &b->d, &out, "skip", why,
 				  timebase.tsc_hz);
 		ktap_result(k, KTAP_SKIP, b->d.name, why);
@@ -263,9 +263,15 @@ static void run_folio(struct ktap *k, const struct hz_config *c, u32 f,
 	b.region = REGION_VA(f);
 	b.d.bench = "fault";
 	b.d.folio = folio_names[f];
-	b.count = fit_count(c, f);
-	while (b.count && !pool_create(&pool, b.bytes, b.count))
-		b.count--;	/* the clamp's margin was not enough */
+	b.no_folio = "no free folio of this size";
+	if (f == FOLIO_1G && !cpu_info.has_pdpe1gb) {
+		/* A PS bit in a PDPTE is reserved without it: mapping one would #PF. */
+		b.no_folio = "CPU lacks 1 GiB pages (CPUID 80000001h:EDX[26] clear)";
+	} else {
+		b.count = fit_count(c, f);
+		while (b.count && !pool_create(&pool, b.bytes, b.count))
+			b.count--;	/* the clamp's margin was not enough */
+	}
 	b.d.folios = b.count;
 	b.d.size = (u64)b.count * b.bytes;
 	while (bench_matrix_next(c, f, "", &it, &b.d, id, &prim, &order)) {

@@ -170,6 +170,13 @@ CASES = [
                            "order=converging-page,neighbourhood-last",
                            "size=1G", "runs=1", "warmups=0", "selftest=off"],
          check=all_of(passes, bench_ok(4))),
+    Case("bench-1g-without-pdpe1gb", cpu="qemu64", args=[
+        "bench=fault", "folio=1G,2M", "clear=rep", "order=contiguous-page",
+        "size=1G", "runs=1", "warmups=0", "selftest=off"],
+         check=all_of(passes, expect_log(
+             r"ok 2 1G\.rep\.contiguous-page # SKIP CPU lacks 1 GiB pages",
+             "1G skipped for lack of pdpe1gb"),
+             expect_log(r"(?m)ok 1 2M\.rep\.contiguous-page$", "2M still measured"))),
     Case("bench-ring0-random", args=[
         "bench=fault", "folio=2M", "clear=movnti", "order=all", "chunk=2M,8M",
         "size=16M", "touch=random", "offset=random", "cache=wbinvd", "cpl=0",
