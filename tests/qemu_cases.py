@@ -157,9 +157,10 @@ CASES = [
          if not res.timed_out and res.debug_exit_code == 0 else
          f"timed_out={res.timed_out} debug-exit={res.debug_exit_code}"),
     # A hang must end at the harness's timeout with a clear verdict.
-    Case("hang-times-out", args=["crash=hang", "selftest=off"], timeout=20,
-         check=lambda res: None if res.timed_out and
-         "never said 'hugezero: done'" in qemu.verdict(res)[1] else
+    # (On a loaded machine the timeout may even come before the KTAP start.)
+    Case("hang-times-out", args=["crash=hang", "selftest=off"], timeout=30,
+         check=lambda res: None if res.timed_out and not qemu.verdict(res)[0]
+         and "timeout" in qemu.verdict(res)[1] else
          f"not reported as a hang: {qemu.verdict(res)[1]}"),
     # The benchmark: every primitive x order on 4K and 2M folios, verified.
     Case("bench-matrix", args=["bench=fault", "folio=4K,2M", "clear=all",
