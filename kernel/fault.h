@@ -27,7 +27,6 @@ struct fault_ctx {
 	u64 *clear_ticks;
 	u64 *fault_page;	/* 4K page index within the folio */
 	u64 resched;		/* resched points passed, this run */
-	u32 unexpected;		/* faults in the region we did not expect */
 };
 
 extern struct fault_ctx fault_ctx;

@@ -66,14 +66,14 @@ void note(struct tctx *t, const char *fmt, ...)
 	ktap_diag(t->k, "%s: %s", t->name, msg);
 }
 
-static enum ktap_status run_suite(const struct tsuite *s)
+static enum ktap_status run_suite(struct ktap *k, const struct tsuite *s)
 {
 	u32 fails = 0, skips = 0;
 
 	current_suite = s;
-	ktap_subtest_start(&ktap, s->name, s->ncases);
+	ktap_subtest_start(k, s->name, s->ncases);
 	for (u32 i = 0; i < s->ncases; i++) {
-		struct tctx t = { &ktap, s->cases[i].name, 0, false, "" };
+		struct tctx t = { k, s->cases[i].name, 0, false, "" };
 		enum ktap_status st;
 
 		current = &t;
@@ -82,9 +82,9 @@ static enum ktap_status run_suite(const struct tsuite *s)
 		st = t.failed ? KTAP_FAIL : t.skipped ? KTAP_SKIP : KTAP_OK;
 		fails += st == KTAP_FAIL;
 		skips += st == KTAP_SKIP;
-		ktap_result(&ktap, st, t.name, t.skip_reason);
+		ktap_result(k, st, t.name, t.skip_reason);
 	}
-	ktap_subtest_end(&ktap, s->name, fails ? KTAP_FAIL :
+	ktap_subtest_end(k, s->name, fails ? KTAP_FAIL :
 			 skips == s->ncases ? KTAP_SKIP : KTAP_OK);
 	current_suite = NULL;
 	return fails ? KTAP_FAIL : KTAP_OK;
@@ -104,9 +104,8 @@ u32 selftest_suites(void)
 
 void selftest_run(struct ktap *k)
 {
-	(void)k;	/* the runner uses the console stream it started */
 	for (u32 i = 0; i < ARRAY_SIZE(suites); i++)
-		run_suite(suites[i]);
+		run_suite(k, suites[i]);
 }
 
 void selftest_abort_current(void)

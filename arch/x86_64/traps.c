@@ -180,9 +180,3 @@ void trap_dispatch(struct regs *r)
 		return;
 	fatal(r);
 }
-
-void traps_init(void)
-{
-	for (u32 v = 0; v < 256; v++)
-		handlers[v] = NULL;
-}

@@ -57,7 +57,6 @@ u64 trap_try(void (*fn)(void *), void *arg, struct trap_info *info);
 typedef void (*fatal_hook_fn)(void);
 void trap_set_fatal_hook(fatal_hook_fn fn);
 
-void traps_init(void);
 const char *trap_name(u64 vector);
 /* Print a frame-pointer backtrace starting at @rbp (addresses only). */
 void print_backtrace(u64 rip, u64 rbp);
