@@ -44,6 +44,16 @@ def grub_cfg(args: list[str], kernel: str = "/boot/hugezero.elf",
     return GRUB_CFG.format(label=label, kernel=kernel, args=quoted)
 
 
+def prune(cache: Path, kernel: str) -> None:
+    """Images of other kernel builds are stale: a 20 MB ISO each."""
+    for p in cache.glob("hz-*.iso"):
+        if not p.name.startswith(f"hz-{kernel}-"):
+            p.unlink(missing_ok=True)
+    for p in cache.glob("net-*"):
+        if p.is_dir() and not p.name.startswith(f"net-{kernel}-"):
+            shutil.rmtree(p, ignore_errors=True)
+
+
 def build_iso(args: list[str], elf: Path = paths.ELF,
               cache: Path = paths.BUILD / "images") -> Path:
     """An ISO (also a USB disk image) that boots @elf with @args."""
@@ -52,11 +62,12 @@ def build_iso(args: list[str], elf: Path = paths.ELF,
     if shutil.which("grub-mkrescue") is None:
         raise ImageError("grub-mkrescue not found: run scripts/setup.sh")
     cfg = grub_cfg(args)
-    h = hashlib.sha256(elf.read_bytes() + cfg.encode()).hexdigest()[:16]
-    out = cache / f"hz-{h}.iso"
+    kernel = hashlib.sha256(elf.read_bytes()).hexdigest()[:12]
+    out = cache / f"hz-{kernel}-{hashlib.sha256(cfg.encode()).hexdigest()[:12]}.iso"
     if out.exists():
         return out
     cache.mkdir(parents=True, exist_ok=True)
+    prune(cache, kernel)
     with tempfile.TemporaryDirectory(dir=cache) as tmp:
         root = Path(tmp) / "iso"
         (root / "boot" / "grub").mkdir(parents=True)
@@ -98,8 +109,9 @@ def build_netdir(args: list[str], elf: Path = paths.ELF,
         raise ImageError(f"{elf} does not exist: run 'make' first")
     base = netboot_base(cache)
     cfg = grub_cfg(args)
-    h = hashlib.sha256(elf.read_bytes() + cfg.encode()).hexdigest()[:16]
-    out = cache / f"net-{h}"
+    kernel = hashlib.sha256(elf.read_bytes()).hexdigest()[:12]
+    out = cache / f"net-{kernel}-{hashlib.sha256(cfg.encode()).hexdigest()[:12]}"
+    prune(cache, kernel)
     if (out / "boot" / "grub" / "grub.cfg").exists():
         return out
     grub = out / "boot" / "grub"
