@@ -27,6 +27,7 @@ class Case:
     check: Check | None = None
     serial: bool = True
     timeout: float | None = None    # None: the runner's default
+    machine: str = "q35"
 
 
 def passes(res: qemu.BootResult) -> str | None:
@@ -135,6 +136,12 @@ CASES = [
     Case("uefi-usb-qemu64", "uefi", "usb", cpu="qemu64",
          check=all_of(passes, no_1g)),
     Case("bios-smp2", smp=2, check=passes),
+    # No HPET: the TSC is still calibrated, against the PM timer and the PIT.
+    Case("no-hpet", machine="q35,hpet=off", check=all_of(
+        passes, expect_log(r"tsc: hpet +unusable: no HPET table in ACPI",
+                           "the HPET reported unusable"),
+        expect_log(r"frequency \d+ Hz from pmtimer; 2 precise references",
+                   "calibration from the two remaining references"))),
     Case("bad-key", args=["bogus=1"], check=all_of(
         expect_rc(1),
         expect_log(r"cmdline error: unknown key 'bogus' \(in 'bogus=1'\)",

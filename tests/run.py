@@ -96,7 +96,8 @@ def boot_case(c: Case) -> tuple[Case, str | None, float]:
         img = (image.build_netdir(c.args) if c.media == "pxe"
                else image.build_iso(c.args))
         spec = qemu.BootSpec(img, c.firmware, c.media, c.cpu, c.smp, "4G",
-                             c.timeout or TIMEOUT, serial=c.serial)
+                             c.timeout or TIMEOUT, serial=c.serial,
+                             machine=c.machine)
         res = qemu.boot(spec, log_file=LOGS / f"{c.name}.log")
     except (image.ImageError, qemu.QemuError) as e:
         return c, str(e), 0.0

@@ -36,6 +36,7 @@ class BootSpec:
     timeout: float = 300.0
     accel: str = "tcg"
     serial: bool = True         # False: a machine without any UART
+    machine: str = "q35"        # -M, e.g. "q35,hpet=off"
     extra: tuple[str, ...] = ()
 
 
@@ -102,7 +103,7 @@ def command(spec: BootSpec, tmp: Path) -> list[str]:
     if spec.accel not in ACCELS:
         raise QemuError(f"unknown accelerator {spec.accel!r}: one of "
                         f"{', '.join(ACCELS)}")
-    return [exe, "-M", "q35", "-accel", spec.accel, "-cpu", spec.cpu, "-smp", str(spec.smp),
+    return [exe, "-M", spec.machine, "-accel", spec.accel, "-cpu", spec.cpu, "-smp", str(spec.smp),
             "-m", spec.mem, "-display", "none", "-vga", "none",
             "-no-reboot", "-monitor", "none",
             "-serial", "stdio" if spec.serial else "none",
