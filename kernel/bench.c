@@ -10,6 +10,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/memops.h"
+#include "arch/x86_64/percpu.h"
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/user.h"
 #include "kernel/bench.h"
@@ -45,6 +46,7 @@ struct bench_cfg {
 static struct workload wl;
 static struct pool pool;
 static struct bench_outcome out;
+static struct fault_ctx fault_ctx;	/* per CPU once APs run workloads */
 
 u32 bench_count(const struct hz_config *c)
 {
@@ -158,9 +160,11 @@ static void one_pass(const struct bench_cfg *b, u32 run, enum pass_kind k)
 	wl.args->folio_bytes = b->bytes;
 	wl.args->access = access;
 	wl.args->use_rdtscp = cpu_info.has_rdtscp;
+	this_cpu()->fault = fc;
 	fc->active = true;
 	workload_run(&wl, c->cpl == 1);
 	fc->active = false;
+	this_cpu()->fault = NULL;
 	n = fc->nfaults;
 	if (n != b->count)
 		bench_fail(&out, "%s: %u of %u folios faulted", b->d.name, n,

@@ -9,13 +9,10 @@
 #include "arch/x86_64/tsc.h"
 #include "kernel/fault.h"
 
-struct fault_ctx fault_ctx;
-static u64 resched_points;
-
 /* A real call, as cond_resched() is in Linux when there is nothing to do. */
 __attribute__((noinline)) void cond_resched(void)
 {
-	resched_points++;
+	this_cpu()->resched_points++;
 	barrier();
 }
 
@@ -36,12 +33,13 @@ static void clear_folio(struct fault_ctx *fc, u8 *dst, u32 nr, u32 page)
 
 static bool fault_handle(struct regs *r)
 {
-	struct fault_ctx *fc = &fault_ctx;
+	struct percpu *pc = this_cpu();
+	struct fault_ctx *fc = pc->fault;
 	u64 cr2 = read_cr2(), bytes, va, t0, t1, rp;
 	struct folio *f;
 	u32 page;
 
-	if (!fc->active || cr2 < fc->region || cr2 >= fc->region_end ||
+	if (!fc || !fc->active || cr2 < fc->region || cr2 >= fc->region_end ||
 	    (r->error & PF_ERR_P))
 		return false;
 	/* More faults than folios: not ours to handle; the fatal path reports. */
@@ -50,7 +48,7 @@ static bool fault_handle(struct regs *r)
 	bytes = fc->pool->bytes;
 	va = ALIGN_DOWN(cr2, bytes);
 	page = (u32)((cr2 - va) / SZ_4K);
-	rp = resched_points;
+	rp = pc->resched_points;
 	t0 = tsc_begin();
 	clear_folio(fc, phys_to_virt(f->pa), (u32)(bytes / SZ_4K), page);
 	t1 = tsc_end();
@@ -60,7 +58,7 @@ static bool fault_handle(struct regs *r)
 	if (pt_map(fc->pml4, va, f->pa, fc->leaf, PTE_U | PTE_W | PTE_NX) != PT_OK)
 		return false;
 	f->mapped = 1;
-	fc->resched += resched_points - rp;
+	fc->resched += pc->resched_points - rp;
 	fc->clear_ticks[fc->nfaults] = t1 - t0;
 	fc->fault_page[fc->nfaults] = page;
 	fc->nfaults++;

@@ -29,8 +29,7 @@ struct fault_ctx {
 	u64 resched;		/* resched points passed, this run */
 };
 
-extern struct fault_ctx fault_ctx;
-
+/* Hook the #PF vector; a CPU handles faults for this_cpu()->fault. */
 void fault_init(void);
 /* A resched point: Linux's cond_resched(); counted until scheduling exists. */
 void cond_resched(void);

@@ -5,6 +5,8 @@
 #include "lib/types.h"
 #include "arch/x86_64/traps.h"
 
+struct fault_ctx;
+
 #define MAX_CPUS 256
 #define KSTACK_SIZE (64 * KiB)
 #define ISTACK_SIZE (16 * KiB)
@@ -51,6 +53,9 @@ struct percpu {
 	struct cpu_stacks *stacks;
 	struct trap_jmp *trap_jmp;	/* armed by trap_try() */
 	u32 in_fatal;
+	u64 user_saved_rsp;		/* user_run(): where int 0x81 returns */
+	struct fault_ctx *fault;	/* the benchmark run this CPU faults for */
+	u64 resched_points;		/* cond_resched() calls, until scheduling */
 	u64 gdt[8];
 	struct tss tss;
 } __aligned(64);

@@ -11,18 +11,18 @@
 void user_enter(u64 rip, u64 rsp, u64 arg, void *tss_rsp0, u64 *saved_rsp);
 void user_return(void);
 
-static u64 saved_rsp;	/* per CPU once APs run workloads */
-
 static bool user_exit(struct regs *r)
 {
-	if (!(r->cs & 3) || !saved_rsp)
+	struct percpu *pc = this_cpu();
+
+	if (!(r->cs & 3) || !pc->user_saved_rsp)
 		return false;
 	r->rip = (u64)user_return;
 	r->cs = SEL_KCODE;
 	r->ss = SEL_KDATA;
-	r->rsp = saved_rsp;
+	r->rsp = pc->user_saved_rsp;
 	r->rflags = 0x2;
-	saved_rsp = 0;
+	pc->user_saved_rsp = 0;
 	return true;
 }
 
@@ -37,6 +37,6 @@ void user_run(u64 rip, u64 rsp, u64 arg)
 	u64 old_rsp0 = pc->tss.rsp0;
 
 	user_enter(rip, rsp, arg, (u8 *)&pc->tss + offsetof(struct tss, rsp0),
-		   &saved_rsp);
+		   &pc->user_saved_rsp);
 	pc->tss.rsp0 = old_rsp0;
 }
