@@ -67,11 +67,7 @@ static void one_pass(struct bare_cfg *b, struct region *r, struct samples *s,
 		}
 		t1 = tsc_end();
 		s->clear[k] = t1 - t0;
-		if (c->access != ACCESS_NONE) {
-			t0 = tsc_begin();
-			access_folio(f, b->bytes, c->access);
-			s->access[k] = tsc_end() - t0;
-		}
+		s->access[k] = timed_access(f, b->bytes, c->access);
 	}
 	if (c->access != ACCESS_WRITE)
 		for (u32 k = 0; k < b->count; k++) {

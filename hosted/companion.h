@@ -70,6 +70,7 @@ struct samples {
 
 bool samples_alloc(struct samples *s, u32 n);
 void samples_free(struct samples *s);
-void access_folio(u8 *p, u64 bytes, u32 mode);
+/* The post-fault access of the folio containing @p, timed (0 for none). */
+u64 timed_access(u8 *p, u64 bytes, u32 mode);
 
 #endif

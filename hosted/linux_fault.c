@@ -66,11 +66,7 @@ static bool one_pass(struct lf_cfg *l, struct samples *s,
 		*(volatile u8 *)a = 0;
 		t1 = tsc_end();
 		s->fault[k] = t1 - t0;
-		if (c->access != ACCESS_NONE) {
-			t0 = tsc_begin();
-			access_folio(a, l->bytes, c->access);
-			s->access[k] = tsc_end() - t0;
-		}
+		s->access[k] = timed_access(a, l->bytes, c->access);
 	}
 	if (l->backing == BACKING_THP)
 		*huge_pct = MIN(*huge_pct, region_huge_pct(&r));
