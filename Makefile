@@ -5,6 +5,16 @@
 BUILD := build
 PYTHON ?= /usr/bin/python3
 
+# One short line per step, as Kbuild prints them ("  CC      kernel/main.o");
+# `make V=1` shows every command in full.
+ifeq ($(V),1)
+Q :=
+quiet = @:
+else
+Q := @
+quiet = @printf '  %-7s %s\n' $(1) $(2);
+endif
+
 # A cross compiler when there is one, else the host's gcc in freestanding mode.
 CROSS ?= $(shell command -v x86_64-elf-gcc >/dev/null 2>&1 && echo x86_64-elf-)
 CC := $(CROSS)gcc
@@ -23,7 +33,7 @@ NASMFLAGS := -f elf64 -g -F dwarf -I.
 BOOT_SRCS := $(wildcard boot/*.asm)
 ARCH_ASM := $(wildcard arch/x86_64/*.asm)
 ARCH_SRCS := $(wildcard arch/x86_64/*.c)
-KERNEL_SRCS := $(wildcard kernel/*.c)
+KERNEL_SRCS := $(wildcard kernel/*.c kernel/*/*.c)
 LIB_SRCS := $(wildcard lib/*.c)
 # .asm.o: clear.asm and clear.c both live in arch/x86_64/.
 KOBJS := $(patsubst %.asm,$(BUILD)/k/%.asm.o,$(BOOT_SRCS) $(ARCH_ASM)) \
@@ -40,23 +50,27 @@ all: $(BUILD)/hugezero.elf $(BUILD)/hugezero-linux
 
 $(BUILD)/k/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
+	$(call quiet,CC,$*.o)
+	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/k/%.asm.o: %.asm boot/layout.inc
 	@mkdir -p $(dir $@)
-	$(NASM) $(NASMFLAGS) $< -o $@
+	$(call quiet,AS,$*.asm.o)
+	$(Q)$(NASM) $(NASMFLAGS) $< -o $@
 
 $(BUILD)/hugezero.elf: $(KOBJS) linker.ld
-	$(LD) $(KLDFLAGS) -o $@ $(KOBJS)
+	$(call quiet,LD,$@)
+	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KOBJS)
 	@test ! -x scripts/hugezero || $(PYTHON) scripts/hugezero check-elf $@
 
 $(BUILD)/iso/boot/grub/grub.cfg: grub.cfg
 	@mkdir -p $(dir $@)
-	cp $< $@
+	$(Q)cp $< $@
 
 $(BUILD)/hugezero.iso: $(BUILD)/hugezero.elf $(BUILD)/iso/boot/grub/grub.cfg
-	cp $(BUILD)/hugezero.elf $(BUILD)/iso/boot/hugezero.elf
-	grub-mkrescue -o $@ $(BUILD)/iso 2>$(BUILD)/grub-mkrescue.log || \
+	$(call quiet,MKISO,$@)
+	$(Q)cp $(BUILD)/hugezero.elf $(BUILD)/iso/boot/hugezero.elf
+	$(Q)grub-mkrescue -o $@ $(BUILD)/iso 2>$(BUILD)/grub-mkrescue.log || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
 
 iso: $(BUILD)/hugezero.iso
@@ -74,12 +88,14 @@ netboot: $(BUILD)/hugezero.elf grub.cfg
 HOST_SHARED := arch/x86_64/clear.c
 $(BUILD)/host/clear.o: arch/x86_64/clear.asm
 	@mkdir -p $(dir $@)
-	$(NASM) -f elf64 -o $@ $<
+	$(call quiet,AS,$@)
+	$(Q)$(NASM) -f elf64 -o $@ $<
 
 $(BUILD)/host/unit: $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) $(BUILD)/host/clear.o \
 		$(wildcard lib/*.h tests/host/*.h arch/x86_64/clear.h)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOSTCFLAGS) -o $@ $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) \
+	$(call quiet,HOSTCC,$@)
+	$(Q)$(HOSTCC) $(HOSTCFLAGS) -o $@ $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) \
 		$(BUILD)/host/clear.o
 
 # The Linux companion: hosted/ plus the kernel's own primitive, order,
@@ -90,11 +106,13 @@ COMPANION_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 	-fno-omit-frame-pointer -include hosted/rename.h
 $(BUILD)/hugezero-linux: $(COMPANION_SRCS) $(BUILD)/host/clear.o \
 		$(wildcard hosted/*.h lib/*.h arch/x86_64/*.h)
-	$(HOSTCC) $(COMPANION_CFLAGS) -o $@ $(COMPANION_SRCS) $(BUILD)/host/clear.o
+	$(call quiet,HOSTCC,$@)
+	$(Q)$(HOSTCC) $(COMPANION_CFLAGS) -o $@ $(COMPANION_SRCS) $(BUILD)/host/clear.o
 
 $(BUILD)/hugezero-plain: tests/bench/plain.c
 	@mkdir -p $(dir $@)
-	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
+	$(call quiet,HOSTCC,$@)
+	$(Q)$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
 setup:
 	@scripts/setup.sh

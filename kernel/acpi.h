@@ -2,16 +2,10 @@
 #ifndef KERNEL_ACPI_H
 #define KERNEL_ACPI_H
 
+#include "arch/x86_64/reset.h"
 #include "lib/types.h"
 
 #define ACPI_MAX_TABLES 64
-
-/* Generic Address Structure (ACPI 5.2.3.2). */
-struct acpi_gas {
-	u8 space;	/* 0 memory, 1 I/O */
-	u8 bit_width, bit_offset, access_size;
-	u64 address;
-} __packed;
 
 struct acpi_info {
 	bool present;

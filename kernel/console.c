@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * printk onto a 16550.  Lines end in CRLF on the wire, as terminals and
+ * The console: printk's sink, a 16550.  Lines end in CRLF on the wire, as terminals and
  * serial-over-LAN consoles expect; the host parser accepts both.
  */
-#include <stdarg.h>
 #include "arch/x86_64/uart.h"
 #include "kernel/console.h"
-#include "lib/format.h"
 
 static struct uart uart;
 static int port = -1;
 
 void console_early_init(void)
 {
+	printk_set_sink(console_write);
 	if (uart_probe(uart_io_base[0])) {
 		uart_init(&uart, uart_io_base[0], 115200, 'n', 8);
 		port = 0;
@@ -63,16 +62,3 @@ void console_flush(void)
 	uart_drain(&uart);
 }
 
-void printk(const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = kvsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n >= (int)sizeof(buf))
-		n = sizeof(buf) - 1;
-	console_write(buf, (size_t)n);
-}

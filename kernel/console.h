@@ -3,6 +3,7 @@
 #define KERNEL_CONSOLE_H
 
 #include "lib/params.h"
+#include "lib/printk.h"
 #include "lib/types.h"
 
 /*
@@ -14,7 +15,6 @@ void console_early_init(void);
 void console_init(const struct console_spec *want);
 void console_write(const char *s, size_t n);
 void console_flush(void);
-void printk(const char *fmt, ...) __printf(1, 2);
 /* Which ttySn is in use, -1 if none answered. */
 int console_port(void);
 

@@ -13,10 +13,10 @@
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
 #include "kernel/main.h"
-#include "kernel/memory.h"
-#include "kernel/bench.h"
+#include "kernel/mm/memory.h"
+#include "kernel/bench/bench.h"
 #include "kernel/report.h"
-#include "kernel/selftest.h"
+#include "kernel/selftest/selftest.h"
 #include "kernel/timebase.h"
 #include "lib/format.h"
 
@@ -169,7 +169,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	print_machine();
 	memory_init();
 	print_memory();
-	paging_init(memory.map, memory.nmap, delta);
+	paging_init(memory.map, memory.nmap, delta, frame_alloc_table);
 	simd_init();
 	acpi_init();
 	timebase_init(config.calib_ms);

@@ -7,7 +7,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
 #include "kernel/main.h"
-#include "kernel/memory.h"
+#include "kernel/mm/memory.h"
 #include "kernel/report.h"
 #include "kernel/timebase.h"
 #include "lib/benchrec.h"

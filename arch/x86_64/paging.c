@@ -9,8 +9,7 @@
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
-#include "kernel/console.h"
-#include "kernel/memory.h"
+#include "lib/printk.h"
 #include "lib/string.h"
 
 extern char __text_start[], __text_end[], __rodata_start[], __rodata_end[];
@@ -21,6 +20,7 @@ u64 direct_map_base;
 static u64 kernel_delta;
 static u64 kmap_next = KMAP_BASE;
 static enum leaf_size dm_leaf;
+static pt_alloc_fn table_alloc;
 
 static u32 index_at(u64 va, int level)
 {
@@ -40,10 +40,10 @@ static u64 *table_of(u64 entry)
 static u64 *alloc_table(void)
 {
 	/* Before the switch only the boot identity map (4 GiB) reaches them. */
-	u64 pa = direct_map_base ? frame_alloc(SZ_4K)
-				 : frame_alloc_below(SZ_4K, 4 * GiB);
+	u64 pa = table_alloc ? table_alloc(direct_map_base ? ~0ULL : 4 * GiB)
+			     : PT_ALLOC_NONE;
 
-	if (pa == FRAME_NONE)
+	if (pa == PT_ALLOC_NONE)
 		return NULL;
 	memset(phys_to_virt(pa), 0, SZ_4K);
 	return phys_to_virt(pa);
@@ -211,10 +211,12 @@ static void map_image(u64 *pml4, char *start, char *end, u64 flags)
 				    LEAF_4K, flags), "kernel image", va);
 }
 
-void paging_init(const struct mem_range *map, u32 n, u64 delta)
+void paging_init(const struct mem_range *map, u32 n, u64 delta,
+		 pt_alloc_fn alloc)
 {
 	u64 *pml4;
 
+	table_alloc = alloc;
 	kernel_delta = delta;
 	dm_leaf = cpu_info.has_pdpe1gb ? LEAF_1G : LEAF_2M;
 	pml4 = alloc_table();

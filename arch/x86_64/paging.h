@@ -64,8 +64,17 @@ int pt_unmap(u64 *pml4, u64 va, enum leaf_size size, u64 *old_pa);
 bool pt_walk(const u64 *pml4, u64 va, struct pt_walk *w);
 u64 virt_to_phys(const void *va);
 
-/* Build the kernel's tables (direct map, image with W^X), switch to them. */
-void paging_init(const struct mem_range *map, u32 n, u64 load_delta);
+/*
+ * Where page-table pages come from: the caller's frame allocator, which
+ * returns a 4K frame below @limit (physical), or PT_ALLOC_NONE.
+ */
+typedef u64 (*pt_alloc_fn)(u64 limit);
+#define PT_ALLOC_NONE (~0ULL)
+
+/* Build the kernel's tables (direct map, image with W^X), switch to them;
+ * every table, then and later, comes from @alloc. */
+void paging_init(const struct mem_range *map, u32 n, u64 load_delta,
+		 pt_alloc_fn alloc);
 /* Leaf size the direct map uses for its aligned interior. */
 enum leaf_size direct_map_leaf(void);
 /* Reserve virtual space in the kernel window (not mapped). */

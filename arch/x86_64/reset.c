@@ -6,7 +6,6 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/reset.h"
-#include "kernel/acpi.h"
 #include "lib/string.h"
 
 void qemu_debug_exit(u8 code)

@@ -4,7 +4,13 @@
 
 #include "lib/types.h"
 
-struct acpi_gas;
+/* Generic Address Structure (ACPI 5.2.3.2): how the FADT names the reset
+ * register.  Here, with its only arch user; kernel/acpi.h reads it. */
+struct acpi_gas {
+	u8 space;	/* 0 memory, 1 I/O */
+	u8 bit_width, bit_offset, access_size;
+	u64 address;
+} __packed;
 
 /* QEMU's isa-debug-exit at port 0xf4: QEMU exits with (code << 1) | 1. */
 void qemu_debug_exit(u8 code);

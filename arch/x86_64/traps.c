@@ -9,7 +9,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/traps.h"
-#include "kernel/console.h"
+#include "lib/printk.h"
 
 static trap_handler_fn handlers[256];
 static fatal_hook_fn fatal_hook;

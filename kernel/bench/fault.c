@@ -7,7 +7,7 @@
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/tsc.h"
-#include "kernel/fault.h"
+#include "kernel/bench/fault.h"
 
 /* A real call, as cond_resched() is in Linux when there is nothing to do. */
 __attribute__((noinline)) void cond_resched(void)

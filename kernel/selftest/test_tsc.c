@@ -3,7 +3,7 @@
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/main.h"
-#include "kernel/selftest.h"
+#include "kernel/selftest/selftest.h"
 #include "kernel/timebase.h"
 
 static void monotonic(struct tctx *t)

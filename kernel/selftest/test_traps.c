@@ -4,7 +4,7 @@
  * right vector, error code and CR2, and the kernel carries on.
  */
 #include "arch/x86_64/traps.h"
-#include "kernel/selftest.h"
+#include "kernel/selftest/selftest.h"
 
 static void raise_pf(void *arg)
 {

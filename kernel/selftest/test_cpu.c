@@ -3,7 +3,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/percpu.h"
-#include "kernel/selftest.h"
+#include "kernel/selftest/selftest.h"
 
 struct desc_ptr {
 	u16 limit;

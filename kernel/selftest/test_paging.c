@@ -9,8 +9,8 @@
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/traps.h"
-#include "kernel/memory.h"
-#include "kernel/selftest.h"
+#include "kernel/mm/memory.h"
+#include "kernel/selftest/selftest.h"
 
 extern char __text_start[], __rodata_start[], __data_start[];
 

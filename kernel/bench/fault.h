@@ -4,7 +4,7 @@
 
 #include "arch/x86_64/clear.h"
 #include "arch/x86_64/paging.h"
-#include "kernel/pool.h"
+#include "kernel/mm/pool.h"
 #include "lib/order.h"
 
 /*

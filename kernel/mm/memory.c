@@ -5,7 +5,7 @@
  */
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
-#include "kernel/memory.h"
+#include "kernel/mm/memory.h"
 #include "lib/string.h"
 
 extern char __image_start[], __image_end[];
@@ -101,6 +101,11 @@ u64 frame_alloc_below(u64 size, u64 limit)
 u64 frame_alloc(u64 size)
 {
 	return frame_alloc_below(size, ~0ULL);
+}
+
+u64 frame_alloc_table(u64 limit)
+{
+	return frame_alloc_below(SZ_4K, limit);
 }
 
 int frame_free(u64 pa, u64 size)

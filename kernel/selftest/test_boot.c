@@ -4,8 +4,8 @@
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
 #include "kernel/main.h"
-#include "kernel/memory.h"
-#include "kernel/selftest.h"
+#include "kernel/mm/memory.h"
+#include "kernel/selftest/selftest.h"
 
 #define LOAD_PHYS 0x1000000ULL	/* boot/layout.inc */
 

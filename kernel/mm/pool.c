@@ -4,8 +4,8 @@
  * where free, are taken too; the benchmark fills them with its pattern and
  * checks them after every run, so a clear that runs past its folio shows.
  */
-#include "kernel/memory.h"
-#include "kernel/pool.h"
+#include "kernel/mm/memory.h"
+#include "kernel/mm/pool.h"
 
 static struct folio folios[POOL_MAX];
 

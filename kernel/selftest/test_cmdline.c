@@ -5,7 +5,7 @@
  * must behave freestanding as it does in the host tests.
  */
 #include "kernel/main.h"
-#include "kernel/selftest.h"
+#include "kernel/selftest/selftest.h"
 #include "lib/string.h"
 
 static void boot_args_valid(struct tctx *t)

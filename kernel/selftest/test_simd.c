@@ -8,7 +8,7 @@
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/simd.h"
 #include "arch/x86_64/traps.h"
-#include "kernel/selftest.h"
+#include "kernel/selftest/selftest.h"
 
 static void run_sse(void *arg)
 {

@@ -2,8 +2,8 @@
 /* Self-tests: the frame allocator on the real memory map. */
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/paging.h"
-#include "kernel/memory.h"
-#include "kernel/selftest.h"
+#include "kernel/mm/memory.h"
+#include "kernel/selftest/selftest.h"
 
 static const char *size_name(u64 size)
 {

@@ -6,7 +6,7 @@
  */
 #include <stdarg.h>
 #include "kernel/console.h"
-#include "kernel/selftest.h"
+#include "kernel/selftest/selftest.h"
 #include "lib/format.h"
 #include "lib/string.h"
 

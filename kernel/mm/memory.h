@@ -31,6 +31,8 @@ void memory_init(void);
 /* Frames: naturally aligned blocks of 4K, 2M or 1G. */
 u64 frame_alloc(u64 size);
 u64 frame_alloc_below(u64 size, u64 limit);
+/* A 4K frame for a page table below @limit: paging's pt_alloc_fn. */
+u64 frame_alloc_table(u64 limit);
 int frame_free(u64 pa, u64 size);
 u64 frame_free_bytes(void);
 u64 frame_count_free_blocks(u64 size);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Self-tests: the normalized memory map and what is reserved in it. */
 #include "kernel/bootinfo.h"
-#include "kernel/memory.h"
-#include "kernel/selftest.h"
+#include "kernel/mm/memory.h"
+#include "kernel/selftest/selftest.h"
 
 static void map_present(struct tctx *t)
 {

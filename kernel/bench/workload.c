@@ -5,8 +5,8 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/user.h"
-#include "kernel/memory.h"
-#include "kernel/workload.h"
+#include "kernel/mm/memory.h"
+#include "kernel/bench/workload.h"
 #include "lib/string.h"
 
 extern char __utext_start[], __utext_end[];

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The layering rule, enforced: lib/ -> arch/x86_64/ -> kernel/ (hosted/
+beside kernel/).  Nothing includes or calls upward.
+
+Two checks, because either alone can be fooled: the #include lines of
+every source, and the undefined symbols of every kernel object file (an
+`extern` written by hand, or a NASM `extern`, calls upward without an
+include).  A lower layer that needs something from above takes it as an
+argument or a registered callback.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OBJS = ROOT / "build" / "k"
+
+# What each layer may include or call, lowest first.
+ALLOWED = {
+    "lib": {"lib"},
+    "arch": {"lib", "arch"},
+    "kernel": {"lib", "arch", "kernel"},
+    "hosted": {"lib", "arch", "hosted"},
+}
+INCLUDE = re.compile(r'^\s*(?:#\s*include|%include)\s+"([^"]+)"', re.M)
+
+
+def layer_of(path: str) -> str | None:
+    top = path.split("/", 1)[0]
+    return top if top in ALLOWED else None
+
+
+def include_violations(root: Path = ROOT) -> list[str]:
+    bad = []
+    for f in sorted(root.glob("**/*")):
+        if f.suffix not in (".c", ".h", ".asm", ".inc") or "build" in f.parts:
+            continue
+        rel = f.relative_to(root).as_posix()
+        me = layer_of(rel)
+        if me is None:
+            continue
+        for m in INCLUDE.finditer(f.read_text(errors="replace")):
+            target = layer_of(m.group(1))
+            if target and target not in ALLOWED[me]:
+                line = f.read_text(errors="replace")[:m.start()].count("\n") + 1
+                bad.append(f"{rel}:{line}: {me}/ includes \"{m.group(1)}\" "
+                           f"from {target}/, a layer above it")
+    return bad
+
+
+def nm(obj: Path, undefined: bool) -> set[str]:
+    args = ["nm", "-u" if undefined else "--defined-only", str(obj)]
+    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    return {line.split()[-1] for line in out.splitlines() if line.strip()}
+
+
+def symbol_violations(objs: Path = OBJS) -> list[str]:
+    by_layer: dict[str, list[Path]] = {}
+    for o in sorted(objs.glob("**/*.o")):
+        me = layer_of(o.relative_to(objs).as_posix())
+        if me:
+            by_layer.setdefault(me, []).append(o)
+    defined = {k: set().union(*(nm(o, False) for o in v)) if v else set()
+               for k, v in by_layer.items()}
+    owner: dict[str, str] = {}
+    for layer, syms in defined.items():
+        for s in syms:
+            owner.setdefault(s, layer)
+    bad = []
+    for layer, files in by_layer.items():
+        for o in files:
+            for s in sorted(nm(o, True)):
+                src = owner.get(s)
+                if src and src not in ALLOWED[layer]:
+                    bad.append(f"{o.relative_to(objs)}: {layer}/ calls {s}(), "
+                               f"defined in {src}/, a layer above it")
+    return bad
+
+
+class Layering(unittest.TestCase):
+    def test_includes_go_down_only(self) -> None:
+        bad = include_violations()
+        self.assertEqual(bad, [], "\n" + "\n".join(bad))
+
+    def test_calls_go_down_only(self) -> None:
+        if not any(OBJS.glob("lib/*.o")):
+            self.fail(f"no kernel objects under {OBJS}: run make first")
+        bad = symbol_violations()
+        self.assertEqual(bad, [], "\n" + "\n".join(bad))
+
+
+if __name__ == "__main__":
+    unittest.main()
