@@ -60,7 +60,7 @@ static void one_pass(struct bare_cfg *b, struct region *r, struct samples *s,
 		while (order_next(&it, &cr)) {
 			if (cr.resched_before)
 				cond_resched();
-			clear_fns[b->prim](f + (u64)cr.start * SZ_4K,
+			prim_fns[b->prim](f + (u64)cr.start * SZ_4K,
 					   (u64)cr.npages * SZ_4K);
 			if (cr.resched_after)
 				cond_resched();
@@ -105,7 +105,7 @@ static u32 run_cfg(struct bare_cfg *b, struct region *r, struct samples *s)
 
 	memset(&o, 0, sizeof(o));
 	bench_rec_config(&records, &b->d);
-	if (!clear_supported(b->prim, why, sizeof(why))) {
+	if (!prim_supported(b->prim, why, sizeof(why))) {
 		bench_rec_summary(&records, &b->d, &o, "skip", why, tsc_hz);
 		fprintf(stderr, "skip %s: %s\n", b->d.name, why);
 		return 0;

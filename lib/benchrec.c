@@ -48,7 +48,7 @@ bool bench_matrix_next(const struct hz_config *c, u32 folio, const char *prefix,
 		for (; it->o < ORDER_COUNT; it->o++, it->ch = 0) {
 			u32 nch = uses_chunk(it->o) ? c->nchunks : 1;
 
-			if (!(c->clears >> it->p & 1) || !(c->orders >> it->o & 1) ||
+			if (!(c->prims >> it->p & 1) || !(c->orders >> it->o & 1) ||
 			    it->ch >= nch)
 				continue;
 			*prim = it->p;
@@ -77,7 +77,7 @@ u32 bench_matrix_count(const struct hz_config *c)
 	for (u32 f = 0; f < FOLIO_COUNT; f++)
 		for (u32 p = 0; p < PRIM_COUNT; p++)
 			for (u32 o = 0; o < ORDER_COUNT; o++)
-				if ((c->folios >> f & 1) && (c->clears >> p & 1) &&
+				if ((c->folios >> f & 1) && (c->prims >> p & 1) &&
 				    (c->orders >> o & 1))
 					n += uses_chunk(o) ? c->nchunks : 1;
 	return n;

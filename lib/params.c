@@ -146,7 +146,7 @@ const struct param hz_params[] = {
 	  "bench=none|fault (kernel), bare|linux-fault|split (companion)" },
 	{ "folio", P_ENUM_LIST, F(folios), folio_names, 0, 0, NULL,
 	  "folio=4K,2M,1G|all" },
-	{ "clear", P_ENUM_LIST, F(clears), prim_names, 0, 0, NULL,
+	{ "clear", P_ENUM_LIST, F(prims), prim_names, 0, 0, NULL,
 	  "clear=orig,rep,erms,movnti,movntdq,avx2,avx2-nt,avx512,avx512-nt,clzero|all" },
 	{ "order", P_ENUM_LIST, F(orders), order_names, 0, 0, NULL,
 	  "order=converging-page,discontiguous-page,contiguous-page,batched-pages,neighbourhood-last|all" },
@@ -195,7 +195,7 @@ void config_defaults(struct hz_config *c)
 	c->tsc_tolerance_ppm = 2000;
 	c->bench = BENCH_NONE;
 	c->folios = 1ULL << FOLIO_2M;
-	c->clears = (1ULL << PRIM_COUNT) - 1;
+	c->prims = (1ULL << PRIM_COUNT) - 1;
 	c->orders = (1ULL << ORDER_COUNT) - 1;
 	c->size = 64 * MiB;
 	c->runs = 3;

@@ -18,7 +18,7 @@ enum bench_kind { BENCH_NONE, BENCH_FAULT, BENCH_BARE, BENCH_LINUX_FAULT,
 		  BENCH_SPLIT };
 enum backing { BACKING_HUGETLB, BACKING_THP, BACKING_BASE, BACKING_COUNT };
 #define CPU_AUTO 4096
-enum folio_kind { FOLIO_4K, FOLIO_2M, FOLIO_1G, FOLIO_COUNT };
+enum folio_size { FOLIO_4K, FOLIO_2M, FOLIO_1G, FOLIO_COUNT };
 enum touch_order { TOUCH_SEQ, TOUCH_REVERSE, TOUCH_RANDOM };
 enum touch_offset { OFFSET_FIRST, OFFSET_MIDDLE, OFFSET_LAST, OFFSET_RANDOM };
 enum access_mode { ACCESS_NONE, ACCESS_WRITE, ACCESS_READ };
@@ -46,8 +46,8 @@ struct hz_config {
 
 	/* The benchmark (docs/cmdline.md) */
 	u32 bench;		/* enum bench_kind */
-	u64 folios;		/* bitmask of enum folio_kind */
-	u64 clears;		/* bitmask of enum prim_id */
+	u64 folios;		/* bitmask of enum folio_size */
+	u64 prims;		/* bitmask of enum prim_id */
 	u64 orders;		/* bitmask of enum clear_order */
 	u64 size;		/* bytes of region per configuration */
 	u64 runs, warmups;

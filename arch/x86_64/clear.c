@@ -18,7 +18,7 @@ void clear_avx512(void *, u64);
 void clear_avx512_nt(void *, u64);
 void clear_clzero(void *, u64);
 
-const clear_fn clear_fns[PRIM_COUNT] = {
+const prim_fn prim_fns[PRIM_COUNT] = {
 	clear_orig, clear_rep, clear_erms, clear_movnti, clear_movntdq,
 	clear_avx2, clear_avx2_nt, clear_avx512, clear_avx512_nt, clear_clzero,
 };
@@ -62,7 +62,7 @@ static bool need(bool ok, char *why, size_t n, const char *msg)
 	return ok;
 }
 
-bool clear_supported(enum prim_id p, char *why, size_t n)
+bool prim_supported(enum prim_id p, char *why, size_t n)
 {
 	struct regs4 l1 = leaf(1, 0), l7 = leaf(7, 0);
 	bool sse2 = l1.d & (1u << 26);

@@ -5,16 +5,16 @@
 #include "lib/prims.h"
 #include "lib/types.h"
 
-typedef void (*clear_fn)(void *dst, u64 len);
+typedef void (*prim_fn)(void *dst, u64 len);
 
 /* By enum prim_id.  dst 64-byte aligned, len a multiple of 64. */
-extern const clear_fn clear_fns[PRIM_COUNT];
+extern const prim_fn prim_fns[PRIM_COUNT];
 
 /*
  * Can this CPU, with this OS's XSAVE setup, run primitive @p?  If not,
  * @why says which CPUID bit (or XCR0 state) is missing.  Uses only CPUID
  * and XGETBV, so it answers the same in the kernel and in user space.
  */
-bool clear_supported(enum prim_id p, char *why, size_t whylen);
+bool prim_supported(enum prim_id p, char *why, size_t whylen);
 
 #endif

@@ -148,7 +148,7 @@ static void one_pass(const struct bench_cfg *b, u32 run, enum pass_kind k)
 	fc->leaf = b->folio == FOLIO_4K ? LEAF_4K : b->folio == FOLIO_2M ?
 		   LEAF_2M : LEAF_1G;
 	fc->pool = &pool;
-	fc->clear = clear_fns[b->prim];
+	fc->clear = prim_fns[b->prim];
 	fc->order = b->order;
 	fc->chunk_pages = b->d.chunk ? (u32)MIN(b->d.chunk / SZ_4K, (u64)~0u) : 1;
 	fc->radius = (u32)c->radius;
@@ -203,7 +203,7 @@ static void run_config(struct ktap *k, struct bench_cfg *b)
 
 	memset(&out, 0, sizeof(out));
 	bench_rec_config(&records, &b->d);
-	if (!clear_supported(b->prim, why, sizeof(why)) || b->count == 0) {
+	if (!prim_supported(b->prim, why, sizeof(why)) || b->count == 0) {
 		if (b->count == 0)
 			strlcpy(why, b->no_folio, sizeof(why));
 		bench_rec_summary(&records, &b->d, &out, "skip", why,

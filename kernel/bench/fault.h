@@ -18,7 +18,7 @@ struct fault_ctx {
 	u64 region, region_end;
 	enum leaf_size leaf;
 	struct pool *pool;
-	clear_fn clear;
+	prim_fn clear;
 	enum clear_order order;
 	u32 chunk_pages, radius;
 	bool inject_skip_line;	/* test the verifier: leave one line dirty */

@@ -21,7 +21,7 @@ static void check_prim(enum prim_id p)
 	static const u64 offsets[] = { 0, 64, 4096 - 64, 4096 };
 	char why[160] = "";
 
-	if (!clear_supported(p, why, sizeof(why))) {
+	if (!prim_supported(p, why, sizeof(why))) {
 		printf("# SKIP %s: %s\n", prim_names[p], why);
 		return;
 	}
@@ -32,7 +32,7 @@ static void check_prim(enum prim_id p)
 			u64 bad = ~0ULL;
 
 			memset(arena, 0xa5, GUARD * 2 + MAXLEN + 8192);
-			clear_fns[p](dst, len);
+			prim_fns[p](dst, len);
 			for (u64 i = 0; i < len && bad == ~0ULL; i++)
 				if (dst[i])
 					bad = i;
@@ -70,11 +70,11 @@ TEST(clear_support_reasons)
 {
 	char why[160];
 
-	EXPECT(clear_supported(PRIM_ORIG, why, sizeof(why)));
-	EXPECT(clear_supported(PRIM_REP, why, sizeof(why)));
+	EXPECT(prim_supported(PRIM_ORIG, why, sizeof(why)));
+	EXPECT(prim_supported(PRIM_REP, why, sizeof(why)));
 	for (int p = 0; p < PRIM_COUNT; p++) {
 		why[0] = '\0';
-		if (!clear_supported((enum prim_id)p, why, sizeof(why)))
+		if (!prim_supported((enum prim_id)p, why, sizeof(why)))
 			EXPECT(strstr(why, "CPUID") != NULL, "%s: reason '%s' "
 			       "names no CPUID bit", prim_names[p], why);
 	}
