@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef LIB_ZERO_H
+#define LIB_ZERO_H
+
+#include "lib/order.h"
+#include "lib/types.h"
+
+/*
+ * folio_zero(): the one clearing path, as Linux's folio_zero_user().  It
+ * walks the order planner over the folio, calls the primitive on each
+ * range and takes the resched points where the order puts them.  The
+ * kernel's fault handler and the companion's bare mode both call it;
+ * nothing else loops over a plan.
+ *
+ * lib/ calls nothing above it: the primitive and the resched point come
+ * in as callbacks.
+ */
+struct zero_ops {
+	void (*prim)(void *dst, u64 len);	/* arch/x86_64/clear.asm */
+	void (*resched)(void *ctx);		/* cond_resched(); may be NULL */
+	void *ctx;
+};
+
+struct zero_plan {
+	enum clear_order order;
+	u32 chunk;		/* pages; batched-pages, neighbourhood-last */
+	u32 radius;		/* pages; neighbourhood-last */
+};
+
+/*
+ * Zero the folio of @nr 4K pages at @folio, faulted at page @fault.
+ * Returns the number of resched points taken, or -1 for arguments the
+ * planner refuses (nothing is cleared then).
+ */
+s64 folio_zero(u8 *folio, u32 nr, u32 fault, const struct zero_plan *plan,
+	       const struct zero_ops *ops);
+
+#endif
