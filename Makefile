@@ -85,7 +85,7 @@ netboot: $(BUILD)/hugezero.elf grub.cfg
 
 # The primitives are shared with the kernel and the Linux companion: the
 # same NASM source and arch/x86_64/clear.c, assembled and compiled again.
-HOST_SHARED := arch/x86_64/clear.c
+HOST_SHARED := arch/x86_64/clear.c arch/x86_64/cpuid.c
 $(BUILD)/host/clear.o: arch/x86_64/clear.asm
 	@mkdir -p $(dir $@)
 	$(call quiet,AS,$@)

@@ -3,121 +3,138 @@
  * bench=bare: the clearing alone.  Every primitive x order over memory
  * that is already faulted in and backed by huge pages (hugetlb where the
  * host has a free pool, transparent huge pages otherwise), one folio-sized
- * unit at a time, each timed with the TSC.  The same planner and
- * primitives as the kernel's fault path; no fault, no mapping.
+ * unit at a time, each timed with the TSC.  The same folio_zero(),
+ * primitives, fill and run skeleton as the kernel's fault path; no fault,
+ * no mapping.
  */
 
 #include <stdio.h>
 #include <string.h>
 #include "arch/x86_64/clear.h"
+#include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/memops.h"
 #include "arch/x86_64/tsc.h"
 #include "hosted/companion.h"
-#include "lib/order.h"
+#include "lib/benchrun.h"
+#include "lib/touch.h"
+#include "lib/verify.h"
+#include "lib/zero.h"
 
 #define PATTERN 0xa5a5a5a5a5a5a5a5ULL
 
-static u64 resched_points;
-
-/* Linux's cond_resched(): a counted call, as in the kernel build. */
-void cond_resched(void);
-void cond_resched(void)
+/* Linux's cond_resched() stands here for a real call that finds nothing
+ * to do, as the kernel's does without a scheduler. */
+static __attribute__((noinline)) void resched(void *ctx)
 {
-	resched_points++;
+	(void)ctx;
+	__asm__ volatile("" ::: "memory");
 }
 
 struct bare_cfg {
 	struct bench_desc d;
-	enum prim_id prim;
-	enum clear_order order;
+	struct region *r;
+	struct samples *s;
 	u64 bytes;
 	u32 count;
 };
 
-static void one_pass(struct bare_cfg *b, struct region *r, struct samples *s,
-		     struct bench_outcome *o, u32 run, const char *pass)
+static void op_fill(void *ctx)
 {
-	const struct hz_config *c = b->d.c;
-	u32 nr = (u32)(b->bytes / SZ_4K), before = o->failures;
-	u32 chunk = b->d.chunk ? (u32)(b->d.chunk / SZ_4K) : 1;
-	u64 rng = c->seed, rp = resched_points;
-	struct bench_pass p;
+	struct bare_cfg *b = ctx;
 
-	memset(r->base, 0xa5, r->bytes);	/* untimed: zeroing must show */
-	if (c->cache == CACHE_CLFLUSH)
-		clflush_range(r->base, r->bytes);
-	touch_permutation(c, b->count, s->scratch, &rng);
-	for (u32 k = 0; k < b->count; k++) {
-		u8 *f = r->base + s->scratch[k] * b->bytes;
-		struct order_iter it;
-		struct clear_range cr;
-		u64 t0, t1;
-
-		s->page[k] = touch_page(c, b->bytes, &rng);
-		order_begin(&it, b->order, nr, (u32)s->page[k], chunk,
-			    (u32)c->radius);
-		t0 = tsc_begin();
-		while (order_next(&it, &cr)) {
-			if (cr.resched_before)
-				cond_resched();
-			prim_fns[b->prim](f + (u64)cr.start * SZ_4K,
-					   (u64)cr.npages * SZ_4K);
-			if (cr.resched_after)
-				cond_resched();
-		}
-		t1 = tsc_end();
-		s->clear[k] = t1 - t0;
-		s->access[k] = timed_access(f, b->bytes, c->access);
-	}
-	if (c->access != ACCESS_WRITE)
-		for (u32 k = 0; k < b->count; k++) {
-			u64 off = find_not_qword(r->base + k * b->bytes, 0, b->bytes);
-
-			if (off != ~0ULL)
-				bench_fail(o, "%s: folio %u not zero at offset %#llx",
-					   b->d.name, k, (unsigned long long)off);
-		}
-	p = (struct bench_pass){ run, pass, c->access, b->count,
-				 (resched_points - rp), NULL, s->clear, s->access,
-				 c->access == ACCESS_WRITE ? "n/a" :
-				 o->failures > before ? "fail" : "ok" };
-	bench_rec_run(&records, &b->d, &p);
-	if (strcmp(pass, "measure") != 0)
-		return;
-	if (c->samples == SAMPLES_ALL) {
-		bench_rec_samples(&records, b->d.id, run, "clear", s->clear, b->count);
-		if (c->access != ACCESS_NONE)
-			bench_rec_samples(&records, b->d.id, run, "access",
-					  s->access, b->count);
-		if (c->offset == OFFSET_RANDOM)
-			bench_rec_samples(&records, b->d.id, run, "page", s->page,
-					  b->count);
-	}
-	bench_keep_run(o, &p, s->scratch);
+	fill_movq(b->r->base, b->r->bytes, PATTERN);
 }
 
-static u32 run_cfg(struct bare_cfg *b, struct region *r, struct samples *s)
+static void op_cache(void *ctx, u32 mode)
+{
+	struct bare_cfg *b = ctx;
+
+	if (mode == CACHE_COLD)
+		flush_range(b->r->base, b->r->bytes, cpu_info.has_clflushopt);
+}
+
+static void op_timed(void *ctx, u32 access, struct bench_pass *p,
+		     struct bench_outcome *o)
+{
+	struct bare_cfg *b = ctx;
+	struct samples *s = b->s;
+	const struct hz_config *c = b->d.c;
+	struct zero_plan plan = {
+		b->d.at.v[AXIS_ORDER],
+		b->d.chunk ? (u32)(b->d.chunk / SZ_4K) : 1, (u32)c->radius,
+	};
+	struct zero_ops ops = { prim_fns[b->d.at.v[AXIS_PRIM]], resched, NULL };
+	u32 nr = (u32)(b->bytes / SZ_4K);
+
+	(void)o;
+	touch_plan(c, b->count, b->bytes, (u64)b->r->base, s->scratch);
+	for (u32 k = 0; k < b->count; k++) {
+		u64 off = ALIGN_DOWN(s->scratch[k] - (u64)b->r->base, b->bytes);
+		u8 *f = b->r->base + off;
+		u64 t0, t1;
+		s64 taken;
+
+		s->page[k] = (s->scratch[k] - (u64)f) / SZ_4K;
+		t0 = tsc_begin();
+		taken = folio_zero(f, nr, (u32)s->page[k], &plan, &ops);
+		t1 = tsc_end();
+		s->clear[k] = t1 - t0;
+		p->resched += taken > 0 ? (u64)taken : 0;
+		s->access[k] = timed_access(f, b->bytes, access);
+	}
+	p->faults = b->count;
+	p->clear = s->clear;
+	p->access_t = s->access;
+	p->page = s->page;
+}
+
+static u64 scan_nonzero(const void *p, u64 bytes)
+{
+	return find_not_qword(p, 0, bytes);
+}
+
+static void op_verify(void *ctx, struct bench_pass *p, struct bench_outcome *o)
+{
+	struct bare_cfg *b = ctx;
+
+	(void)p;
+	for (u32 k = 0; k < b->count; k++) {
+		u64 first;
+
+		if (verify_count_dirty(b->d.c->verify, b->r->base + k * b->bytes,
+				       b->bytes, scan_nonzero, &first))
+			bench_fail(o, "%s: folio %u not zero at offset %#llx",
+				   b->d.name, k, (unsigned long long)first);
+	}
+}
+
+static void op_reset(void *ctx)
+{
+	(void)ctx;
+}
+
+static const struct bench_ops bare_ops = {
+	op_fill, op_cache, op_timed, op_verify, op_reset, NULL,
+};
+
+static u32 run_config(struct bare_cfg *b)
 {
 	static struct bench_outcome o;
-	const struct hz_config *c = b->d.c;
+	struct bench_job j = { &records, &b->d, &bare_ops, b, &o, tsc_hz,
+			       tsc_overhead, b->s->scratch };
 	char why[160];
-	u32 run = 0;
+	bool ok;
 
-	memset(&o, 0, sizeof(o));
-	bench_rec_config(&records, &b->d);
-	if (!prim_supported(b->prim, why, sizeof(why))) {
-		bench_rec_summary(&records, &b->d, &o, "skip", why, tsc_hz);
+	if (!prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why))) {
+		bench_run_config(&j, why);
 		fprintf(stderr, "skip %s: %s\n", b->d.name, why);
 		return 0;
 	}
-	for (u64 i = 0; i < c->warmups; i++)
-		one_pass(b, r, s, &o, run++, "warmup");
-	for (u64 i = 0; i < c->runs; i++)
-		one_pass(b, r, s, &o, run++, "measure");
-	bench_rec_summary(&records, &b->d, &o, o.failures ? "fail" : "ok",
-			  o.failures ? o.first : NULL, tsc_hz);
-	fprintf(stderr, "%s %s\n", o.failures ? "FAIL" : "ok  ", b->d.name);
-	return o.failures ? 1 : 0;
+	/* The touch plan is built in scratch: keep_run needs its own. */
+	j.scratch = b->s->fault;
+	ok = bench_run_config(&j, NULL);
+	fprintf(stderr, "%s %s\n", ok ? "ok  " : "FAIL", b->d.name);
+	return ok ? 0 : 1;
 }
 
 /* Memory for bare clearing: hugetlb if the pool holds it, else THP. */
@@ -144,11 +161,10 @@ u32 run_bare(const struct hz_config *c, u32 *id)
 	char why[200];
 
 	for (u32 f = 0; f < FOLIO_COUNT; f++) {
-		struct matrix_iter it = { 0, 0, 0 };
+		struct matrix_iter it = { { { 0 } }, false };
 		struct bare_cfg b;
 		struct region r;
 		struct samples s;
-		u32 prim, order;
 
 		if (!(c->folios >> f & 1))
 			continue;
@@ -160,6 +176,7 @@ u32 run_bare(const struct hz_config *c, u32 *id)
 		b.d.folio = folio_names[f];
 		b.d.size = (u64)b.count * b.bytes;
 		b.d.folios = b.count;
+		b.d.llc = cpu_info.l3;
 		if (!bare_region(&r, b.d.size, why, sizeof(why)) ||
 		    !samples_alloc(&s, b.count)) {
 			fprintf(stderr, "hugezero-linux: bare %s: %s\n",
@@ -167,17 +184,15 @@ u32 run_bare(const struct hz_config *c, u32 *id)
 			failed++;
 			continue;
 		}
+		b.r = &r;
+		b.s = &s;
 		b.d.backing = r.backing;
 		if (strcmp(r.backing, "hugetlb") != 0 && region_huge_pct(&r) < 90)
 			fprintf(stderr, "hugezero-linux: bare %s: only %u%% of the "
 				"region is in huge pages (%s backing)\n",
 				folio_names[f], region_huge_pct(&r), r.backing);
-		while (bench_matrix_next(c, f, "bare.", &it, &b.d, id, &prim,
-					 &order)) {
-			b.prim = prim;
-			b.order = order;
-			failed += run_cfg(&b, &r, &s);
-		}
+		while (bench_matrix_next(c, f, "bare.", &it, &b.d, id))
+			failed += run_config(&b);
 		samples_free(&s);
 		region_unmap(&r);
 	}

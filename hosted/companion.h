@@ -14,6 +14,7 @@
 
 extern struct rec_writer records;
 extern u64 tsc_hz;
+extern u64 tsc_overhead;	/* the empty timed pair, ticks (median) */
 
 /* host.c: where we run */
 struct host_info {

@@ -6,22 +6,29 @@
  * each page once with a one-byte write (timed: the whole fault as this
  * process sees it), then optionally write or read the page (timed on its
  * own), and unmap.  The kernel chooses its own primitive and order; the
- * records call both "linux".
+ * records call both "linux".  The passes are lib/benchrun.c's, as the
+ * kernel's; Linux gives fresh memory, so there is nothing to fill.
  */
 
 #include <stdio.h>
 #include <string.h>
+#include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/memops.h"
 #include "arch/x86_64/tsc.h"
 #include "hosted/companion.h"
-#include "lib/calib.h"
+#include "lib/benchrun.h"
 #include "lib/format.h"
+#include "lib/touch.h"
 
 struct lf_cfg {
 	struct bench_desc d;
 	enum backing backing;
+	struct samples *s;
+	struct region r;
+	bool mapped;
 	u64 bytes;
 	u32 count;
+	u32 huge_pct;		/* least THP coverage of any pass */
 };
 
 static bool applies(u32 folio, enum backing b)
@@ -33,32 +40,30 @@ static bool applies(u32 folio, enum backing b)
 	return b == BACKING_HUGETLB;
 }
 
-static void touch_list(const struct hz_config *c, struct lf_cfg *l, u8 *base,
-		       u64 *addr)
+static void op_fill(void *ctx)
 {
-	u64 rng = c->seed;
-
-	touch_permutation(c, l->count, addr, &rng);
-	for (u32 k = 0; k < l->count; k++)
-		addr[k] = (u64)base + addr[k] * l->bytes +
-			  (u64)touch_page(c, l->bytes, &rng) * SZ_4K;
+	(void)ctx;	/* Linux zeroes what it gives; nothing of ours is there */
 }
 
-static bool one_pass(struct lf_cfg *l, struct samples *s,
-		     struct bench_outcome *o, u32 run, const char *pass,
-		     u32 *huge_pct)
+static void op_cache(void *ctx, u32 mode)
 {
-	const struct hz_config *c = l->d.c;
-	u32 before = o->failures;
-	struct bench_pass p;
-	struct region r;
+	(void)ctx, (void)mode;	/* the folios are Linux's to pick */
+}
+
+static void op_timed(void *ctx, u32 access, struct bench_pass *p,
+		     struct bench_outcome *o)
+{
+	struct lf_cfg *l = ctx;
+	struct samples *s = l->s;
 	char why[200];
 
-	if (!region_map(&r, l->d.size, l->backing, l->bytes, why, sizeof(why))) {
+	l->mapped = region_map(&l->r, l->d.size, l->backing, l->bytes, why,
+			       sizeof(why));
+	if (!l->mapped) {
 		bench_fail(o, "%s: %s", l->d.name, why);
-		return false;
+		return;
 	}
-	touch_list(c, l, r.base, s->page);
+	touch_plan(l->d.c, l->count, l->bytes, (u64)l->r.base, s->page);
 	for (u32 k = 0; k < l->count; k++) {
 		u8 *a = (u8 *)s->page[k];
 		u64 t0 = tsc_begin(), t1;
@@ -66,88 +71,112 @@ static bool one_pass(struct lf_cfg *l, struct samples *s,
 		*(volatile u8 *)a = 0;
 		t1 = tsc_end();
 		s->fault[k] = t1 - t0;
-		s->access[k] = timed_access(a, l->bytes, c->access);
+		s->access[k] = timed_access(a, l->bytes, access);
 	}
 	if (l->backing == BACKING_THP)
-		*huge_pct = MIN(*huge_pct, region_huge_pct(&r));
-	if (c->access != ACCESS_WRITE) {
-		u64 off = find_not_qword(r.base, 0, l->d.size);
+		l->huge_pct = MIN(l->huge_pct, region_huge_pct(&l->r));
+	p->faults = l->count;
+	p->fault = s->fault;
+	p->access_t = s->access;
+}
 
-		if (off != ~0ULL)
-			bench_fail(o, "%s: Linux gave memory not zero at offset "
-				   "%#llx", l->d.name, (unsigned long long)off);
-	}
-	region_unmap(&r);
-	p = (struct bench_pass){ run, pass, c->access, l->count, 0, s->fault,
-				 NULL, s->access, c->access == ACCESS_WRITE ?
-				 "n/a" : o->failures > before ? "fail" : "ok" };
-	bench_rec_run(&records, &l->d, &p);
-	if (strcmp(pass, "measure") == 0) {
-		if (c->samples == SAMPLES_ALL) {
-			bench_rec_samples(&records, l->d.id, run, "fault",
-					  s->fault, l->count);
-			if (c->access != ACCESS_NONE)
-				bench_rec_samples(&records, l->d.id, run,
-						  "access", s->access, l->count);
-		}
-		bench_keep_run(o, &p, s->scratch);
-	}
-	return true;
+static void op_verify(void *ctx, struct bench_pass *p, struct bench_outcome *o)
+{
+	struct lf_cfg *l = ctx;
+	u64 off;
+
+	(void)p;
+	if (!l->mapped)
+		return;
+	off = find_not_qword(l->r.base, 0, l->d.size);
+	if (off != ~0ULL)
+		bench_fail(o, "%s: Linux gave memory not zero at offset %#llx",
+			   l->d.name, (unsigned long long)off);
+}
+
+static void op_reset(void *ctx)
+{
+	struct lf_cfg *l = ctx;
+
+	if (l->mapped)
+		region_unmap(&l->r);
+	l->mapped = false;
 }
 
 /* On a VM the first touch of guest memory is the hypervisor's fault too:
  * runs that disagree say so rather than average it in. */
-static void agreement(const struct bench_outcome *o, char *note, size_t n)
+static void op_note(void *ctx, const struct bench_outcome *o, char *note,
+		    size_t n)
 {
+	struct lf_cfg *l = ctx;
 	u64 lo = ~0ULL, hi = 0;
+	size_t len;
 
 	for (u32 i = 0; i < o->nruns; i++) {
 		lo = MIN(lo, o->fault_total[i]);
 		hi = MAX(hi, o->fault_total[i]);
 	}
-	if (o->nruns > 1 && hi > lo + lo / 4)
+	if (o->nruns > 1 && lo && hi > lo + lo / 4)
 		ksnprintf(note, n, "runs disagree: slowest %llu%% of fastest%s",
 			  (unsigned long long)(hi * 100 / lo), host.vm ?
 			  " (a VM: first touch of guest memory is the "
 			  "hypervisor's fault; raise warmups=)" : "");
+	len = strlen(note);
+	if (l->backing == BACKING_THP && l->huge_pct < 90)
+		ksnprintf(note + len, n - len, "%sonly %u%% of the region got "
+			  "huge pages (THP %s, defrag %s)", len ? "; " : "",
+			  l->huge_pct, host.thp_enabled, host.thp_defrag);
 }
 
-static u32 run_cfg(struct lf_cfg *l, struct samples *s)
-{
-	static struct bench_outcome o;
-	const struct hz_config *c = l->d.c;
-	char why[240] = "", note[200] = "";
-	u32 run = 0, huge = 100;
-	bool ok = true;
+static const struct bench_ops lf_ops = {
+	op_fill, op_cache, op_timed, op_verify, op_reset, op_note,
+};
 
-	memset(&o, 0, sizeof(o));
-	bench_rec_config(&records, &l->d);
+/* Why this backing cannot run here, or "" when it can. */
+static void skip_reason(struct lf_cfg *l, char *why, size_t n)
+{
+	why[0] = '\0';
 	if (l->backing == BACKING_THP && (!host.thp_enabled[0] ||
 					   strcmp(host.thp_enabled, "never") == 0))
-		ksnprintf(why, sizeof(why), "transparent huge pages are off or "
-			  "absent (/sys/kernel/mm/transparent_hugepage/enabled: "
-			  "'%s')", host.thp_enabled);
-	if (why[0] || (l->backing == BACKING_HUGETLB &&
-		       !hugetlb_ensure(l->bytes, l->count, why, sizeof(why)))) {
-		bench_rec_summary(&records, &l->d, &o, "skip", why, tsc_hz);
+		ksnprintf(why, n, "transparent huge pages are off or absent "
+			  "(/sys/kernel/mm/transparent_hugepage/enabled: '%s')",
+			  host.thp_enabled);
+	else if (l->backing == BACKING_HUGETLB)
+		hugetlb_ensure(l->bytes, l->count, why, n);
+}
+
+static u32 run_config(struct lf_cfg *l)
+{
+	static struct bench_outcome o;
+	struct bench_job j = { &records, &l->d, &lf_ops, l, &o, tsc_hz,
+			       tsc_overhead, l->s->scratch };
+	char why[240];
+	bool ok;
+
+	l->huge_pct = 100;
+	skip_reason(l, why, sizeof(why));
+	ok = bench_run_config(&j, why[0] ? why : NULL);
+	if (why[0]) {
 		fprintf(stderr, "skip %s: %s\n", l->d.name, why);
 		return 0;
 	}
-	for (u64 i = 0; ok && i < c->warmups; i++)
-		ok = one_pass(l, s, &o, run++, "warmup", &huge);
-	for (u64 i = 0; ok && i < c->runs; i++)
-		ok = one_pass(l, s, &o, run++, "measure", &huge);
-	agreement(&o, note, sizeof(note));
-	if (l->backing == BACKING_THP && huge < 90)
-		ksnprintf(note + strlen(note), sizeof(note) - strlen(note),
-			  "%sonly %u%% of the region got huge pages (THP %s, "
-			  "defrag %s)", note[0] ? "; " : "", huge,
-			  host.thp_enabled, host.thp_defrag);
-	bench_rec_summary(&records, &l->d, &o, o.failures ? "fail" : "ok",
-			  o.failures ? o.first : note[0] ? note : NULL, tsc_hz);
-	fprintf(stderr, "%s %s%s%s\n", o.failures ? "FAIL" : "ok  ", l->d.name,
-		note[0] ? ": " : "", note);
-	return o.failures ? 1 : 0;
+	fprintf(stderr, "%s %s\n", ok ? "ok  " : "FAIL", l->d.name);
+	return ok ? 0 : 1;
+}
+
+static u32 fit_count(const struct hz_config *c, u32 f, enum backing b)
+{
+	u64 bytes = folio_bytes[f];
+	u32 count = (u32)MIN(c->size / bytes, (u64)(1u << 20));
+
+	if (b != BACKING_HUGETLB && host.mem_available &&
+	    (u64)count * bytes > host.mem_available / 2) {
+		count = (u32)(host.mem_available / 2 / bytes);
+		fprintf(stderr, "hugezero-linux: size clamped to %llu MiB: half "
+			"of MemAvailable\n",
+			(unsigned long long)((u64)count * bytes >> 20));
+	}
+	return count;
 }
 
 u32 run_linux_fault(const struct hz_config *c, u32 *id)
@@ -165,14 +194,7 @@ u32 run_linux_fault(const struct hz_config *c, u32 *id)
 			memset(&l, 0, sizeof(l));
 			l.backing = b;
 			l.bytes = folio_bytes[f];
-			l.count = (u32)MIN(c->size / l.bytes, (u64)(1u << 20));
-			if (b != BACKING_HUGETLB && host.mem_available &&
-			    (u64)l.count * l.bytes > host.mem_available / 2) {
-				l.count = (u32)(host.mem_available / 2 / l.bytes);
-				fprintf(stderr, "hugezero-linux: size clamped to "
-					"%llu MiB: half of MemAvailable\n",
-					(unsigned long long)((u64)l.count * l.bytes >> 20));
-			}
+			l.count = fit_count(c, f, b);
 			l.d.c = c;
 			l.d.id = ++*id;
 			l.d.bench = "linux-fault";
@@ -182,6 +204,7 @@ u32 run_linux_fault(const struct hz_config *c, u32 *id)
 			l.d.backing = backing_names[b];
 			l.d.size = (u64)l.count * l.bytes;
 			l.d.folios = l.count;
+			l.d.llc = cpu_info.l3;
 			ksnprintf(l.d.name, sizeof(l.d.name), "linux.%s.%s",
 				  folio_names[f], backing_names[b]);
 			if (!l.count || !samples_alloc(&s, l.count)) {
@@ -190,7 +213,8 @@ u32 run_linux_fault(const struct hz_config *c, u32 *id)
 				failed++;
 				continue;
 			}
-			failed += run_cfg(&l, &s);
+			l.s = &s;
+			failed += run_config(&l);
 			samples_free(&s);
 		}
 	return failed;

@@ -13,8 +13,6 @@
 #include "arch/x86_64/cpuid.h"
 #include "hosted/companion.h"
 
-#define VERSION "0.2"
-
 struct rec_writer records;
 
 static void emit(void *ctx, const char *line)
@@ -58,14 +56,8 @@ static void context(const char *line)
 	const struct cpu_info *c = &cpu_info;
 	char feat[160];
 	struct machine_id m;
-	struct rec r;
 
-	rec_begin(&records, &r, "boot");
-	rec_str(&r, "version", VERSION);
-	rec_str(&r, "loader", "hugezero-linux");
-	rec_str(&r, "firmware", "linux");
-	rec_str(&r, "cmdline", line);
-	rec_end(&records, &r);
+	bench_rec_boot(&records, "hugezero-linux", "linux", line);
 	cpuid_features(feat, sizeof(feat));
 	m = (struct machine_id){ c->vendor, c->brand, c->hypervisor, feat,
 				 c->family, c->model, c->stepping, c->phys_bits,
@@ -91,7 +83,6 @@ int main(int argc, char **argv)
 	static struct cmdline_result res;
 	char *line = join(argc, argv), err[160];
 	u32 failed = 0, id = 0;
-	struct rec r;
 	bool ok;
 
 	if (!line)
@@ -117,9 +108,7 @@ int main(int argc, char **argv)
 	if (c.bench == BENCH_BARE || c.bench == BENCH_SPLIT)
 		failed += run_bare(&c, &id);
 	hugetlb_restore();
-	rec_begin(&records, &r, "end");
-	rec_u64(&r, "records", records.seq);
-	rec_end(&records, &r);
+	bench_rec_end(&records);
 	free(line);
 	return failed ? 1 : 0;
 }

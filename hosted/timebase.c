@@ -13,6 +13,7 @@
 
 bool tsc_has_rdtscp;
 u64 tsc_hz;
+u64 tsc_overhead;
 
 static u64 now_ns(void)
 {
@@ -58,5 +59,6 @@ void timebase_calibrate(void)
 		0, median_u64(d, 1024),
 	};
 	tb.overhead_min = d[0];
+	tsc_overhead = tb.overhead_median;
 	bench_rec_timebase(&records, &tb);
 }

@@ -13,6 +13,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
 #include "kernel/main.h"
+#include "lib/version.h"
 #include "kernel/mm/memory.h"
 #include "kernel/bench/bench.h"
 #include "kernel/report.h"
@@ -144,7 +145,7 @@ static void run_bench(struct ktap *k)
 		k->fail++;
 		return;
 	}
-	bench_run(k, &config);
+	bench_run(k, &config, this_cpu()->cpu);
 }
 
 void kmain(u32 magic, u64 mbi, u64 delta)

@@ -4,7 +4,6 @@
 
 #include "lib/params.h"
 
-#define HUGEZERO_VERSION "0.2"
 
 /* Run results, also the QEMU exit code: QEMU exits with (rc << 1) | 1. */
 enum { RC_PASS = 0, RC_FAIL = 1, RC_FATAL = 3 };

@@ -42,14 +42,9 @@ void report_context(void)
 		t->max_disagreement_ppm, t->overhead_min, t->overhead_median,
 	};
 	size_t pos = 0;
-	struct rec r;
 
-	rec_begin(&records, &r, "boot");
-	rec_str(&r, "version", HUGEZERO_VERSION);
-	rec_str(&r, "loader", boot_info.loader);
-	rec_str(&r, "firmware", boot_info.efi64 ? "uefi" : "bios");
-	rec_str(&r, "cmdline", boot_info.cmdline);
-	rec_end(&records, &r);
+	bench_rec_boot(&records, boot_info.loader,
+		       boot_info.efi64 ? "uefi" : "bios", boot_info.cmdline);
 	cpuid_features(feat, sizeof(feat));
 	bench_rec_machine(&records, &m);
 	refs[0] = '\0';
@@ -64,9 +59,5 @@ void report_context(void)
 
 void report_end(void)
 {
-	struct rec r;
-
-	rec_begin(&records, &r, "end");
-	rec_u64(&r, "records", records.seq);
-	rec_end(&records, &r);
+	bench_rec_end(&records);
 }

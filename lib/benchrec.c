@@ -3,6 +3,7 @@
  * Benchmark records and their arithmetic.  GB/s is 2^30 bytes per second,
  * as perf bench prints GB/sec; medians are per run, then the median of
  * those across runs (the host tools recompute exact ones from samples).
+ * Summaries are net of the empty timed pair's cost; samples stay raw.
  */
 #include <stdarg.h>
 #include "lib/benchrec.h"
@@ -12,17 +13,8 @@
 #include "lib/prims.h"
 #include "lib/stats.h"
 #include "lib/string.h"
-
-const char *size_name(u64 b, char *buf, size_t n)
-{
-	if (b && b % GiB == 0)
-		ksnprintf(buf, n, "%lluG", (unsigned long long)(b / GiB));
-	else if (b && b % MiB == 0)
-		ksnprintf(buf, n, "%lluM", (unsigned long long)(b / MiB));
-	else
-		ksnprintf(buf, n, "%lluK", (unsigned long long)(b / KiB));
-	return buf;
-}
+#include "lib/verify.h"
+#include "lib/version.h"
 
 u64 sum_u64(const u64 *v, u32 n)
 {
@@ -33,95 +25,45 @@ u64 sum_u64(const u64 *v, u32 n)
 	return s;
 }
 
-static bool uses_chunk(u32 order)
-{
-	return order == ORDER_BATCHED || order == ORDER_NEIGHBOURHOOD;
-}
-
 bool bench_matrix_next(const struct hz_config *c, u32 folio, const char *prefix,
-		       struct matrix_iter *it, struct bench_desc *d, u32 *id,
-		       u32 *prim, u32 *order)
+		       struct matrix_iter *it, struct bench_desc *d, u32 *id)
 {
-	char chunk[16];
+	u32 order;
 
-	for (; it->p < PRIM_COUNT; it->p++, it->o = 0) {
-		for (; it->o < ORDER_COUNT; it->o++, it->ch = 0) {
-			u32 nch = uses_chunk(it->o) ? c->nchunks : 1;
-
-			if (!(c->prims >> it->p & 1) || !(c->orders >> it->o & 1) ||
-			    it->ch >= nch)
-				continue;
-			*prim = it->p;
-			*order = it->o;
-			d->id = ++*id;
-			d->clear = prim_names[it->p];
-			d->order = order_names[it->o];
-			d->chunk = uses_chunk(it->o) ? c->chunks[it->ch] : 0;
-			d->radius = it->o == ORDER_NEIGHBOURHOOD ? c->radius : 0;
-			ksnprintf(d->name, sizeof(d->name), "%s%s.%s.%s%s%s",
-				  prefix, folio_names[folio], prim_names[it->p],
-				  order_names[it->o], d->chunk ? "." : "",
-				  d->chunk ? size_name(d->chunk, chunk,
-						       sizeof(chunk)) : "");
-			it->ch++;
-			return true;
-		}
-	}
-	return false;
+	if (!matrix_next(c, it))
+		return false;
+	d->at = it->at;
+	order = it->at.v[AXIS_ORDER];
+	d->id = ++*id;
+	d->clear = prim_names[it->at.v[AXIS_PRIM]];
+	d->order = order_names[order];
+	d->chunk = matrix_chunk(c, &it->at);
+	d->radius = order == ORDER_NEIGHBOURHOOD ? c->radius : 0;
+	matrix_name(c, folio, &it->at, prefix, d->name, sizeof(d->name));
+	return true;
 }
 
-u32 bench_matrix_count(const struct hz_config *c)
+void bench_rec_boot(struct rec_writer *w, const char *loader,
+		    const char *firmware, const char *cmdline)
 {
-	u32 n = 0;
+	struct rec r;
 
-	for (u32 f = 0; f < FOLIO_COUNT; f++)
-		for (u32 p = 0; p < PRIM_COUNT; p++)
-			for (u32 o = 0; o < ORDER_COUNT; o++)
-				if ((c->folios >> f & 1) && (c->prims >> p & 1) &&
-				    (c->orders >> o & 1))
-					n += uses_chunk(o) ? c->nchunks : 1;
-	return n;
+	rec_begin(w, &r, "boot");
+	rec_str(&r, "version", HUGEZERO_VERSION);
+	rec_u64(&r, "format", RECORD_FORMAT);
+	rec_str(&r, "loader", loader);
+	rec_str(&r, "firmware", firmware);
+	rec_str(&r, "cmdline", cmdline);
+	rec_end(w, &r);
 }
 
-u64 bench_random(u64 *state)
+void bench_rec_end(struct rec_writer *w)
 {
-	u64 x = *state ? *state : 1;
+	struct rec r;
 
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545f4914f6cdd1dULL;
-}
-
-void touch_permutation(const struct hz_config *c, u32 n, u64 *idx, u64 *rng)
-{
-	for (u32 k = 0; k < n; k++)
-		idx[k] = c->touch == TOUCH_REVERSE ? n - 1 - k : k;
-	if (c->touch != TOUCH_RANDOM)
-		return;
-	for (u32 k = n; k > 1; k--) {	/* Fisher-Yates */
-		u32 j = (u32)(bench_random(rng) % k);
-		u64 t = idx[k - 1];
-
-		idx[k - 1] = idx[j];
-		idx[j] = t;
-	}
-}
-
-u32 touch_page(const struct hz_config *c, u64 folio_bytes, u64 *rng)
-{
-	u32 nr = (u32)(folio_bytes / SZ_4K);
-
-	switch (c->offset) {
-	case OFFSET_MIDDLE:
-		return nr / 2;
-	case OFFSET_LAST:
-		return nr - 1;
-	case OFFSET_RANDOM:
-		return (u32)(bench_random(rng) % nr);
-	}
-	return 0;
+	rec_begin(w, &r, "end");
+	rec_u64(&r, "records", w->seq);	/* itself included */
+	rec_end(w, &r);
 }
 
 void bench_fail(struct bench_outcome *o, const char *fmt, ...)
@@ -198,12 +140,21 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	rec_str(&r, "offset", offset_names[c->offset]);
 	rec_str(&r, "access", access_names[c->access]);
 	rec_str(&r, "cache", cache_names[c->cache]);
+	rec_str(&r, "fill", "movq");
+	rec_u64(&r, "llc", d->llc);
+	/* A warm run over less than 4 x LLC measures a cache, not memory. */
+	rec_u64(&r, "fits_llc", d->llc && d->size < 4 * d->llc);
+	rec_str(&r, "pte", pte_names[c->pte]);
 	rec_str(&r, "cpl", cpl_names[c->cpl]);
 	rec_u64(&r, "warmups", c->warmups);
 	rec_u64(&r, "runs", c->runs);
 	rec_str(&r, "verify", verify_names[c->verify]);
+	rec_u64(&r, "sample_lines_per_page", c->verify == VERIFY_FULL ?
+		SZ_4K / LINE : SAMPLE_LINES_PER_PAGE);
 	rec_u64(&r, "seed", c->seed);
 	rec_str(&r, "inject", inject_names[c->inject]);
+	if (c->inject == INJECT_SKIP_LINE)
+		rec_u64(&r, "inject_lines", c->inject_lines);
 	rec_end(w, &r);
 }
 
@@ -226,6 +177,11 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 	if (p->access != ACCESS_NONE && p->access_t)
 		rec_u64(&r, "access_ticks", sum_u64(p->access_t, p->faults));
 	rec_str(&r, "verify", p->verify);
+	if (d->c->inject == INJECT_SKIP_LINE) {
+		rec_u64(&r, "injected", p->injected);
+		rec_u64(&r, "injected_seen", p->injected_seen);
+		rec_u64(&r, "detected", p->detected);
+	}
 	rec_end(w, &r);
 }
 
@@ -268,33 +224,40 @@ static u64 median_of(const u64 *v, u32 n, u64 *scratch)
 	return s.median;
 }
 
+/* Net of the timer: @v less @ticks, never below zero. */
+static u64 net(u64 v, u64 ticks)
+{
+	return v > ticks ? v - ticks : 0;
+}
+
 void bench_keep_run(struct bench_outcome *o, const struct bench_pass *p,
 		    u64 *scratch)
 {
 	u32 i = o->nruns, n = p->faults;
+	u64 ov = o->net_of;
 
 	if (i == BENCH_MAX_RUNS)
 		return;
 	o->nruns++;
 	o->resched = p->resched;
-	o->fault_total[i] = sum_u64(p->fault, n);
-	o->clear_total[i] = sum_u64(p->clear, n);
+	o->fault_total[i] = net(sum_u64(p->fault, n), ov * n);
+	o->clear_total[i] = net(sum_u64(p->clear, n), ov * n);
 	if (p->fault)
-		o->fault_med[i] = median_of(p->fault, n, scratch);
+		o->fault_med[i] = net(median_of(p->fault, n, scratch), ov);
 	if (p->clear)
-		o->clear_med[i] = median_of(p->clear, n, scratch);
+		o->clear_med[i] = net(median_of(p->clear, n, scratch), ov);
 	if (p->fault && p->clear) {
 		struct stats s;
 
-		/* Overhead: each fault less its clearing. */
+		/* Overhead: each fault less its clearing (the timer cancels). */
 		for (u32 k = 0; k < n; k++)
-			scratch[k] = p->fault[k] - p->clear[k];
+			scratch[k] = net(p->fault[k], p->clear[k]);
 		stats_of(scratch, n, &s);
 		o->over_med[i] = s.median;
 	}
 	if (p->access != ACCESS_NONE && p->access_t) {
 		o->has_access = true;
-		o->access_med[i] = median_of(p->access_t, n, scratch);
+		o->access_med[i] = net(median_of(p->access_t, n, scratch), ov);
 	}
 }
 
@@ -336,6 +299,7 @@ void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
 		rec_str(&r, "reason", reason);
 	rec_u64(&r, "runs", o->nruns);
 	if (o->nruns) {
+		rec_u64(&r, "net_of_ticks", o->net_of);
 		rec_u64(&r, "gibps_milli_mean", s.mean);
 		rec_u64(&r, "gibps_stddev_pct_x100",
 			s.mean ? s.stddev * 10000 / s.mean : 0);

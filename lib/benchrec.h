@@ -2,13 +2,15 @@
 #ifndef LIB_BENCHREC_H
 #define LIB_BENCHREC_H
 
+#include "lib/matrix.h"
 #include "lib/params.h"
 #include "lib/record.h"
 
 /*
  * The benchmark's records and per-run statistics, shared by the kernel
  * (bench=fault) and the Linux companion (bench=bare, bench=linux-fault) so
- * that both write exactly the same format (docs/records.md).
+ * that both write exactly the same format (docs/records.md).  The run
+ * skeleton that produces them is lib/benchrun.c.
  */
 #define BENCH_MAX_RUNS 1000
 
@@ -20,6 +22,8 @@ struct bench_desc {
 	u64 chunk, radius;		/* bytes, pages; 0 when not used */
 	u64 size, folios;		/* what was used (after clamping) */
 	const char *backing;		/* companion: hugetlb, thp, base; else NULL */
+	struct matrix_point at;		/* where in the matrix */
+	u64 llc;			/* last-level cache bytes, 0 unknown */
 };
 
 /* What one configuration found, across its passes. */
@@ -32,6 +36,7 @@ struct bench_outcome {
 	u64 fault_med[BENCH_MAX_RUNS], clear_med[BENCH_MAX_RUNS];
 	u64 access_med[BENCH_MAX_RUNS], over_med[BENCH_MAX_RUNS];
 	u64 resched;
+	u64 net_of;	/* ticks taken off every timed sample's figures */
 };
 
 struct bench_pass {
@@ -41,7 +46,11 @@ struct bench_pass {
 	u32 faults;
 	u64 resched;
 	const u64 *fault, *clear, *access_t;	/* per-folio ticks, or NULL */
+	const u64 *page;		/* faulting 4K page per folio, or NULL */
 	const char *verify;		/* ok, fail, n/a */
+	/* inject=skip-line: lines planted, found, and planted where the
+	 * verifier reads (all of them under verify=full) */
+	u32 injected, detected, injected_seen;
 };
 
 /* Who measured: the same fields whichever side wrote them. */
@@ -59,6 +68,10 @@ struct timebase_id {
 	u64 disagreement_ppm, overhead_min, overhead_median;
 };
 
+/* boot: the first record; end: the last, with the count. */
+void bench_rec_boot(struct rec_writer *w, const char *loader,
+		    const char *firmware, const char *cmdline);
+void bench_rec_end(struct rec_writer *w);
 void bench_rec_machine(struct rec_writer *w, const struct machine_id *m);
 void bench_rec_timebase(struct rec_writer *w, const struct timebase_id *t);
 void bench_rec_config(struct rec_writer *w, const struct bench_desc *d);
@@ -67,8 +80,8 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 void bench_rec_samples(struct rec_writer *w, u32 cfg, u32 run, const char *kind,
 		       const u64 *v, u32 n);
 /*
- * Keep a measured pass's totals and medians.  Sorts copies in @scratch
- * (n entries), never the caller's arrays.
+ * Keep a measured pass's totals and medians, net of o->net_of ticks per
+ * sample.  Sorts copies in @scratch (n entries), never the caller's arrays.
  */
 void bench_keep_run(struct bench_outcome *o, const struct bench_pass *p,
 		    u64 *scratch);
@@ -78,28 +91,13 @@ void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
 /* Record the first failure's text, count them all. */
 void bench_fail(struct bench_outcome *o, const char *fmt, ...) __printf(2, 3);
 /*
- * The matrix of one folio size: each call gives the next configured
- * (primitive, order, chunk), fills @d's id (from *@id), clear, order,
- * chunk, radius and name ("PREFIX2M.erms.neighbourhood-last.32M").
+ * The next configured point of folio size @folio's matrix: fills @d's
+ * id (from *@id), at, clear, order, chunk, radius and name
+ * ("PREFIX2M.erms.neighbourhood-last.32M").
  */
-struct matrix_iter {
-	u32 p, o, ch;
-};
-
 bool bench_matrix_next(const struct hz_config *c, u32 folio, const char *prefix,
-		       struct matrix_iter *it, struct bench_desc *d, u32 *id,
-		       u32 *prim, u32 *order);
-u32 bench_matrix_count(const struct hz_config *c);
+		       struct matrix_iter *it, struct bench_desc *d, u32 *id);
 
-/* xorshift64*: the same seed= gives the same touches on both sides. */
-u64 bench_random(u64 *state);
-/* Folio indices in touch= order (a seeded shuffle for random). */
-void touch_permutation(const struct hz_config *c, u32 n, u64 *idx, u64 *rng);
-/* The 4K page of a folio that offset= touches. */
-u32 touch_page(const struct hz_config *c, u64 folio_bytes, u64 *rng);
-
-/* "32M", "4K", "1G" */
-const char *size_name(u64 bytes, char *buf, size_t n);
 u64 sum_u64(const u64 *v, u32 n);
 
 #endif

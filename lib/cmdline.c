@@ -41,6 +41,17 @@ static void add_msg(char (*buf)[CMDLINE_ERR_LEN], u32 *count,
 #define ERR(res, ...) add_msg((res)->errors, &(res)->nerrors, __VA_ARGS__)
 #define NOTE(res, ...) add_msg((res)->notes, &(res)->nnotes, __VA_ARGS__)
 
+/* A P_ENUM value under an older name: the index of the choice it means. */
+static int alias_index(const struct param *p, const struct word *w)
+{
+	for (const struct param_alias *a = p->aliases; a && a->name; a++)
+		if (strlen(a->name) == w->vlen &&
+		    memcmp(a->name, w->val, w->vlen) == 0)
+			return choice_index(p->choices, a->means,
+					    strlen(a->means));
+	return -1;
+}
+
 /* Split the next word off @p; returns the position after it. */
 static const char *next_word(const char *p, struct word *w)
 {
@@ -193,6 +204,9 @@ static bool apply(const struct param *p, const struct word *w, void *cfg,
 		return true;
 	case P_ENUM:
 		idx = choice_index(p->choices, w->val, w->vlen);
+		if (idx < 0 && (idx = alias_index(p, w)) >= 0)
+			NOTE(res, "%s=%.*s is an old name for %s=%s", p->key,
+			     (int)w->vlen, w->val, p->key, p->choices[idx]);
 		if (idx < 0) {
 			list_choices(p->choices, names, sizeof(names));
 			ERR(res, "key '%s': '%.*s' is not one of %s", p->key,

@@ -32,6 +32,11 @@ struct param;
 typedef bool (*param_parse_fn)(const struct param *p, const char *val,
 			       size_t len, void *field, char *err, size_t errlen);
 
+/* An accepted older spelling of a P_ENUM choice; parsing it adds a note. */
+struct param_alias {
+	const char *name, *means;
+};
+
 struct param {
 	const char *key;
 	enum param_type type;
@@ -40,6 +45,7 @@ struct param {
 	u64 min, max;			/* P_U64, P_SIZE; P_STRING: max = buffer size */
 	param_parse_fn parse;		/* P_CUSTOM */
 	const char *help;		/* one line, for messages and docs */
+	const struct param_alias *aliases;	/* P_ENUM: NULL-terminated */
 };
 
 struct cmdline_result {

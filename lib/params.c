@@ -23,10 +23,14 @@ const char *const folio_names[] = { "4K", "2M", "1G", NULL };
 const char *const touch_names[] = { "seq", "reverse", "random", NULL };
 const char *const offset_names[] = { "first", "middle", "last", "random", NULL };
 const char *const access_names[] = { "none", "write", "read", NULL };
-const char *const cache_names[] = { "asis", "wbinvd", "clflush", NULL };
+const char *const cache_names[] = { "cold", "warm", "wbinvd", NULL };
+static const struct param_alias cache_aliases[] = {
+	{ "asis", "warm" }, { "clflush", "cold" }, { NULL, NULL },
+};
+const char *const pte_names[] = { "linux", "clean", NULL };
 const char *const verify_names[] = { "full", "sample", NULL };
 const char *const samples_names[] = { "all", "none", NULL };
-const char *const inject_names[] = { "none", "skip-line", NULL };
+const char *const inject_names[] = { "none", "skip-line", "wrong-pa", NULL };
 const char *const cpl_names[] = { "0", "3", NULL };
 const u64 folio_bytes[FOLIO_COUNT] = { SZ_4K, SZ_2M, SZ_1G };
 
@@ -131,52 +135,55 @@ static bool parse_chunks(const struct param *p, const char *val, size_t len,
 
 const struct param hz_params[] = {
 	{ "console", P_CUSTOM, F(console), NULL, 0, 0, parse_console,
-	  "console=ttyS0..3[,baud[n|o|e][5-8]]" },
+	  "console=ttyS0..3[,baud[n|o|e][5-8]]", NULL },
 	{ "exit", P_ENUM, F(exit), exit_names, 0, 0, NULL,
-	  "exit=auto|qemu|halt|reboot" },
+	  "exit=auto|qemu|halt|reboot", NULL },
 	{ "selftest", P_BOOL, F(selftest), NULL, 0, 0, NULL,
-	  "selftest=on|off" },
+	  "selftest=on|off", NULL },
 	{ "crash", P_ENUM, F(crash), crash_names, 0, 0, NULL,
-	  "crash=none|pf|ud|gp|de|stack|hang" },
+	  "crash=none|pf|ud|gp|de|stack|hang", NULL },
 	{ "calib_ms", P_U64, F(calib_ms), NULL, 1, 1000, NULL,
-	  "calib_ms=1..1000" },
+	  "calib_ms=1..1000", NULL },
 	{ "tsc_tolerance_ppm", P_U64, F(tsc_tolerance_ppm), NULL, 1, 1000000,
-	  NULL, "tsc_tolerance_ppm=1..1000000" },
+	  NULL, "tsc_tolerance_ppm=1..1000000", NULL },
 	{ "bench", P_ENUM, F(bench), bench_names, 0, 0, NULL,
-	  "bench=none|fault (kernel), bare|linux-fault|split (companion)" },
+	  "bench=none|fault (kernel), bare|linux-fault|split (companion)", NULL },
 	{ "folio", P_ENUM_LIST, F(folios), folio_names, 0, 0, NULL,
-	  "folio=4K,2M,1G|all" },
+	  "folio=4K,2M,1G|all", NULL },
 	{ "clear", P_ENUM_LIST, F(prims), prim_names, 0, 0, NULL,
-	  "clear=orig,rep,erms,movnti,movntdq,avx2,avx2-nt,avx512,avx512-nt,clzero|all" },
+	  "clear=orig,rep,erms,movnti,movntdq,avx2,avx2-nt,avx512,avx512-nt,clzero|all", NULL },
 	{ "order", P_ENUM_LIST, F(orders), order_names, 0, 0, NULL,
-	  "order=converging-page,discontiguous-page,contiguous-page,batched-pages,neighbourhood-last|all" },
+	  "order=converging-page,discontiguous-page,contiguous-page,batched-pages,neighbourhood-last|all", NULL },
 	{ "size", P_SIZE, F(size), NULL, SZ_4K, 64 * 1024 * GiB, NULL,
-	  "size=4K..64T" },
-	{ "runs", P_U64, F(runs), NULL, 1, 1000, NULL, "runs=1..1000" },
-	{ "warmups", P_U64, F(warmups), NULL, 0, 100, NULL, "warmups=0..100" },
+	  "size=4K..64T", NULL },
+	{ "runs", P_U64, F(runs), NULL, 1, 1000, NULL, "runs=1..1000", NULL },
+	{ "warmups", P_U64, F(warmups), NULL, 0, 100, NULL, "warmups=0..100", NULL },
 	{ "chunk", P_CUSTOM, F(chunks), NULL, 0, 0, parse_chunks,
-	  "chunk=SIZE[,SIZE...] (multiples of 4K)" },
+	  "chunk=SIZE[,SIZE...] (multiples of 4K)", NULL },
 	{ "radius", P_U64, F(radius), NULL, 0, 262143, NULL,
-	  "radius=0..262143 (pages)" },
+	  "radius=0..262143 (pages)", NULL },
 	{ "touch", P_ENUM, F(touch), touch_names, 0, 0, NULL,
-	  "touch=seq|reverse|random" },
+	  "touch=seq|reverse|random", NULL },
 	{ "offset", P_ENUM, F(offset), offset_names, 0, 0, NULL,
-	  "offset=first|middle|last|random" },
+	  "offset=first|middle|last|random", NULL },
 	{ "access", P_ENUM, F(access), access_names, 0, 0, NULL,
-	  "access=none|write|read" },
+	  "access=none|write|read", NULL },
 	{ "cache", P_ENUM, F(cache), cache_names, 0, 0, NULL,
-	  "cache=asis|wbinvd|clflush" },
+	  "cache=cold|warm|wbinvd", cache_aliases },
+	{ "pte", P_ENUM, F(pte), pte_names, 0, 0, NULL, "pte=linux|clean", NULL },
 	{ "verify", P_ENUM, F(verify), verify_names, 0, 0, NULL,
-	  "verify=full|sample" },
+	  "verify=full|sample", NULL },
 	{ "samples", P_ENUM, F(samples), samples_names, 0, 0, NULL,
-	  "samples=all|none" },
+	  "samples=all|none", NULL },
 	{ "inject", P_ENUM, F(inject), inject_names, 0, 0, NULL,
-	  "inject=none|skip-line" },
-	{ "cpl", P_ENUM, F(cpl), cpl_names, 0, 0, NULL, "cpl=0|3" },
-	{ "seed", P_U64, F(seed), NULL, 0, ~0ULL, NULL, "seed=NUMBER" },
-	{ "cpu", P_U64, F(cpu), NULL, 0, CPU_AUTO - 1, NULL, "cpu=0..4095" },
+	  "inject=none|skip-line|wrong-pa", NULL },
+	{ "inject_lines", P_U64, F(inject_lines), NULL, 1, INJECT_MAX_LINES,
+	  NULL, "inject_lines=1..4096", NULL },
+	{ "cpl", P_ENUM, F(cpl), cpl_names, 0, 0, NULL, "cpl=0|3", NULL },
+	{ "seed", P_U64, F(seed), NULL, 0, ~0ULL, NULL, "seed=NUMBER", NULL },
+	{ "cpu", P_U64, F(cpu), NULL, 0, CPU_AUTO - 1, NULL, "cpu=0..4095", NULL },
 	{ "backing", P_ENUM_LIST, F(backings), backing_names, 0, 0, NULL,
-	  "backing=hugetlb,thp,base|all" },
+	  "backing=hugetlb,thp,base|all", NULL },
 };
 
 const size_t hz_nparams = ARRAY_SIZE(hz_params);
@@ -204,6 +211,9 @@ void config_defaults(struct hz_config *c)
 	c->chunks[0] = 32 * MiB;	/* PROCESS_PAGES_NON_PREEMPT_BATCH */
 	c->radius = 2;			/* FOLIO_ZERO_LOCALITY_RADIUS */
 	c->cpl = 1;			/* index of "3" in cpl_names */
+	c->cache = CACHE_COLD;
+	c->pte = PTE_MODE_LINUX;
+	c->inject_lines = 16;
 	c->seed = 1;
 	c->cpu = CPU_AUTO;
 	c->backings = (1ULL << BACKING_COUNT) - 1;
@@ -214,7 +224,8 @@ static bool is_bench_key(const char *key)
 	static const char *const keys[] = {
 		"folio", "clear", "order", "size", "runs", "warmups", "chunk",
 		"radius", "touch", "offset", "access", "cache", "verify",
-		"samples", "inject", "cpl", "seed", "backing", NULL,
+		"samples", "inject", "inject_lines", "cpl", "seed", "backing",
+		"pte", NULL,
 	};
 
 	return choice_index(keys, key, strlen(key)) >= 0;
@@ -248,7 +259,7 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 {
 	static const char *const kernel_only[] = {
 		"console", "exit", "selftest", "crash", "calib_ms",
-		"tsc_tolerance_ppm", "cpl", "inject", NULL,
+		"tsc_tolerance_ppm", "cpl", "inject", "inject_lines", "pte", NULL,
 	};
 	static const char *const companion_only[] = { "cpu", "backing", NULL };
 	const char *const *keys = companion ? kernel_only : companion_only;
@@ -269,7 +280,7 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 		       bench_names[c->bench]);
 	if (companion && c->cache == CACHE_WBINVD)
 		refuse(res, "cache=wbinvd needs ring 0; the companion can do "
-		       "cache=clflush");
+		       "cache=cold (CLFLUSHOPT/CLFLUSH over the region)");
 	return res->nerrors == before;
 }
 

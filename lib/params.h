@@ -22,12 +22,20 @@ enum folio_size { FOLIO_4K, FOLIO_2M, FOLIO_1G, FOLIO_COUNT };
 enum touch_order { TOUCH_SEQ, TOUCH_REVERSE, TOUCH_RANDOM };
 enum touch_offset { OFFSET_FIRST, OFFSET_MIDDLE, OFFSET_LAST, OFFSET_RANDOM };
 enum access_mode { ACCESS_NONE, ACCESS_WRITE, ACCESS_READ };
-enum cache_mode { CACHE_ASIS, CACHE_WBINVD, CACHE_CLFLUSH };
+/* cold: every line of the pool written back and invalidated after the
+ * fill; warm: the fill's lines left in the cache; wbinvd: all caches. */
+enum cache_mode { CACHE_COLD, CACHE_WARM, CACHE_WBINVD };
+/* linux: leaves installed Accessed and Dirty (intermediates Accessed), as
+ * Linux on a write fault; clean: both left to the hardware. */
+enum pte_mode { PTE_MODE_LINUX, PTE_MODE_CLEAN };
 enum verify_mode { VERIFY_FULL, VERIFY_SAMPLE };
 enum samples_mode { SAMPLES_ALL, SAMPLES_NONE };
-enum inject_mode { INJECT_NONE, INJECT_SKIP_LINE };
+/* Test-only faults, to prove the verifier: dirty lines left after the
+ * clear, or one folio mapped at a wrong physical address. */
+enum inject_mode { INJECT_NONE, INJECT_SKIP_LINE, INJECT_WRONG_PA };
 
 #define MAX_CHUNKS 8
+#define INJECT_MAX_LINES 4096
 
 struct console_spec {
 	u32 port;		/* ttyS<port>, 0..3 */
@@ -55,6 +63,8 @@ struct hz_config {
 	u64 chunks[MAX_CHUNKS];	/* bytes; batched-pages, neighbourhood-last */
 	u64 radius;		/* pages; neighbourhood-last */
 	u32 touch, offset, access, cache, verify, samples, inject;
+	u32 pte;		/* enum pte_mode */
+	u64 inject_lines;	/* inject=skip-line: dirty lines per run */
 	u32 cpl;		/* index in cpl_names: 0 = ring 0, 1 = ring 3 */
 	u64 seed;
 
@@ -70,7 +80,8 @@ extern const char *const crash_names[];
 extern const char *const bench_names[], *const folio_names[],
 	*const touch_names[], *const offset_names[], *const access_names[],
 	*const cache_names[], *const verify_names[], *const samples_names[],
-	*const inject_names[], *const cpl_names[], *const backing_names[];
+	*const inject_names[], *const cpl_names[], *const backing_names[],
+	*const pte_names[];
 extern const u64 folio_bytes[FOLIO_COUNT];
 
 void config_defaults(struct hz_config *c);

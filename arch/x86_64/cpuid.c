@@ -132,6 +132,7 @@ void cpuid_init(void)
 	cpu_info.has_erms = r.ebx & (1u << 9);
 	cpu_info.has_avx512f = r.ebx & (1u << 16);
 	cpu_info.has_fsrm = r.edx & (1u << 4);
+	cpu_info.has_clflushopt = r.ebx & (1u << 23);
 
 	r = cpuid_checked(0x80000001, 0);
 	cpu_info.has_nx = r.edx & (1u << 20);
@@ -152,6 +153,17 @@ void cpuid_init(void)
 	read_caches();
 }
 
+u64 cpu_xcr0(void)
+{
+	u32 lo, hi;
+
+	/* XGETBV faults unless the OS has set CR4.OSXSAVE (CPUID 1:ECX[27]). */
+	if (!(cpuid(1, 0).ecx & (1u << 27)))
+		return 0;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((u64)hi << 32) | lo;
+}
+
 void cpuid_features(char *buf, size_t n)
 {
 	const struct cpu_info *c = &cpu_info;
@@ -162,6 +174,7 @@ void cpuid_features(char *buf, size_t n)
 		{ c->has_avx512f, "avx512f" }, { c->has_clzero, "clzero" },
 		{ c->has_invariant_tsc, "invariant_tsc" },
 		{ c->has_rdtscp, "rdtscp" }, { c->has_x2apic, "x2apic" },
+		{ c->has_clflushopt, "clflushopt" },
 	};
 	size_t pos = 0;
 

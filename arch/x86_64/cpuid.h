@@ -22,7 +22,7 @@ struct cpu_info {
 	bool has_sse2, has_xsave, has_avx, has_avx2, has_avx512f;
 	bool has_erms, has_fsrm, has_clzero;
 	bool has_tsc, has_invariant_tsc, has_rdtscp, has_hypervisor;
-	bool has_x2apic;
+	bool has_x2apic, has_clflushopt;
 	u32 cache_line;
 	u64 l1d, l2, l3;	/* bytes, 0 if not reported */
 };
@@ -31,6 +31,8 @@ extern struct cpu_info cpu_info;
 
 /* CPUID only: works in ring 0 and ring 3 (the companion builds it too). */
 void cpuid_init(void);
+/* XCR0: which extended state the OS has enabled; 0 before CR4.OSXSAVE. */
+u64 cpu_xcr0(void);
 /* "pdpe1gb,erms,..." of the features hugezero cares about. */
 void cpuid_features(char *buf, size_t n);
 /* Kernel only: the microcode revision MSR (arch/x86_64/microcode.c). */

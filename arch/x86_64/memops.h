@@ -5,16 +5,10 @@
 #include "lib/types.h"
 
 /*
- * Bulk helpers for the benchmark's untimed work: filling folios with a
- * pattern, checking they are zero, and putting caches in a known state.
+ * Bulk helpers for the benchmark's untimed work: checking folios are
+ * zero, and putting caches in a known state.  (The fill is fill_movq in
+ * clear.asm, shared with the companion.)
  */
-static inline void fill_qwords(void *p, u64 v, u64 bytes)
-{
-	u64 n = bytes / 8;
-
-	__asm__ volatile("rep stosq" : "+D"(p), "+c"(n) : "a"(v) : "memory");
-}
-
 /* Byte offset of the first qword in [p, p+bytes) that is not @v, or ~0. */
 static inline u64 find_not_qword(const void *p, u64 v, u64 bytes)
 {
@@ -34,12 +28,23 @@ static inline void wbinvd(void)
 	__asm__ volatile("wbinvd" ::: "memory");
 }
 
-static inline void clflush_range(const void *p, u64 bytes)
+/*
+ * cache=cold: write back and invalidate every line of [p, p+bytes), then
+ * MFENCE, which CLFLUSHOPT needs to be ordered (SDM vol. 2A CLFLUSHOPT)
+ * and which keeps the flushes from overlapping what is timed next.
+ * CLFLUSHOPT where the CPU has it: CLFLUSHes are ordered among themselves
+ * and flushing a large pool with them takes much longer.
+ */
+static inline void flush_range(const void *p, u64 bytes, bool clflushopt)
 {
 	const u8 *c = p;
 
-	for (u64 i = 0; i < bytes; i += 64)
-		__asm__ volatile("clflush (%0)" : : "r"(c + i) : "memory");
+	if (clflushopt)
+		for (u64 i = 0; i < bytes; i += 64)
+			__asm__ volatile("clflushopt (%0)" : : "r"(c + i) : "memory");
+	else
+		for (u64 i = 0; i < bytes; i += 64)
+			__asm__ volatile("clflush (%0)" : : "r"(c + i) : "memory");
 	__asm__ volatile("mfence" ::: "memory");
 }
 

@@ -57,7 +57,9 @@ static bool is_current(const u64 *pml4)
 int pt_map(u64 *pml4, u64 va, u64 pa, enum leaf_size size, u64 flags)
 {
 	u64 *t = pml4, bytes = leaf_bytes(size);
-	u64 inter = PTE_P | PTE_W | (flags & PTE_U);
+	/* Intermediate entries follow the leaf's Accessed bit: set as Linux
+	 * leaves the upper levels it walks, or clear for the hardware to set. */
+	u64 inter = PTE_P | PTE_W | (flags & (PTE_U | PTE_A));
 
 	if (!canonical(va) || !IS_ALIGNED(va, bytes) || !IS_ALIGNED(pa, bytes))
 		return PT_EINVAL;
@@ -73,7 +75,7 @@ int pt_map(u64 *pml4, u64 va, u64 pa, enum leaf_size size, u64 flags)
 		} else if (*e & PTE_PS) {
 			return PT_EEXIST;
 		}
-		*e |= inter & PTE_U;
+		*e = (*e & ~PTE_A) | (inter & (PTE_U | PTE_A)) | (*e & PTE_U);
 		t = table_of(*e);
 	}
 	t = &t[index_at(va, size)];

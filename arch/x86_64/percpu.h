@@ -5,8 +5,6 @@
 #include "lib/types.h"
 #include "arch/x86_64/traps.h"
 
-struct fault_ctx;
-
 #define MAX_CPUS 256
 #define KSTACK_SIZE (64 * KiB)
 #define ISTACK_SIZE (16 * KiB)
@@ -42,9 +40,10 @@ struct cpu_stacks {
 enum { IST_DF = 1, IST_NMI = 2, IST_MC = 3 };
 
 /*
- * Per-CPU state, reached through GS base.  Everything a CPU touches on
- * its own (trap recovery, fault statistics, the scheduler later) goes
- * here, so that bringing up more CPUs adds instances, not locks.
+ * Per-CPU state of the architecture, reached through GS base: what a CPU
+ * needs to take traps and enter user mode.  Bringing up more CPUs adds
+ * instances, not locks.  kernel/ keeps its own per-CPU state (the
+ * benchmark's, the scheduler's) indexed by @cpu.
  */
 struct percpu {
 	struct percpu *self;		/* %gs:0 */
@@ -54,8 +53,6 @@ struct percpu {
 	struct trap_jmp *trap_jmp;	/* armed by trap_try() */
 	u32 in_fatal;
 	u64 user_saved_rsp;		/* user_run(): where int 0x81 returns */
-	struct fault_ctx *fault;	/* the benchmark run this CPU faults for */
-	u64 resched_points;		/* cond_resched() calls, until scheduling */
 	u64 gdt[8];
 	struct tss tss;
 } __aligned(64);

@@ -8,9 +8,17 @@
  * Serialized TSC reads for timing a region (Intel's "How to Benchmark
  * Code Execution Times" pattern): LFENCE before RDTSC keeps earlier
  * instructions from drifting past the start read, LFENCE after keeps
- * later ones from starting before it; at the end RDTSCP waits for the
- * region to retire.  LFENCE is dispatch-serializing on Intel and on AMD
- * since Zen (Linux sets the MSR that makes it so on older AMD).
+ * later ones from starting before it.  At the end, MFENCE first: RDTSCP
+ * waits for earlier instructions and loads but not for stores to become
+ * globally visible, so without it the tail of a clear (its store buffer,
+ * and the non-temporal stores an SFENCE only orders) would land in
+ * whatever is timed next -- the fault overhead.  The SDM's recipe (RDTSC
+ * and RDTSCP in vol. 2B): "MFENCE ... immediately before RDTSCP", and
+ * "MFENCE followed by LFENCE immediately before RDTSC".  LFENCE is
+ * dispatch-serializing on Intel and on AMD since Zen (Linux sets the MSR
+ * that makes it so on older AMD).  arch/x86_64/workload.asm reads the
+ * TSC with the same instructions, so the empty pair measured at boot is
+ * the overhead of every timed region.
  */
 static inline u64 tsc_begin(void)
 {
@@ -28,10 +36,10 @@ static inline u64 tsc_end(void)
 	u32 lo, hi;
 
 	if (__builtin_expect(tsc_has_rdtscp, 1))
-		__asm__ volatile("rdtscp; lfence"
+		__asm__ volatile("mfence; rdtscp; lfence"
 				 : "=a"(lo), "=d"(hi) : : "rcx", "memory");
 	else
-		__asm__ volatile("lfence; rdtsc; lfence"
+		__asm__ volatile("mfence; lfence; rdtsc; lfence"
 				 : "=a"(lo), "=d"(hi) : : "memory");
 	return ((u64)hi << 32) | lo;
 }

@@ -29,7 +29,10 @@ default rel
 	or rax, rdx
 %endmacro
 
+; The end read waits for the region's stores (arch/x86_64/tsc.h: the same
+; instructions as tsc_end(), so the boot's empty-pair overhead applies).
 %macro TSC_STOP 1
+	mfence
 %ifidn %1, rdtscp
 	rdtscp
 %else

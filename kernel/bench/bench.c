@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * bench=fault: the demand-fault benchmark.  For every folio size x
- * primitive x order (x chunk, for the orders that have one), run the
- * workload over a region of not-present folios: warm-ups, then measured
- * runs, each preceded by filling the pool with a pattern and setting the
- * cache state, each followed by checking every folio is zero.  Nothing is
- * printed while the workload runs; records follow each run.
+ * bench=fault: the demand-fault benchmark.  For every folio size and
+ * point of the configuration matrix, lib/benchrun.c's skeleton runs the
+ * passes; this file is what a pass means here: fill the pool with a
+ * pattern, set the cache state, run the workload over a region of
+ * not-present folios, check every folio through the workload's own
+ * mapping, unmap.  Nothing is printed while the workload runs.
+ *
+ * Everything a run touches is one CPU's (struct bench_cpu), reached from
+ * the CPU number the entry point is given.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpuid.h"
@@ -14,220 +17,258 @@
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/user.h"
 #include "kernel/bench/bench.h"
-#include "kernel/console.h"
 #include "kernel/bench/fault.h"
+#include "kernel/bench/workload.h"
+#include "kernel/console.h"
 #include "kernel/mm/memory.h"
+#include "kernel/mm/vmem.h"
 #include "kernel/report.h"
 #include "kernel/timebase.h"
-#include "kernel/bench/workload.h"
-#include "lib/benchrec.h"
-#include "lib/calib.h"
+#include "lib/benchrun.h"
 #include "lib/format.h"
-#include "lib/stats.h"
 #include "lib/string.h"
+#include "lib/touch.h"
 
 #define PATTERN 0xdeadbeefcafef00dULL
 
-enum pass_kind { PASS_VERIFY, PASS_WARMUP, PASS_MEASURE };
-static const char *const pass_names[] = { "verify", "warmup", "measure" };
+/* One CPU's benchmark: its address space, folios, fault path, results. */
+struct bench_cpu {
+	u32 cpu;
+	struct workload wl;
+	struct pool pool;
+	struct fault_ctx fault;
+	struct bench_outcome out;
+	struct dirty_line lines[INJECT_MAX_LINES];
+};
 
+/* One configuration on one CPU. */
 struct bench_cfg {
-	struct bench_desc d;	/* what the records say */
+	struct bench_desc d;
+	struct bench_cpu *bc;
 	const struct hz_config *c;
 	u32 folio;
-	enum prim_id prim;
-	enum clear_order order;
 	u64 bytes;		/* folio size */
 	u32 count;		/* folios in the region */
 	u64 region;
 	const char *no_folio;	/* why count is 0 */
 };
 
-static struct workload wl;
-static struct pool pool;
-static struct bench_outcome out;
-static struct fault_ctx fault_ctx;	/* per CPU once APs run workloads */
+static struct bench_cpu *bench_cpus[MAX_CPUS];
 
 u32 bench_count(const struct hz_config *c)
 {
-	return bench_matrix_count(c);
+	return matrix_count(c);
 }
 
-/* Untimed: the pool and its guards full of pattern, so zeroing shows. */
-static void fill_pool(void)
+static enum leaf_size leaf_of(u32 folio)
 {
-	for (u32 i = 0; i < pool.n; i++)
-		fill_qwords(phys_to_virt(pool.f[i].pa), PATTERN, pool.bytes);
-	for (u32 i = 0; i < pool.nguards; i++)
-		fill_qwords(phys_to_virt(pool.guard_pa[i]), PATTERN, SZ_4K);
+	return folio == FOLIO_4K ? LEAF_4K : folio == FOLIO_2M ? LEAF_2M :
+	       LEAF_1G;
 }
 
-static void plan_touches(const struct bench_cfg *b)
+static void op_fill(void *ctx)
+{
+	struct bench_cfg *b = ctx;
+	struct pool *pool = &b->bc->pool;
+
+	for (u32 i = 0; i < pool->n; i++)
+		fill_movq(phys_to_virt(pool->f[i].pa), pool->bytes, PATTERN);
+	for (u32 i = 0; i < pool->nguards; i++)
+		fill_movq(phys_to_virt(pool->guard_pa[i]), SZ_4K, PATTERN);
+}
+
+static void op_cache(void *ctx, u32 mode)
+{
+	struct bench_cfg *b = ctx;
+	struct pool *pool = &b->bc->pool;
+
+	if (mode == CACHE_WBINVD) {
+		wbinvd();
+	} else if (mode == CACHE_COLD) {
+		for (u32 i = 0; i < pool->n; i++)
+			flush_range(phys_to_virt(pool->f[i].pa), pool->bytes,
+				    cpu_info.has_clflushopt);
+	}
+}
+
+static void arm(struct bench_cfg *b)
 {
 	const struct hz_config *c = b->c;
-	u64 *a = wl.addrs, rng = c->seed;
+	struct bench_cpu *bc = b->bc;
+	struct fault_ctx *fc = &bc->fault;
 
-	touch_permutation(c, b->count, a, &rng);
-	for (u32 k = 0; k < b->count; k++)
-		a[k] = b->region + a[k] * b->bytes +
-		       (u64)touch_page(c, b->bytes, &rng) * SZ_4K;
-}
-
-static void set_cache_state(const struct hz_config *c)
-{
-	if (c->cache == CACHE_WBINVD)
-		wbinvd();
-	else if (c->cache == CACHE_CLFLUSH)
-		for (u32 i = 0; i < pool.n; i++)
-			clflush_range(phys_to_virt(pool.f[i].pa), pool.bytes);
-}
-
-static u64 check_folio(const struct hz_config *c, const u8 *p, u64 bytes)
-{
-	u64 off;
-
-	if (c->verify == VERIFY_FULL)
-		return find_not_qword(p, 0, bytes);
-	/* Sampled: one line per 4K page, spread, plus both ends. */
-	for (u64 pg = 0; pg < bytes; pg += SZ_4K) {
-		off = pg + ((pg / SZ_4K) * 37 % 64) * 64;
-		if (find_not_qword(p + off, 0, 64) != ~0ULL)
-			return off + find_not_qword(p + off, 0, 64);
+	memset(fc, 0, sizeof(*fc));
+	fc->pml4 = bc->wl.pml4;
+	fc->region = b->region;
+	fc->region_end = b->region + (u64)b->count * b->bytes;
+	fc->leaf = leaf_of(b->folio);
+	fc->pool = &bc->pool;
+	fc->prim = prim_fns[b->d.at.v[AXIS_PRIM]];
+	fc->plan.order = b->d.at.v[AXIS_ORDER];
+	fc->plan.chunk = b->d.chunk ? (u32)MIN(b->d.chunk / SZ_4K, (u64)~0u) : 1;
+	fc->plan.radius = (u32)c->radius;
+	fc->pte_linux = c->pte == PTE_MODE_LINUX;
+	fc->wrong_pa_fault = c->inject == INJECT_WRONG_PA ? b->count / 2 : ~0u;
+	if (c->inject == INJECT_SKIP_LINE) {
+		fc->lines = bc->lines;
+		fc->nlines = inject_plan(c->seed, b->count, b->bytes, bc->lines,
+					 (u32)c->inject_lines);
 	}
-	off = find_not_qword(p + bytes - 64, 0, 64);
-	return off == ~0ULL ? find_not_qword(p, 0, 64) : bytes - 64 + off;
+	fc->max = b->count;
+	fc->clear_ticks = bc->wl.clear_ticks;
+	fc->fault_page = bc->wl.fault_page;
+	fault_arm(bc->cpu, fc);
 }
 
-static void verify(const struct bench_cfg *b)
+static void op_timed(void *ctx, u32 access, struct bench_pass *p,
+		     struct bench_outcome *o)
 {
-	for (u32 i = 0; i < fault_ctx.nfaults; i++) {
-		u64 off = check_folio(b->c, phys_to_virt(pool.f[i].pa), b->bytes);
+	struct bench_cfg *b = ctx;
+	struct workload *wl = &b->bc->wl;
+	struct fault_ctx *fc = &b->bc->fault;
 
-		if (off != ~0ULL)
-			bench_fail(&out, "%s: folio %u (pa %#llx, fault page "
-				   "%llu) not zero at offset %#llx", b->d.name, i,
-			     (unsigned long long)pool.f[i].pa,
-			     (unsigned long long)wl.fault_page[i],
-			     (unsigned long long)off);
-	}
-	for (u32 i = 0; i < pool.nguards; i++)
-		if (find_not_qword(phys_to_virt(pool.guard_pa[i]), PATTERN,
+	touch_plan(b->c, b->count, b->bytes, b->region, wl->addrs);
+	memset(wl->access_ticks, 0, (u64)b->count * 8);
+	arm(b);
+	wl->args->count = b->count;
+	wl->args->folio_bytes = b->bytes;
+	wl->args->access = access;
+	wl->args->use_rdtscp = cpu_info.has_rdtscp;
+	workload_run(wl, b->c->cpl == 1);
+	fault_disarm(b->bc->cpu);
+	if (fc->nfaults != b->count)
+		bench_fail(o, "%s: %u of %u folios faulted", b->d.name,
+			   fc->nfaults, b->count);
+	p->faults = fc->nfaults;
+	p->resched = fc->resched;
+	p->fault = wl->fault_ticks;
+	p->clear = wl->clear_ticks;
+	p->access_t = wl->access_ticks;
+	p->page = wl->fault_page;
+	p->injected = fc->nlines;
+}
+
+/* The entry the fault installed must be the folio's, as the user sees it. */
+static bool check_leaf(struct bench_cfg *b, u32 k, u64 va,
+		       struct bench_outcome *o)
+{
+	u64 want_pa = b->bc->pool.f[k].pa, need = PTE_P | PTE_U | PTE_W | PTE_NX;
+	u64 attr = PTE_PCD | PTE_PWT | (b->folio == FOLIO_4K ? PTE_PS : 1ULL << 12);
+	struct pt_walk w;
+	const char *bad = NULL;
+
+	if (!pt_walk(b->bc->wl.pml4, va, &w))
+		bad = "not mapped";
+	else if (w.level != (int)leaf_of(b->folio))
+		bad = "a leaf of the wrong size";
+	else if ((w.entry & PTE_ADDR & ~(b->bytes - 1)) != want_pa)
+		bad = "the wrong physical address";
+	else if ((w.entry & need) != need)
+		bad = "wrong permissions";
+	else if (w.entry & attr)
+		bad = "a cache attribute other than write-back";
+	if (bad)
+		bench_fail(o, "%s: folio %u (user va %#llx, pa %#llx): the "
+			   "workload's mapping has %s (entry %#llx)", b->d.name,
+			   k, (unsigned long long)va,
+			   (unsigned long long)want_pa, bad,
+			   (unsigned long long)w.entry);
+	return !bad;
+}
+
+static u64 scan_nonzero(const void *p, u64 bytes)
+{
+	return find_not_qword(p, 0, bytes);
+}
+
+static void check_guards(struct bench_cfg *b, struct bench_outcome *o)
+{
+	struct pool *pool = &b->bc->pool;
+
+	for (u32 i = 0; i < pool->nguards; i++)
+		if (find_not_qword(phys_to_virt(pool->guard_pa[i]), PATTERN,
 				   SZ_4K) != ~0ULL)
-			bench_fail(&out, "%s: guard page %#llx next to the pool "
+			bench_fail(o, "%s: guard page %#llx next to the pool "
 				   "was written", b->d.name,
-				   (unsigned long long)pool.guard_pa[i]);
+				   (unsigned long long)pool->guard_pa[i]);
 }
 
-static void unmap_all(const struct bench_cfg *b)
+/*
+ * Through the workload's own mapping (its page tables, its user virtual
+ * addresses, in its address space): a wrong frame, leaf size or cache
+ * attribute fails here, not only a missed line.
+ */
+static void op_verify(void *ctx, struct bench_pass *p, struct bench_outcome *o)
 {
-	enum leaf_size l = b->folio == FOLIO_4K ? LEAF_4K :
-			   b->folio == FOLIO_2M ? LEAF_2M : LEAF_1G;
+	struct bench_cfg *b = ctx;
+	struct fault_ctx *fc = &b->bc->fault;
+	const struct hz_config *c = b->c;
+
+	for (u32 k = 0; k < fc->nfaults; k++) {
+		u64 va = ALIGN_DOWN(b->bc->wl.addrs[k], b->bytes), first, n;
+
+		if (!check_leaf(b, k, va, o))
+			continue;
+		n = verify_count_dirty(c->verify, (const u8 *)va, b->bytes,
+				       scan_nonzero, &first);
+		p->detected += (u32)n;
+		if (n)
+			bench_fail(o, "%s: folio %u (user va %#llx, pa %#llx, "
+				   "fault page %llu) not zero at offset %#llx",
+				   b->d.name, k, (unsigned long long)va,
+				   (unsigned long long)b->bc->pool.f[k].pa,
+				   (unsigned long long)b->bc->wl.fault_page[k],
+				   (unsigned long long)first);
+	}
+	for (u32 i = 0; i < fc->nlines; i++)
+		p->injected_seen += verify_covers(c->verify, b->bytes,
+						  (u64)fc->lines[i].line * LINE);
+	check_guards(b, o);
+}
+
+static void op_reset(void *ctx)
+{
+	struct bench_cfg *b = ctx;
 
 	for (u32 i = 0; i < b->count; i++)
-		pt_unmap(wl.pml4, b->region + (u64)i * b->bytes, l, NULL);
-	pool_reset(&pool);
+		pt_unmap(b->bc->wl.pml4, b->region + (u64)i * b->bytes,
+			 leaf_of(b->folio), NULL);
+	pool_reset(&b->bc->pool);
 	write_cr3(read_cr3());	/* and anything the walk cached */
 }
 
-static void one_pass(const struct bench_cfg *b, u32 run, enum pass_kind k)
-{
-	const struct hz_config *c = b->c;
-	u32 access = k == PASS_VERIFY ? ACCESS_NONE : c->access;
-	u32 before = out.failures, n;
-	struct fault_ctx *fc = &fault_ctx;
-	struct bench_pass p;
-
-	fill_pool();
-	plan_touches(b);
-	memset(wl.access_ticks, 0, (u64)b->count * 8);
-	set_cache_state(c);
-	memset(fc, 0, sizeof(*fc));
-	fc->pml4 = wl.pml4;
-	fc->region = b->region;
-	fc->region_end = b->region + (u64)b->count * b->bytes;
-	fc->leaf = b->folio == FOLIO_4K ? LEAF_4K : b->folio == FOLIO_2M ?
-		   LEAF_2M : LEAF_1G;
-	fc->pool = &pool;
-	fc->clear = prim_fns[b->prim];
-	fc->order = b->order;
-	fc->chunk_pages = b->d.chunk ? (u32)MIN(b->d.chunk / SZ_4K, (u64)~0u) : 1;
-	fc->radius = (u32)c->radius;
-	fc->inject_skip_line = c->inject == INJECT_SKIP_LINE;
-	fc->max = b->count;
-	fc->clear_ticks = wl.clear_ticks;
-	fc->fault_page = wl.fault_page;
-	wl.args->count = b->count;
-	wl.args->folio_bytes = b->bytes;
-	wl.args->access = access;
-	wl.args->use_rdtscp = cpu_info.has_rdtscp;
-	this_cpu()->fault = fc;
-	fc->active = true;
-	workload_run(&wl, c->cpl == 1);
-	fc->active = false;
-	this_cpu()->fault = NULL;
-	n = fc->nfaults;
-	if (n != b->count)
-		bench_fail(&out, "%s: %u of %u folios faulted", b->d.name, n,
-			   b->count);
-	if (access != ACCESS_WRITE)
-		verify(b);
-	p = (struct bench_pass){ run, pass_names[k], access, n, fc->resched,
-				 wl.fault_ticks, wl.clear_ticks, wl.access_ticks,
-				 access == ACCESS_WRITE ? "n/a" :
-				 out.failures > before ? "fail" : "ok" };
-	bench_rec_run(&records, &b->d, &p);
-	if (k == PASS_MEASURE) {
-		if (c->samples == SAMPLES_ALL) {
-			bench_rec_samples(&records, b->d.id, run, "fault",
-					  wl.fault_ticks, n);
-			bench_rec_samples(&records, b->d.id, run, "clear",
-					  wl.clear_ticks, n);
-			if (access != ACCESS_NONE)
-				bench_rec_samples(&records, b->d.id, run,
-						  "access", wl.access_ticks, n);
-			if (c->offset == OFFSET_RANDOM)
-				bench_rec_samples(&records, b->d.id, run,
-						  "page", wl.fault_page, n);
-		}
-		/* The page numbers are printed: their array is scratch now. */
-		bench_keep_run(&out, &p, wl.fault_page);
-	}
-	unmap_all(b);
-}
+static const struct bench_ops fault_ops = {
+	op_fill, op_cache, op_timed, op_verify, op_reset, NULL,
+};
 
 static void run_config(struct ktap *k, struct bench_cfg *b)
 {
-	const struct hz_config *c = b->c;
+	struct bench_job j = {
+		&records, &b->d, &fault_ops, b, &b->bc->out, timebase.tsc_hz,
+		timebase.overhead_median, NULL,
+	};
+	struct bench_outcome *o = &b->bc->out;
 	char why[160];
-	u32 run = 0;
+	bool ok;
 
-	memset(&out, 0, sizeof(out));
-	bench_rec_config(&records, &b->d);
-	if (!prim_supported(b->prim, why, sizeof(why)) || b->count == 0) {
-		if (b->count == 0)
-			strlcpy(why, b->no_folio, sizeof(why));
-		bench_rec_summary(&records, &b->d, &out, "skip", why,
-				  timebase.tsc_hz);
+	if (b->count == 0)
+		strlcpy(why, b->no_folio, sizeof(why));
+	else if (prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why)))
+		why[0] = '\0';
+	/* The page array is printed before it is reused as scratch. */
+	j.scratch = b->bc->wl.fault_page;
+	ok = bench_run_config(&j, why[0] ? why : NULL);
+	if (why[0]) {
 		ktap_result(k, KTAP_SKIP, b->d.name, why);
 		return;
 	}
-	/* With a write access the folios end up written: check zeroing on a
-	 * pass of its own first. */
-	if (c->access == ACCESS_WRITE)
-		one_pass(b, run++, PASS_VERIFY);
-	for (u64 i = 0; i < c->warmups; i++)
-		one_pass(b, run++, PASS_WARMUP);
-	for (u64 i = 0; i < c->runs; i++)
-		one_pass(b, run++, PASS_MEASURE);
-	bench_rec_summary(&records, &b->d, &out, out.failures ? "fail" : "ok",
-			  out.failures ? out.first : NULL, timebase.tsc_hz);
-	if (out.failures) {
-		ktap_diag(k, "%s", out.first);
-		if (out.failures > 1)
+	if (!ok) {
+		ktap_diag(k, "%s", o->first);
+		if (o->failures > 1)
 			ktap_diag(k, "%s: %u more failures", b->d.name,
-				  out.failures - 1);
+				  o->failures - 1);
 	}
-	ktap_result(k, out.failures ? KTAP_FAIL : KTAP_OK, b->d.name, NULL);
+	ktap_result(k, ok ? KTAP_OK : KTAP_FAIL, b->d.name, NULL);
 }
 
 /* How many folios of @f fit: the request, clamped to what memory allows. */
@@ -239,10 +280,10 @@ static u32 fit_count(const struct hz_config *c, u32 f)
 	have = MIN(want, (u64)WL_MAX_FAULTS);
 	have = MIN(have, REGION_MAX / bytes);
 	/* Leave some memory for page tables of the region (4K folios need
-	 * one per 2M mapped). */
+	 * one per 2M mapped) and the pool's descriptors. */
 	have = MIN(have, frame_count_free_blocks(bytes) -
 		   MIN(frame_count_free_blocks(bytes),
-		       f == FOLIO_4K ? 2048ULL + have / 512 : f == FOLIO_2M ? 2ULL : 0ULL));
+		       f == FOLIO_4K ? 4096ULL + have / 512 : f == FOLIO_2M ? 4ULL : 0ULL));
 	if (have < want)
 		printk("hugezero: bench: size=%s of %s folios clamped to %s: "
 		       "%llu folios %s\n", size_name(c->size, a, sizeof(a)),
@@ -253,58 +294,66 @@ static u32 fit_count(const struct hz_config *c, u32 f)
 	return (u32)have;
 }
 
-static void run_folio(struct ktap *k, const struct hz_config *c, u32 f,
-		      u32 *id)
+static void run_folio(struct ktap *k, const struct hz_config *c,
+		      struct bench_cpu *bc, u32 f, u32 *id)
 {
-	struct matrix_iter it = { 0, 0, 0 };
+	struct matrix_iter it = { { { 0 } }, false };
 	struct bench_cfg b;
-	u32 prim, order;
 
 	memset(&b, 0, sizeof(b));
+	b.bc = bc;
 	b.c = b.d.c = c;
 	b.folio = f;
 	b.bytes = folio_bytes[f];
 	b.region = REGION_VA(f);
 	b.d.bench = "fault";
 	b.d.folio = folio_names[f];
+	b.d.llc = cpu_info.l3;
 	b.no_folio = "no free folio of this size";
 	if (f == FOLIO_1G && !cpu_info.has_pdpe1gb) {
 		/* A PS bit in a PDPTE is reserved without it: mapping one would #PF. */
 		b.no_folio = "CPU lacks 1 GiB pages (CPUID 80000001h:EDX[26] clear)";
 	} else {
 		b.count = fit_count(c, f);
-		while (b.count && !pool_create(&pool, b.bytes, b.count))
+		while (b.count && !pool_create(&bc->pool, b.bytes, b.count))
 			b.count--;	/* the clamp's margin was not enough */
 	}
 	b.d.folios = b.count;
 	b.d.size = (u64)b.count * b.bytes;
-	while (bench_matrix_next(c, f, "", &it, &b.d, id, &prim, &order)) {
-		b.prim = prim;
-		b.order = order;
+	while (bench_matrix_next(c, f, "", &it, &b.d, id))
 		run_config(k, &b);
-	}
-	pool_destroy(&pool);
+	pool_destroy(&bc->pool);
 }
 
-void bench_run(struct ktap *k, const struct hz_config *c)
+static struct bench_cpu *bench_cpu_get(u32 cpu)
 {
+	if (!bench_cpus[cpu])
+		bench_cpus[cpu] = vmem_alloc(sizeof(struct bench_cpu));
+	if (bench_cpus[cpu])
+		bench_cpus[cpu]->cpu = cpu;
+	return bench_cpus[cpu];
+}
+
+void bench_run(struct ktap *k, const struct hz_config *c, u32 cpu)
+{
+	struct bench_cpu *bc = bench_cpu_get(cpu);
 	u32 id = 0, fails = k->fail;
 
 	fault_init();
 	user_init();
 	ktap_subtest_start(k, "fault", bench_count(c));
-	if (!workload_create(&wl)) {
-		printk("hugezero: bench: no memory for the workload's tables "
-		       "and sample arrays\n");
+	if (!bc || !workload_create(&bc->wl)) {
+		printk("hugezero: bench: no memory for cpu %u's benchmark state, "
+		       "workload tables and sample arrays\n", cpu);
 		ktap_subtest_end(k, "fault", KTAP_FAIL);
 		k->fail++;
 		return;
 	}
-	workload_enter_space(&wl);
+	workload_enter_space(&bc->wl);
 	for (u32 f = 0; f < FOLIO_COUNT; f++)
 		if (c->folios >> f & 1)
-			run_folio(k, c, f, &id);
+			run_folio(k, c, bc, f, &id);
 	workload_leave_space();
-	workload_destroy(&wl);
+	workload_destroy(&bc->wl);
 	ktap_subtest_end(k, "fault", k->fail > fails ? KTAP_FAIL : KTAP_OK);
 }

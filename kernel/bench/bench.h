@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef KERNEL_BENCH_H
-#define KERNEL_BENCH_H
+#ifndef KERNEL_BENCH_BENCH_H
+#define KERNEL_BENCH_BENCH_H
 
 #include "lib/ktap.h"
 #include "lib/params.h"
 
 /* How many configurations (KTAP cases) bench=fault will run. */
 u32 bench_count(const struct hz_config *c);
-/* Run them all as the KTAP subtest "fault", writing records. */
-void bench_run(struct ktap *k, const struct hz_config *c);
+/* Run them all on CPU @cpu as the KTAP subtest "fault", writing records. */
+void bench_run(struct ktap *k, const struct hz_config *c, u32 cpu);
 
 #endif

@@ -1,45 +1,84 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The benchmark's #PF handler.  Only not-present faults inside the active
- * region are ours; anything else falls through to the fatal path.
+ * The benchmark's #PF handler.  Only not-present faults inside the armed
+ * region of this CPU are ours; anything else falls through to the fatal
+ * path.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/bench/fault.h"
+#include "kernel/sched/sched.h"
 
-/* A real call, as cond_resched() is in Linux when there is nothing to do. */
-__attribute__((noinline)) void cond_resched(void)
+static struct fault_ctx *armed[MAX_CPUS];
+
+void fault_arm(u32 cpu, struct fault_ctx *fc)
 {
-	this_cpu()->resched_points++;
-	barrier();
+	armed[cpu] = fc;
 }
 
-static void clear_folio(struct fault_ctx *fc, u8 *dst, u32 nr, u32 page)
+void fault_disarm(u32 cpu)
 {
-	struct order_iter it;
-	struct clear_range r;
+	armed[cpu] = NULL;
+}
 
-	order_begin(&it, fc->order, nr, page, fc->chunk_pages, fc->radius);
-	while (order_next(&it, &r)) {
-		if (r.resched_before)
-			cond_resched();
-		fc->clear(dst + (u64)r.start * SZ_4K, (u64)r.npages * SZ_4K);
-		if (r.resched_after)
-			cond_resched();
+static void resched(void *ctx)
+{
+	(void)ctx;
+	cond_resched();
+}
+
+/*
+ * Linux: do_huge_pmd_anonymous_page() and hugetlb_no_page() make the
+ * entry young, and dirty on a write fault (maybe_pmd_mkwrite(pmd_mkdirty())
+ * / huge_pte_mkdirty()), so the retried access needs no A/D assist.
+ */
+u64 fault_leaf_flags(bool pte_linux, bool write)
+{
+	u64 f = PTE_U | PTE_W | PTE_NX;
+
+	if (pte_linux)
+		f |= PTE_A | (write ? PTE_D : 0);
+	return f;
+}
+
+/* inject=skip-line: what a clear that missed these lines would leave. */
+static void dirty_lines(struct fault_ctx *fc, u8 *folio)
+{
+	while (fc->next_line < fc->nlines &&
+	       fc->lines[fc->next_line].fault == fc->nfaults) {
+		*(volatile u64 *)(folio + (u64)fc->lines[fc->next_line].line *
+				  LINE) = 0x5a5a5a5a5a5a5a5aULL;
+		fc->next_line++;
 	}
+}
+
+static u64 map_pa(struct fault_ctx *fc, const struct folio *f)
+{
+	/* inject=wrong-pa: the next folio's frame, a mapping bug to catch. */
+	if (fc->nfaults == fc->wrong_pa_fault && fc->pool->n > 1)
+		return fc->pool->f[(fc->nfaults + 1) % fc->pool->n].pa;
+	return f->pa;
+}
+
+static u64 leaf_entry(const u64 *pml4, u64 va)
+{
+	struct pt_walk w;
+
+	return pt_walk(pml4, va, &w) ? w.entry : 0;
 }
 
 static bool fault_handle(struct regs *r)
 {
-	struct percpu *pc = this_cpu();
-	struct fault_ctx *fc = pc->fault;
-	u64 cr2 = read_cr2(), bytes, va, t0, t1, rp;
+	struct fault_ctx *fc = armed[this_cpu()->cpu];
+	u64 cr2 = read_cr2(), bytes, va, t0, t1;
+	struct zero_ops ops = { NULL, resched, NULL };
 	struct folio *f;
+	s64 taken;
 	u32 page;
 
-	if (!fc || !fc->active || cr2 < fc->region || cr2 >= fc->region_end ||
+	if (!fc || cr2 < fc->region || cr2 >= fc->region_end ||
 	    (r->error & PF_ERR_P))
 		return false;
 	/* More faults than folios: not ours to handle; the fatal path reports. */
@@ -48,17 +87,20 @@ static bool fault_handle(struct regs *r)
 	bytes = fc->pool->bytes;
 	va = ALIGN_DOWN(cr2, bytes);
 	page = (u32)((cr2 - va) / SZ_4K);
-	rp = pc->resched_points;
+	ops.prim = fc->prim;
 	t0 = tsc_begin();
-	clear_folio(fc, phys_to_virt(f->pa), (u32)(bytes / SZ_4K), page);
+	taken = folio_zero(phys_to_virt(f->pa), (u32)(bytes / SZ_4K), page,
+			   &fc->plan, &ops);
 	t1 = tsc_end();
-	if (fc->inject_skip_line && fc->nfaults % 5 == 2)
-		*(volatile u64 *)((u8 *)phys_to_virt(f->pa) + bytes / 2 + 64) =
-			0x5a5a5a5a5a5a5a5aULL;
-	if (pt_map(fc->pml4, va, f->pa, fc->leaf, PTE_U | PTE_W | PTE_NX) != PT_OK)
+	if (taken < 0)
+		return false;
+	dirty_lines(fc, phys_to_virt(f->pa));
+	if (pt_map(fc->pml4, va, map_pa(fc, f), fc->leaf,
+		   fault_leaf_flags(fc->pte_linux, r->error & PF_ERR_W)) != PT_OK)
 		return false;
 	f->mapped = 1;
-	fc->resched += pc->resched_points - rp;
+	fc->last_entry = leaf_entry(fc->pml4, va);
+	fc->resched += (u64)taken;
 	fc->clear_ticks[fc->nfaults] = t1 - t0;
 	fc->fault_page[fc->nfaults] = page;
 	fc->nfaults++;

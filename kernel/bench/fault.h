@@ -1,37 +1,47 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef KERNEL_FAULT_H
-#define KERNEL_FAULT_H
+#ifndef KERNEL_BENCH_FAULT_H
+#define KERNEL_BENCH_FAULT_H
 
 #include "arch/x86_64/clear.h"
 #include "arch/x86_64/paging.h"
 #include "kernel/mm/pool.h"
-#include "lib/order.h"
+#include "lib/verify.h"
+#include "lib/zero.h"
 
 /*
- * The page-fault path of the benchmark, as folio_zero_user() plus the
- * mapping around it: take a free folio, zero it through the direct map
- * with the configured primitive and order (timed), map it, return.
+ * The page-fault path of the benchmark, as Linux's hugetlb/THP anonymous
+ * fault: take a free folio, zero it through the direct map with
+ * folio_zero() (timed), install the leaf the way pte= says, return; the
+ * touch is retried and succeeds.  One context per CPU, armed for a run.
  */
 struct fault_ctx {
-	bool active;
 	u64 *pml4;
 	u64 region, region_end;
 	enum leaf_size leaf;
 	struct pool *pool;
-	prim_fn clear;
-	enum clear_order order;
-	u32 chunk_pages, radius;
-	bool inject_skip_line;	/* test the verifier: leave one line dirty */
+	prim_fn prim;
+	struct zero_plan plan;
+	bool pte_linux;		/* pte=linux: A and D as Linux installs them */
+	/* Test-only faults (inject=): dirty lines, sorted by fault, and the
+	 * fault whose folio is mapped at another folio's address (~0: none). */
+	const struct dirty_line *lines;
+	u32 nlines, next_line;
+	u32 wrong_pa_fault;
 	/* results, indexed by fault number */
 	u32 nfaults, max;
 	u64 *clear_ticks;
 	u64 *fault_page;	/* 4K page index within the folio */
-	u64 resched;		/* resched points passed, this run */
+	u64 resched;		/* resched points taken, this run */
+	u64 last_entry;		/* the leaf as installed by the last fault */
 };
 
-/* Hook the #PF vector; a CPU handles faults for this_cpu()->fault. */
+/* Hook the #PF vector (once). */
 void fault_init(void);
-/* A resched point: Linux's cond_resched(); counted until scheduling exists. */
-void cond_resched(void);
+/* Faults in @fc's region on CPU @cpu are @fc's until disarmed. */
+void fault_arm(u32 cpu, struct fault_ctx *fc);
+void fault_disarm(u32 cpu);
+/* The leaf flags a fault installs: pte=linux sets Accessed, and Dirty on
+ * a write fault, as Linux's fault path does. */
+u64 fault_leaf_flags(bool pte_linux, bool write);
 
 #endif

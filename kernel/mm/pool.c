@@ -6,8 +6,7 @@
  */
 #include "kernel/mm/memory.h"
 #include "kernel/mm/pool.h"
-
-static struct folio folios[POOL_MAX];
+#include "kernel/mm/vmem.h"
 
 static void take_guard(struct pool *p, u64 pa)
 {
@@ -17,13 +16,17 @@ static void take_guard(struct pool *p, u64 pa)
 
 bool pool_create(struct pool *p, u64 bytes, u32 n)
 {
+	struct folio *folios;
+
 	p->bytes = bytes;
 	p->n = 0;
 	p->next = 0;
-	p->f = folios;
 	p->nguards = 0;
-	if (n > POOL_MAX)
+	p->f = NULL;
+	if (n == 0 || n > POOL_MAX ||
+	    !(folios = vmem_alloc((u64)n * sizeof(*folios))))
 		return false;
+	p->f = folios;
 	for (u32 i = 0; i < n; i++) {
 		u64 pa = frame_alloc(bytes);
 
@@ -50,6 +53,8 @@ void pool_destroy(struct pool *p)
 		frame_free(p->f[i].pa, p->bytes);
 	for (u32 i = 0; i < p->nguards; i++)
 		frame_free(p->guard_pa[i], SZ_4K);
+	vmem_free(p->f);
+	p->f = NULL;
 	p->n = p->next = p->nguards = 0;
 }
 

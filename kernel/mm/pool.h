@@ -11,6 +11,7 @@
  * The folio pool: free folios of one size that faults take, in FIFO order
  * (so run after run, fault k gets the same folio).  Each folio carries a
  * zeroed state for pre-zeroing; nothing sets it yet, so every fault clears.
+ * One pool per CPU that faults; its descriptors live in vmem.
  */
 enum folio_state { FOLIO_UNZEROED, FOLIO_ZEROED };
 

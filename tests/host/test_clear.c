@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include "arch/x86_64/clear.h"
+#include "arch/x86_64/cpuid.h"
 #include "lib/string.h"
 #include "tests/host/unit.h"
 
@@ -60,6 +61,7 @@ static void check_prim(enum prim_id p)
 
 TEST(clear_every_supported_primitive)
 {
+	cpuid_init();
 	arena = aligned_alloc(4096, GUARD * 2 + MAXLEN + 8192);
 	for (int p = 0; p < PRIM_COUNT; p++)
 		check_prim((enum prim_id)p);
@@ -70,6 +72,7 @@ TEST(clear_support_reasons)
 {
 	char why[160];
 
+	cpuid_init();
 	EXPECT(prim_supported(PRIM_ORIG, why, sizeof(why)));
 	EXPECT(prim_supported(PRIM_REP, why, sizeof(why)));
 	for (int p = 0; p < PRIM_COUNT; p++) {
@@ -78,4 +81,17 @@ TEST(clear_support_reasons)
 			EXPECT(strstr(why, "CPUID") != NULL, "%s: reason '%s' "
 			       "names no CPUID bit", prim_names[p], why);
 	}
+}
+
+TEST(fill_movq_writes_the_pattern_and_only_the_range)
+{
+	u64 *a = aligned_alloc(4096, 3 * 4096);
+
+	for (u32 i = 0; i < 3 * 512; i++)
+		a[i] = 7;
+	fill_movq(a + 512, 4096, 0xdeadbeefcafef00dULL);
+	for (u32 i = 0; i < 3 * 512; i++)
+		EXPECT(a[i] == (i >= 512 && i < 1024 ? 0xdeadbeefcafef00dULL : 7),
+		       "qword %u is %#llx", i, (unsigned long long)a[i]);
+	free(a);
 }

@@ -122,8 +122,10 @@ TEST(cmdline_enum_list)
 		u64 mask;
 	} cfg = { 0 };
 	const struct param p[] = {
-		{ "folio", P_ENUM_LIST, 0, sizes, 0, 0, NULL, "folio=4K,2M,1G" },
-		{ "size", P_SIZE, 0, NULL, 4096, 1ULL << 40, NULL, "size=4K.." },
+		{ "folio", P_ENUM_LIST, 0, sizes, 0, 0, NULL, "folio=4K,2M,1G",
+		  NULL },
+		{ "size", P_SIZE, 0, NULL, 4096, 1ULL << 40, NULL, "size=4K..",
+		  NULL },
 	};
 	struct cmdline_result r;
 
@@ -159,4 +161,26 @@ TEST(cmdline_kernel_and_companion_keys)
 	EXPECT(parse("bench=split cache=wbinvd", &c, &r));
 	EXPECT(!config_check_target(&c, &r, true));
 	EXPECT(strstr(r.errors[0], "cache=wbinvd needs ring 0") != NULL);
+}
+
+TEST(cmdline_old_names_are_accepted_with_a_note)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	config_defaults(&c);
+	EXPECT_EQ(c.cache, CACHE_COLD);
+	memset(&r, 0, sizeof(r));
+	EXPECT(config_parse("bench=fault cache=asis", &c, &r));
+	EXPECT_EQ(c.cache, CACHE_WARM);
+	EXPECT(r.nnotes == 1 && strstr(r.notes[0], "cache=asis is an old name "
+					"for cache=warm"), "%s", r.notes[0]);
+	memset(&r, 0, sizeof(r));
+	EXPECT(config_parse("bench=fault cache=clflush pte=clean", &c, &r));
+	EXPECT_EQ(c.cache, CACHE_COLD);
+	EXPECT_EQ(c.pte, PTE_MODE_CLEAN);
+	memset(&r, 0, sizeof(r));
+	EXPECT(!config_parse("bench=fault cache=hot", &c, &r));
+	EXPECT(strstr(r.errors[0], "'hot' is not one of cold|warm|wbinvd"),
+	       "%s", r.errors[0]);
 }

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Every structure offset an .asm file of arch/x86_64 relies on, checked at
+ * compile time: change a structure and the build stops here, not in a
+ * frame that is one register off at run time.
+ */
+#include <stddef.h>
+#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/traps.h"
+
+/* isr.asm: the frame isr_common pushes is struct regs. */
+_Static_assert(offsetof(struct regs, r15) == 0, "isr.asm pushes r15 last");
+_Static_assert(offsetof(struct regs, rax) == 14 * 8, "isr.asm pushes rax first");
+_Static_assert(offsetof(struct regs, vector) == 15 * 8, "isr.asm: [rsp] vector");
+_Static_assert(offsetof(struct regs, error) == 16 * 8, "isr.asm: +8 error");
+_Static_assert(offsetof(struct regs, rip) == 17 * 8, "CPU frame: rip");
+_Static_assert(offsetof(struct regs, cs) == 18 * 8, "isr.asm tests cs & 3");
+_Static_assert(sizeof(struct regs) == 22 * 8, "CPU frame ends with ss");
+
+/* isr.asm's trap_try_asm: struct trap_jmp by offset. */
+_Static_assert(offsetof(struct trap_jmp, rbx) == 0, "trap_jmp.rbx");
+_Static_assert(offsetof(struct trap_jmp, rbp) == 8, "trap_jmp.rbp");
+_Static_assert(offsetof(struct trap_jmp, r12) == 16, "trap_jmp.r12");
+_Static_assert(offsetof(struct trap_jmp, r13) == 24, "trap_jmp.r13");
+_Static_assert(offsetof(struct trap_jmp, r14) == 32, "trap_jmp.r14");
+_Static_assert(offsetof(struct trap_jmp, r15) == 40, "trap_jmp.r15");
+_Static_assert(offsetof(struct trap_jmp, rsp) == 48, "trap_jmp.rsp");
+_Static_assert(offsetof(struct trap_jmp, landing) == 56, "trap_jmp.landing");
+
+/* this_cpu() reads %gs:0; the CPU reads the TSS by the SDM's layout. */
+_Static_assert(offsetof(struct percpu, self) == 0, "this_cpu(): %gs:0");
+_Static_assert(offsetof(struct tss, rsp0) == 4, "TSS rsp0");
+_Static_assert(offsetof(struct tss, ist) == 36, "TSS ist1");
+_Static_assert(offsetof(struct tss, iomap_base) == 102, "TSS iomap base");
+_Static_assert(sizeof(struct tss) == 104, "64-bit TSS");

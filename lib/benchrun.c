@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "lib/benchrun.h"
+#include "lib/string.h"
+
+static const char *const pass_names[] = { "verify", "warmup", "measure" };
+
+static void write_samples(const struct bench_job *j, const struct bench_pass *p)
+{
+	const struct hz_config *c = j->d->c;
+	u32 id = j->d->id, n = p->faults;
+
+	if (c->samples != SAMPLES_ALL)
+		return;
+	if (p->fault)
+		bench_rec_samples(j->w, id, p->run, "fault", p->fault, n);
+	if (p->clear)
+		bench_rec_samples(j->w, id, p->run, "clear", p->clear, n);
+	if (p->access != ACCESS_NONE && p->access_t)
+		bench_rec_samples(j->w, id, p->run, "access", p->access_t, n);
+	if (c->offset == OFFSET_RANDOM && p->page)
+		bench_rec_samples(j->w, id, p->run, "page", p->page, n);
+}
+
+static void one_pass(const struct bench_job *j, u32 run, enum pass_kind k)
+{
+	const struct hz_config *c = j->d->c;
+	u32 access = k == PASS_VERIFY ? ACCESS_NONE : c->access;
+	u32 before = j->o->failures;
+	struct bench_pass p;
+
+	memset(&p, 0, sizeof(p));
+	p.run = run;
+	p.pass = pass_names[k];
+	p.access = access;
+	j->ops->fill(j->ctx);
+	j->ops->cache(j->ctx, c->cache);
+	j->ops->timed(j->ctx, access, &p, j->o);
+	if (access != ACCESS_WRITE)
+		j->ops->verify(j->ctx, &p, j->o);
+	p.verify = access == ACCESS_WRITE ? "n/a" :
+		   j->o->failures > before ? "fail" : "ok";
+	bench_rec_run(j->w, j->d, &p);
+	if (k == PASS_MEASURE) {
+		write_samples(j, &p);
+		bench_keep_run(j->o, &p, j->scratch);
+	}
+	j->ops->reset(j->ctx);
+}
+
+bool bench_run_config(const struct bench_job *j, const char *skip)
+{
+	const struct hz_config *c = j->d->c;
+	struct bench_outcome *o = j->o;
+	char note[200] = "";
+	u32 run = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->net_of = j->net_of;
+	bench_rec_config(j->w, j->d);
+	if (skip) {
+		bench_rec_summary(j->w, j->d, o, "skip", skip, j->tsc_hz);
+		return false;
+	}
+	/* With a write access the folios end up written: check zeroing on a
+	 * pass of its own first. */
+	if (c->access == ACCESS_WRITE)
+		one_pass(j, run++, PASS_VERIFY);
+	for (u64 i = 0; i < c->warmups; i++)
+		one_pass(j, run++, PASS_WARMUP);
+	for (u64 i = 0; i < c->runs; i++)
+		one_pass(j, run++, PASS_MEASURE);
+	if (j->ops->note)
+		j->ops->note(j->ctx, o, note, sizeof(note));
+	bench_rec_summary(j->w, j->d, o, o->failures ? "fail" : "ok",
+			  o->failures ? o->first : note[0] ? note : NULL,
+			  j->tsc_hz);
+	return !o->failures;
+}

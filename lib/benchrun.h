@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef LIB_BENCHRUN_H
+#define LIB_BENCHRUN_H
+
+#include "lib/benchrec.h"
+
+/*
+ * The run skeleton, written once for the kernel's bench=fault and the
+ * companion's bench=bare and bench=linux-fault: for one configuration,
+ * the config record; a verify pass first when access=write will overwrite
+ * the folios; warm-ups (recorded, not kept); measured runs; each pass as
+ *
+ *	fill (pattern) -> cache state -> timed -> verify -> run record
+ *	-> samples (measured passes) -> reset
+ *
+ * and the summary.  What a pass does is the side's: the callbacks.
+ */
+enum pass_kind { PASS_VERIFY, PASS_WARMUP, PASS_MEASURE };
+
+struct bench_ops {
+	/* Untimed: the pattern into every folio (and guard), so zeroing shows. */
+	void (*fill)(void *ctx);
+	/* Untimed: cache=cold|warm|wbinvd over what was filled. */
+	void (*cache)(void *ctx, u32 mode);
+	/*
+	 * The timed part, with @access (none on a verify pass): sets @p's
+	 * faults, resched and sample arrays; failures into @o.
+	 */
+	void (*timed)(void *ctx, u32 access, struct bench_pass *p,
+		      struct bench_outcome *o);
+	/* Every folio checked; not called when the access overwrote them.
+	 * Sets p's injected/detected counts; failures into @o. */
+	void (*verify)(void *ctx, struct bench_pass *p, struct bench_outcome *o);
+	/* Unmap, put the folios back. */
+	void (*reset)(void *ctx);
+	/* Optional: a remark for an ok summary (runs that disagree, ...). */
+	void (*note)(void *ctx, const struct bench_outcome *o, char *buf,
+		     size_t n);
+};
+
+struct bench_job {
+	struct rec_writer *w;
+	struct bench_desc *d;
+	const struct bench_ops *ops;
+	void *ctx;
+	struct bench_outcome *o;	/* the caller's: large */
+	u64 tsc_hz;
+	u64 net_of;			/* the empty timed pair, ticks */
+	u64 *scratch;			/* d->folios entries */
+};
+
+/*
+ * Run one configuration; @skip (a reason) writes a skipped summary
+ * instead.  Returns true when it ran and every check held.
+ */
+bool bench_run_config(const struct bench_job *j, const char *skip);
+
+#endif

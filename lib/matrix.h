@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef LIB_MATRIX_H
+#define LIB_MATRIX_H
+
+#include "lib/params.h"
+
+/*
+ * The configuration matrix of one folio size, as a list of axes walked
+ * like an odometer (the last axis fastest).  Adding an axis (a scheduling
+ * model, a CPU list, a pre-zeroing mode) is an enum entry, a row in
+ * matrix.c's table and its field in the record: the walk, the count and
+ * the names follow.
+ */
+enum axis { AXIS_PRIM, AXIS_ORDER, AXIS_CHUNK, AXIS_COUNT };
+
+/* One configuration: the index on each axis. */
+struct matrix_point {
+	u32 v[AXIS_COUNT];
+};
+
+struct matrix_iter {
+	struct matrix_point at;
+	bool started;
+};
+
+/* Does @order take chunk= (batched-pages, neighbourhood-last)? */
+bool order_uses_chunk(u32 order);
+/* The next selected point; false when the matrix is done. */
+bool matrix_next(const struct hz_config *c, struct matrix_iter *it);
+/* How many points the matrix has for every selected folio size. */
+u32 matrix_count(const struct hz_config *c);
+/* "2M.erms.neighbourhood-last.32M", after @prefix. */
+void matrix_name(const struct hz_config *c, u32 folio,
+		 const struct matrix_point *p, const char *prefix, char *buf,
+		 size_t n);
+/* The chunk of point @p in bytes, 0 when its order takes none. */
+u64 matrix_chunk(const struct hz_config *c, const struct matrix_point *p);
+
+/* "32M", "4K", "1G" */
+const char *size_name(u64 bytes, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef LIB_VERSION_H
+#define LIB_VERSION_H
+
+/* One version for the kernel and the companion, and the record format's
+ * version (docs/records.md): bumped when a record's meaning changes. */
+#define HUGEZERO_VERSION "0.3"
+#define RECORD_FORMAT 2
+
+#endif

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Provisional: replaced by the reviewed version with its 7.0 tests. */
+#include "lib/zero.h"
+
+s64 folio_zero(u8 *folio, u32 nr, u32 fault, const struct zero_plan *plan,
+	       const struct zero_ops *ops)
+{
+	struct order_iter it;
+	struct clear_range r;
+	s64 taken = 0;
+
+	if (!order_begin(&it, plan->order, nr, fault, plan->chunk, plan->radius))
+		return -1;
+	while (order_next(&it, &r)) {
+		if (r.resched_before && ops->resched) {
+			ops->resched(ops->ctx);
+			taken++;
+		}
+		ops->prim(folio + (u64)r.start * SZ_4K, (u64)r.npages * SZ_4K);
+		if (r.resched_after && ops->resched) {
+			ops->resched(ops->ctx);
+			taken++;
+		}
+	}
+	return taken;
+}
