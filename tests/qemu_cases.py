@@ -195,15 +195,6 @@ CASES = [
         "size=64G", "runs=1", "warmups=0", "cache=clflush", "selftest=off"],
          check=all_of(passes, bench_ok(1), expect_log(
              r"size=64G of 1G folios clamped to \dG", "the clamp message"))),
-    # A clear that misses a line must fail, naming what and where.
-    Case("bench-detects-dirty-line", args=[
-        "bench=fault", "folio=2M", "clear=rep", "order=contiguous-page",
-        "size=16M", "runs=1", "inject=skip-line", "selftest=off"],
-         check=all_of(expect_rc(1), expect_log(
-             r"not ok 1 2M\.rep\.contiguous-page",
-             "a failed case named by folio, primitive and order"),
-             expect_log(r"folio 2 \(pa 0x[0-9a-f]+, fault page 0\) not zero at "
-                        r"offset 0x100040", "the folio and offset"))),
     Case("bench-refused", args=["bench=fault", "folio=2M", "size=3M"],
          check=all_of(expect_rc(1), expect_log(
              r"size=3072K is not a whole number of 2M folios", "the refusal"))),

@@ -20,7 +20,10 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from hzlib import image, paths, qemu, records, results  # noqa: E402
-from qemu_cases import CASES, Case  # noqa: E402
+from qemu_cases import CASES as BOOT_CASES, Case  # noqa: E402
+from qemu_bench_cases import CASES as BENCH_CASES  # noqa: E402
+
+CASES = BOOT_CASES + BENCH_CASES
 
 LOGS = paths.BUILD / "test-logs"
 TIMEOUT = float(os.environ.get("HZ_BOOT_TIMEOUT", "240"))

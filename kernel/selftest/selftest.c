@@ -12,11 +12,11 @@
 
 extern const struct tsuite suite_boot, suite_cmdline, suite_cpu,
 	suite_memmap, suite_frame, suite_paging, suite_traps, suite_simd,
-	suite_tsc;
+	suite_tsc, suite_pte;
 
 static const struct tsuite *const suites[] = {
 	&suite_boot, &suite_cmdline, &suite_cpu, &suite_memmap, &suite_frame,
-	&suite_paging, &suite_traps, &suite_simd, &suite_tsc,
+	&suite_paging, &suite_traps, &suite_simd, &suite_tsc, &suite_pte,
 };
 
 static struct ktap ktap;

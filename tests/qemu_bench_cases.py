@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""QEMU tests of what a benchmark number means: cache state, page-table
+bits, and a verifier that sees what the user sees (records checked, not
+only the verdict)."""
+from __future__ import annotations
+
+from hzlib import qemu, records
+
+from qemu_cases import Case, Check, all_of, bench_ok, expect_log, expect_rc, passes
+
+BENCH = ["bench=fault", "folio=2M", "clear=rep", "order=contiguous-page",
+         "size=16M", "runs=1", "selftest=off"]
+
+
+def run_records(res: qemu.BootResult) -> tuple[list[records.Record], str | None]:
+    boots = records.parse(res.log)
+    if len(boots) != 1 or boots[0].problems or not boots[0].complete:
+        return [], f"records damaged: {boots[0].problems[:3] if boots else 'none'}"
+    return boots[0].records, None
+
+
+def injected(verify: str, lines: int) -> Check:
+    """Every pass planted @lines dirty lines; full verification finds
+    them all, sampled verification exactly those on lines it reads."""
+    def run(res: qemu.BootResult) -> str | None:
+        recs, why = run_records(res)
+        if why:
+            return why
+        cfg = next((r for r in recs if r.type == "config"), None)
+        if cfg is None or cfg.f.get("verify") != verify:
+            return f"config record lacks verify={verify}"
+        want_lpp = "64" if verify == "full" else "1"
+        if cfg.f.get("sample_lines_per_page") != want_lpp:
+            return f"sample_lines_per_page={cfg.f.get('sample_lines_per_page')}"
+        runs = [r for r in recs if r.type == "run"]
+        if not runs:
+            return "no run records"
+        for r in runs:
+            inj, seen, det = (r.int("injected"), r.int("injected_seen"),
+                              r.int("detected"))
+            if inj != lines:
+                return f"run {r.f['run']}: injected={inj}, asked {lines}"
+            if verify == "full" and not seen == det == inj:
+                return f"run {r.f['run']}: injected {inj}, seen {seen}, detected {det}"
+            if verify == "sample" and not (det == seen and 0 < seen < inj):
+                return (f"run {r.f['run']}: sampled verification detected {det} "
+                        f"of the {seen} injected lines it reads ({inj} injected)")
+            if r.f.get("verify") != "fail":
+                return f"run {r.f['run']}: verify={r.f.get('verify')} with dirty lines"
+        return None
+    return run
+
+
+def config_says(**want: str) -> Check:
+    def run(res: qemu.BootResult) -> str | None:
+        recs, why = run_records(res)
+        if why:
+            return why
+        for r in (x for x in recs if x.type == "config"):
+            for k, v in want.items():
+                if r.f.get(k) != v:
+                    return f"config {r.f.get('name')}: {k}={r.f.get(k)}, expected {v}"
+        return None
+    return run
+
+
+def summaries_net(res: qemu.BootResult) -> str | None:
+    recs, why = run_records(res)
+    if why:
+        return why
+    tb = next((r for r in recs if r.type == "timebase"), None)
+    sums = [r for r in recs if r.type == "summary" and r.f.get("status") == "ok"]
+    if tb is None or not sums:
+        return "no timebase or summary records"
+    for s in sums:
+        if s.int("net_of_ticks", -1) != tb.int("overhead_median"):
+            return (f"summary cfg={s.f['cfg']} net_of_ticks={s.f.get('net_of_ticks')}, "
+                    f"timebase overhead_median={tb.f['overhead_median']}")
+    return None
+
+
+CASES = [
+    # A clear that misses lines: planted at seeded positions, all counted.
+    Case("bench-detects-dirty-lines", args=[
+        *BENCH, "inject=skip-line", "inject_lines=64"], check=all_of(
+        expect_rc(1),
+        expect_log(r"not ok 1 2M\.rep\.contiguous-page",
+                   "a failed case named by folio, primitive and order"),
+        expect_log(r"folio \d+ \(user va 0x[0-9a-f]+, pa 0x[0-9a-f]+, fault page 0\) "
+                   r"not zero at offset 0x[0-9a-f]+", "the folio, address and offset"),
+        injected("full", 64))),
+    Case("bench-sampled-verify-counts", args=[
+        *BENCH, "inject=skip-line", "inject_lines=2048", "verify=sample",
+        "warmups=0"], check=all_of(expect_rc(1), injected("sample", 2048))),
+    # A mapping bug: one folio mapped at another's frame.  Its contents
+    # are zero, so only the check through the user's mapping can see it.
+    Case("bench-detects-wrong-pa", args=[*BENCH, "inject=wrong-pa", "warmups=0"],
+         check=all_of(expect_rc(1), expect_log(
+             r"folio 4 \(user va 0x[0-9a-f]+, pa 0x[0-9a-f]+\): the workload's "
+             r"mapping has the wrong physical address", "the folio and its address"),
+             expect_log(r"(?m)^    # 2M\.rep\.contiguous-page: folio 4 ",
+                        "exactly the wrong folio named first"))),
+    # Defaults: cold caches, Linux's A/D bits, summaries net of the timer.
+    Case("bench-defaults", args=[*BENCH, "clear=erms,avx2"], check=all_of(
+        passes, bench_ok(2), summaries_net,
+        config_says(cache="cold", pte="linux", fill="movq", fits_llc="1"))),
+    Case("bench-warm-clean", args=[*BENCH, "cache=asis", "pte=clean",
+                                   "folio=4K,2M", "size=4M"], check=all_of(
+        passes, bench_ok(2), config_says(cache="warm", pte="clean"),
+        expect_log(r"cmdline note: cache=asis is an old name for cache=warm",
+                   "the note on the old name"))),
+]
