@@ -58,12 +58,10 @@ static void one_pass(struct bare_cfg *b, struct region *r, struct samples *s,
 			    (u32)c->radius);
 		t0 = tsc_begin();
 		while (order_next(&it, &cr)) {
-			if (cr.resched_before)
+			if (cr.resched)
 				cond_resched();
 			prim_fns[b->prim](f + (u64)cr.start * SZ_4K,
 					   (u64)cr.npages * SZ_4K);
-			if (cr.resched_after)
-				cond_resched();
 		}
 		t1 = tsc_end();
 		s->clear[k] = t1 - t0;

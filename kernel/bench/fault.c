@@ -23,11 +23,9 @@ static void clear_folio(struct fault_ctx *fc, u8 *dst, u32 nr, u32 page)
 
 	order_begin(&it, fc->order, nr, page, fc->chunk_pages, fc->radius);
 	while (order_next(&it, &r)) {
-		if (r.resched_before)
+		if (r.resched)
 			cond_resched();
 		fc->clear(dst + (u64)r.start * SZ_4K, (u64)r.npages * SZ_4K);
-		if (r.resched_after)
-			cond_resched();
 	}
 }
 
