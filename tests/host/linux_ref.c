@@ -164,6 +164,31 @@ void ref_order(struct trace *t, enum clear_order o, u32 nr, u32 fault,
 	}
 }
 
+void ref_each_case(void (*check)(enum clear_order o, u32 nr, u32 chunk,
+				 u32 radius))
+{
+	static const u32 nrs[] = { 512, 262144 };
+	/* 8192 is 32M, PROCESS_PAGES_NON_PREEMPT_BATCH with clear_pages() */
+	static const u32 chunks[] = { 1, 3, 512, 2048, 8192, 1000000 };
+	static const u32 radii[] = { 0, 1, 2, 16, 600 };
+
+	check(ORDER_CONVERGING, 1024, 1, 0);	/* last process_huge_page() */
+	check(ORDER_CONVERGING, 2048, 1, 0);	/* first clear_gigantic_page() */
+	for (u32 n = 0; n < ARRAY_SIZE(nrs); n++) {
+		check(ORDER_CONVERGING, nrs[n], 1, 0);
+		check(ORDER_DISCONTIGUOUS, nrs[n], 1, 0);
+		check(ORDER_CONTIGUOUS, nrs[n], 1, 0);
+		for (u32 c = 0; c < ARRAY_SIZE(chunks); c++)
+			check(ORDER_BATCHED, nrs[n], chunks[c], 0);
+		for (u32 r = 0; r < ARRAY_SIZE(radii); r++)
+			for (u32 c = 2; c < ARRAY_SIZE(chunks); c++)
+				check(ORDER_NEIGHBOURHOOD, nrs[n], chunks[c],
+				      radii[r]);
+	}
+	for (int o = 0; o < ORDER_COUNT; o++)
+		check((enum clear_order)o, 1, 1, 2);
+}
+
 u32 ref_faults(u32 nr, u32 *f, u32 max)
 {
 	long cand[] = { 0, (long)nr - 1, nr / 2, (long)nr / 2 - 1, 1, 2, 3,

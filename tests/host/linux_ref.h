@@ -56,6 +56,14 @@ void ref_folio_zero_user(struct trace *t, long nr, long fault, long radius,
 void ref_order(struct trace *t, enum clear_order o, u32 nr, u32 fault,
 	       u32 chunk, u32 radius);
 
+/*
+ * Every case both test files compare with Linux: each order over 2M and
+ * 1G folios (and the 4M/8M converging boundary, and a one-page folio),
+ * batches of 1 page to more than a folio, radii 0 to 600.
+ */
+void ref_each_case(void (*check)(enum clear_order o, u32 nr, u32 chunk,
+				 u32 radius));
+
 /* Faults worth testing in a folio of @nr pages: edges, near them, middle. */
 u32 ref_faults(u32 nr, u32 *f, u32 max);
 

@@ -24,8 +24,6 @@ static void plan(struct trace *t, enum clear_order o, u32 nr, u32 fault,
 	}
 }
 
-static const u32 NR_2M = 512, NR_1G = 262144;
-
 static void check_order(enum clear_order o, u32 nr, u32 chunk, u32 radius)
 {
 	u32 f[16], nf = ref_faults(nr, f, ARRAY_SIZE(f));
@@ -42,12 +40,9 @@ static void check_order(enum clear_order o, u32 nr, u32 chunk, u32 radius)
 	}
 }
 
-TEST(order_converging_2m_and_1g)
+TEST(order_against_linux)
 {
-	check_order(ORDER_CONVERGING, NR_2M, 1, 0);
-	check_order(ORDER_CONVERGING, NR_1G, 1, 0);
-	check_order(ORDER_CONVERGING, 1024, 1, 0);	/* 4 MiB: still converging */
-	check_order(ORDER_CONVERGING, 2048, 1, 0);	/* 8 MiB: gigantic */
+	ref_each_case(check_order);
 }
 
 TEST(order_converging_example_from_notes)
@@ -73,35 +68,6 @@ TEST(order_converging_example_from_notes)
 	trace_free(&t);
 }
 
-TEST(order_discontiguous_and_contiguous)
-{
-	check_order(ORDER_DISCONTIGUOUS, NR_2M, 1, 0);
-	check_order(ORDER_DISCONTIGUOUS, NR_1G, 1, 0);
-	check_order(ORDER_CONTIGUOUS, NR_2M, 1, 0);
-	check_order(ORDER_CONTIGUOUS, NR_1G, 1, 0);
-}
-
-TEST(order_batched_chunks)
-{
-	u32 chunks[] = { 512, 2048, 4096, 8192, 1, 3, 1000000 };	/* 2M..32M */
-
-	for (u32 c = 0; c < ARRAY_SIZE(chunks); c++) {
-		check_order(ORDER_BATCHED, NR_2M, chunks[c], 0);
-		check_order(ORDER_BATCHED, NR_1G, chunks[c], 0);
-	}
-}
-
-TEST(order_neighbourhood_last)
-{
-	u32 radii[] = { 2, 0, 1, 16, 600 };
-
-	for (u32 r = 0; r < ARRAY_SIZE(radii); r++) {
-		check_order(ORDER_NEIGHBOURHOOD, NR_2M, 8192, radii[r]);
-		check_order(ORDER_NEIGHBOURHOOD, NR_1G, 8192, radii[r]);
-		check_order(ORDER_NEIGHBOURHOOD, NR_1G, 512, radii[r]);
-	}
-}
-
 TEST(order_neighbourhood_last_shape)
 {
 	/* 2M folio, fault at 0, radius 2: right [3,511], left empty, [0,2]. */
@@ -120,12 +86,6 @@ TEST(order_neighbourhood_last_shape)
 	EXPECT(order_next(&it, &r) && r.start == 0 && r.npages == 298);
 	EXPECT(order_next(&it, &r) && r.start == 298 && r.npages == 5);
 	EXPECT(!order_next(&it, &r));
-}
-
-TEST(order_single_page_folio)
-{
-	for (int o = 0; o < ORDER_COUNT; o++)
-		check_order((enum clear_order)o, 1, 1, 2);
 }
 
 TEST(order_rejects_bad_arguments)

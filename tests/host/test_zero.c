@@ -91,40 +91,9 @@ static void check_zero(enum clear_order o, u32 nr, u32 chunk, u32 radius)
 	}
 }
 
-TEST(zero_converging_as_pre70)
+TEST(zero_against_linux)
 {
-	check_zero(ORDER_CONVERGING, NR_2M, 1, 0);
-	check_zero(ORDER_CONVERGING, 1024, 1, 0);	/* last process_huge_page() */
-	check_zero(ORDER_CONVERGING, 2048, 1, 0);	/* first clear_gigantic_page() */
-	check_zero(ORDER_CONVERGING, NR_1G, 1, 0);
-}
-
-TEST(zero_discontiguous_and_contiguous)
-{
-	check_zero(ORDER_DISCONTIGUOUS, NR_2M, 1, 0);
-	check_zero(ORDER_DISCONTIGUOUS, NR_1G, 1, 0);
-	check_zero(ORDER_CONTIGUOUS, NR_2M, 1, 0);
-	check_zero(ORDER_CONTIGUOUS, NR_1G, 1, 0);
-}
-
-TEST(zero_batched_as_clear_contig_highpages)
-{
-	static const u32 chunks[] = { BATCH_32M, 512, 1, 3, 262144, 1000000 };
-
-	for (u32 c = 0; c < ARRAY_SIZE(chunks); c++) {
-		check_zero(ORDER_BATCHED, NR_2M, chunks[c], 0);
-		check_zero(ORDER_BATCHED, NR_1G, chunks[c], 0);
-	}
-}
-
-TEST(zero_neighbourhood_last_32m_units)
-{
-	static const u32 radii[] = { 2, 0, 1, 16 };
-
-	for (u32 r = 0; r < ARRAY_SIZE(radii); r++) {
-		check_zero(ORDER_NEIGHBOURHOOD, NR_2M, BATCH_32M, radii[r]);
-		check_zero(ORDER_NEIGHBOURHOOD, NR_1G, BATCH_32M, radii[r]);
-	}
+	ref_each_case(check_zero);
 }
 
 /* full and lazy: one unit a range; a chunk of a whole folio is the same. */
