@@ -172,8 +172,9 @@ void ref_each_case(void (*check)(enum clear_order o, u32 nr, u32 chunk,
 	static const u32 chunks[] = { 1, 3, 512, 2048, 8192, 1000000 };
 	static const u32 radii[] = { 0, 1, 2, 16, 600 };
 
-	check(ORDER_CONVERGING, 1024, 1, 0);	/* last process_huge_page() */
-	check(ORDER_CONVERGING, 2048, 1, 0);	/* first clear_gigantic_page() */
+	/* 4M, the largest for process_huge_page(); 8M, clear_gigantic_page() */
+	check(ORDER_CONVERGING, 1024, 1, 0);
+	check(ORDER_CONVERGING, 2048, 1, 0);
 	for (u32 n = 0; n < ARRAY_SIZE(nrs); n++) {
 		check(ORDER_CONVERGING, nrs[n], 1, 0);
 		check(ORDER_DISCONTIGUOUS, nrs[n], 1, 0);
@@ -237,7 +238,7 @@ void expect_same_trace(const char *what, u32 nr, u32 fault,
 
 void expect_covers_once(const char *what, u32 nr, const struct trace *t)
 {
-	u64 *seen = calloc((nr + 63) / 64, sizeof(u64));	/* a bit a page */
+	u64 *seen = calloc((nr + 63) / 64, sizeof(u64));	/* bit a page */
 	u64 pages = 0;
 	bool ok = true;
 
@@ -246,7 +247,8 @@ void expect_covers_once(const char *what, u32 nr, const struct trace *t)
 
 		if (e->start == EV_RESCHED)
 			continue;
-		ok = e->npages > 0 && e->start >= 0 && e->start + e->npages <= nr;
+		ok = e->npages > 0 && e->start >= 0 &&
+		     e->start + e->npages <= nr;
 		for (long p = e->start; ok && p < e->start + e->npages; p++) {
 			ok = !(seen[p / 64] & (1ULL << (p % 64)));
 			seen[p / 64] |= 1ULL << (p % 64);

@@ -45,8 +45,8 @@ static u8 *folio_space(void)
 	static u8 *base;
 
 	if (!base) {
-		base = mmap(NULL, SZ_1G, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
-			    MAP_NORESERVE, -1, 0);
+		base = mmap(NULL, SZ_1G, PROT_NONE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (base == MAP_FAILED)
 			abort();
 	}
@@ -109,7 +109,8 @@ TEST(zero_neighbourhood_last_whole_ranges)
 		for (u32 k = 0; k < nf; k++) {
 			struct trace want = { 0 };
 
-			ref_folio_zero_user(&want, nrs[n], f[k], 2, &preemptible);
+			ref_folio_zero_user(&want, nrs[n], f[k], 2,
+					    &preemptible);
 			EXPECT(want.n <= 6);	/* three ranges at most */
 			check_one("neighbourhood-last, whole ranges", nrs[n],
 				  f[k], &p, &want);
@@ -170,7 +171,8 @@ TEST(zero_refuses_bad_arguments)
 		const struct zero_plan p = { bad[i].o, bad[i].chunk, 2 };
 		struct fake f;
 
-		EXPECT(run(&f, bad[i].nr, bad[i].fault, &p) == -1, "case %u", i);
+		EXPECT(run(&f, bad[i].nr, bad[i].fault, &p) == -1,
+		       "case %u", i);
 		EXPECT(f.t.n == 0, "case %u: %zu calls made", i, f.t.n);
 		trace_free(&f.t);
 	}
