@@ -51,12 +51,15 @@ bool order_begin(struct order_iter *it, enum clear_order order, u32 nr,
 	return true;
 }
 
+/*
+ * Linux before 7.0: process_huge_page() and clear_gigantic_page() call
+ * cond_resched() before clearing each 4K page.
+ */
 static bool one_page(struct clear_range *r, u32 page)
 {
 	r->start = page;
 	r->npages = 1;
-	r->resched_before = true;
-	r->resched_after = false;
+	r->resched = true;
 	return true;
 }
 
@@ -88,7 +91,16 @@ static bool next_converging(struct order_iter *it, struct clear_range *r)
 	return true;
 }
 
-/* clear_contig_highpages(): chunks, a resched point after each. */
+/*
+ * Linux 7.0's clear_contig_highpages() (mm/memory.c): its loop over units
+ * of at most PROCESS_PAGES_NON_PREEMPT_BATCH pages (the whole range when
+ * preempt_model_preemptible()) calls cond_resched() as its first
+ * statement, then clear_user_highpages() on the unit.  So the resched
+ * point comes before every unit, the first one included, and
+ * folio_zero_user() calls it once per non-empty range: each of the three
+ * neighbourhood-last ranges starts afresh with a resched point.  (Earlier
+ * versions of the series called cond_resched() after each unit.)
+ */
 static bool next_chunk(struct order_iter *it, struct clear_range *r, u32 start,
 		       u32 len)
 {
@@ -96,8 +108,7 @@ static bool next_chunk(struct order_iter *it, struct clear_range *r, u32 start,
 
 	r->start = start + it->i;
 	r->npages = n;
-	r->resched_before = false;
-	r->resched_after = true;
+	r->resched = true;
 	it->i += n;
 	return true;
 }
@@ -129,7 +140,7 @@ bool order_next(struct order_iter *it, struct clear_range *r)
 			return false;
 		r->start = 0;
 		r->npages = it->nr;
-		r->resched_before = r->resched_after = false;
+		r->resched = false;
 		return true;
 	case ORDER_BATCHED:
 		if (it->i >= it->nr)

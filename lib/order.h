@@ -8,7 +8,8 @@
  * The clearing-order planner: in which ranges of 4K pages, and in what
  * order, a folio is zeroed on a fault, and where the resched points
  * (cond_resched() in Linux) fall.  Each order reproduces the behaviour of
- * mm/memory.c (see ../shared/notes/linux-zeroing.md):
+ * Linux's mm/memory.c; every resched point comes before its range, as
+ * every cond_resched() in those loops comes before its clear:
  *
  *  converging-page     Linux before 7.0: folios up to 4 MiB by
  *                      process_huge_page() (converging on the faulting
@@ -18,10 +19,13 @@
  *  discontiguous-page  one 4K page at a time, ascending; resched before each.
  *  contiguous-page     one range over the whole folio (the preemptible
  *                      models, where cond_resched() is a no-op): none.
- *  batched-pages       ascending ranges of at most a chunk; resched after
- *                      each (clear_contig_highpages()).
- *  neighbourhood-last  Linux 7.0: right of the fault, then left, then the
- *                      faulting page +- radius, each in chunks as above.
+ *  batched-pages       7.0's clear_contig_highpages() over the whole folio:
+ *                      ascending ranges of at most a chunk, resched before
+ *                      each.
+ *  neighbourhood-last  7.0's folio_zero_user(): right of the fault, then
+ *                      left, then the faulting page +- radius, each range
+ *                      its own clear_contig_highpages(), so each starts
+ *                      with a resched point.
  *
  * An iterator, not a list: a 1G folio in page order is 262144 ranges, and
  * the fault path must not build that in memory while it is being timed.
@@ -44,7 +48,7 @@ extern const char *const order_names[];	/* NULL-terminated, by enum */
 struct clear_range {
 	u32 start;		/* first 4K page, index in the folio */
 	u32 npages;
-	bool resched_before, resched_after;
+	bool resched;		/* a resched point before this range */
 };
 
 struct order_iter {

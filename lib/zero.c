@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Provisional: replaced by the reviewed version with its 7.0 tests. */
+/*
+ * folio_zero(): the planner's ranges, in its order, handed to the
+ * primitive, with the resched points where the planner puts them.
+ */
 #include "lib/zero.h"
 
 s64 folio_zero(u8 *folio, u32 nr, u32 fault, const struct zero_plan *plan,
@@ -7,20 +10,18 @@ s64 folio_zero(u8 *folio, u32 nr, u32 fault, const struct zero_plan *plan,
 {
 	struct order_iter it;
 	struct clear_range r;
-	s64 taken = 0;
+	s64 points = 0;
 
-	if (!order_begin(&it, plan->order, nr, fault, plan->chunk, plan->radius))
+	if (!order_begin(&it, plan->order, nr, fault, plan->chunk,
+			 plan->radius))
 		return -1;
 	while (order_next(&it, &r)) {
-		if (r.resched_before && ops->resched) {
-			ops->resched(ops->ctx);
-			taken++;
+		if (r.resched) {
+			if (ops->resched)
+				ops->resched(ops->ctx);
+			points++;
 		}
 		ops->prim(folio + (u64)r.start * SZ_4K, (u64)r.npages * SZ_4K);
-		if (r.resched_after && ops->resched) {
-			ops->resched(ops->ctx);
-			taken++;
-		}
 	}
-	return taken;
+	return points;
 }

@@ -29,8 +29,9 @@ struct zero_plan {
 
 /*
  * Zero the folio of @nr 4K pages at @folio, faulted at page @fault.
- * Returns the number of resched points taken, or -1 for arguments the
- * planner refuses (nothing is cleared then).
+ * Returns the number of resched points taken (counted whether or not
+ * @ops->resched is set), or -1 for arguments the planner refuses
+ * (nothing is cleared then).
  */
 s64 folio_zero(u8 *folio, u32 nr, u32 fault, const struct zero_plan *plan,
 	       const struct zero_ops *ops);
