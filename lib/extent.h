@@ -9,7 +9,8 @@
  * non-adjacent free extents [start, end).  Allocation is best fit with
  * natural alignment, so 4K page-table frames come out of small leftovers
  * and 1G folios stay whole.  It knows nothing of hardware and runs on the
- * host under the sanitizers; kernel/frame.c wraps it with a lock.
+ * host under the sanitizers; kernel/mm/memory.c wraps it (no lock yet:
+ * one CPU allocates).
  *
  * Extents, not a bitmap or buddy lists: the kernel makes few, large
  * allocations (page tables, 2M/1G folios for the pool), memory can be

@@ -3,7 +3,7 @@
 #define LIB_PRIMS_H
 
 /*
- * The clearing primitives by name (../shared/BRIEF.md).  The code is in
+ * The clearing primitives by name (docs/cmdline.md, key clear=).  The code is in
  * arch/x86_64/clear.asm; the names live here so that the command-line
  * schema, records and host tools share them.
  */

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The benchmark's shared arithmetic: the matrix walk, the touch plan, the
+ * verifier's coverage and the planted dirty lines.
+ */
+#include <stdlib.h>
+#include "lib/matrix.h"
+#include "lib/order.h"
+#include "lib/prims.h"
+#include "lib/string.h"
+#include "lib/touch.h"
+#include "lib/verify.h"
+#include "tests/host/unit.h"
+
+static struct hz_config cfg(const char *line)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	config_defaults(&c);
+	memset(&r, 0, sizeof(r));
+	EXPECT(config_parse(line, &c, &r), "%s", r.errors[0]);
+	return c;
+}
+
+/* The odometer visits exactly the nested loops' points, in their order. */
+TEST(matrix_walks_the_nested_loops)
+{
+	struct hz_config c = cfg("bench=fault clear=rep,erms,avx2 order=all "
+				 "chunk=2M,32M");
+	struct matrix_iter it = { { { 0 } }, false };
+	u32 n = 0;
+
+	for (u32 p = 0; p < PRIM_COUNT; p++)
+		for (u32 o = 0; o < ORDER_COUNT; o++)
+			for (u32 ch = 0; ch < (order_uses_chunk(o) ? c.nchunks : 1); ch++) {
+				if (!(c.prims >> p & 1))
+					continue;
+				EXPECT(matrix_next(&c, &it), "ended early at %u", n);
+				EXPECT(it.at.v[AXIS_PRIM] == p && it.at.v[AXIS_ORDER] == o &&
+				       it.at.v[AXIS_CHUNK] == ch, "point %u", n);
+				n++;
+			}
+	EXPECT(!matrix_next(&c, &it));
+	EXPECT_EQ(n, 3 * 7);
+	EXPECT_EQ(matrix_count(&c), 21);
+	c.folios = 7;
+	EXPECT_EQ(matrix_count(&c), 63);
+}
+
+TEST(matrix_names_and_chunks)
+{
+	struct hz_config c = cfg("bench=fault clear=erms order=neighbourhood-last");
+	struct matrix_iter it = { { { 0 } }, false };
+	char name[64];
+
+	EXPECT(matrix_next(&c, &it));
+	matrix_name(&c, FOLIO_2M, &it.at, "bare.", name, sizeof(name));
+	EXPECT(strcmp(name, "bare.2M.erms.neighbourhood-last.32M") == 0, "%s", name);
+	EXPECT_EQ(matrix_chunk(&c, &it.at), 32 << 20);
+	EXPECT(!matrix_next(&c, &it));
+}
+
+TEST(touch_plan_is_a_seeded_permutation)
+{
+	struct hz_config c = cfg("bench=fault touch=random offset=random seed=7");
+	u64 a[64], b[64], seen = 0;
+
+	touch_plan(&c, 64, SZ_2M, 1ULL << 40, a);
+	touch_plan(&c, 64, SZ_2M, 1ULL << 40, b);
+	for (u32 k = 0; k < 64; k++) {
+		u64 folio = (a[k] - (1ULL << 40)) / SZ_2M;
+
+		EXPECT(a[k] == b[k], "touch %u differs between two plans", k);
+		EXPECT(folio < 64 && (a[k] & (SZ_4K - 1)) == 0);
+		seen |= 1ULL << folio;
+	}
+	EXPECT(seen == ~0ULL, "not a permutation: %#llx", (unsigned long long)seen);
+}
+
+
+static u64 scan(const void *p, u64 bytes)
+{
+	const u8 *q = p;
+
+	for (u64 i = 0; i < bytes; i += 8)
+		if (*(const u64 *)(q + i))
+			return i;
+	return ~0ULL;
+}
+
+/* Plant lines, count them back: full finds all, sample exactly the ones
+ * verify_covers() says it reads. */
+TEST(verify_counts_planted_lines)
+{
+	u64 bytes = SZ_2M, first;
+	u8 *f = aligned_alloc(4096, 4 * bytes);
+	static struct dirty_line l[INJECT_MAX_LINES];
+	u32 n = inject_plan(3, 4, bytes, l, 1024), covered = 0;
+	u64 full = 0, sampled = 0;
+
+	memset(f, 0, 4 * bytes);
+	EXPECT_EQ(n, 1024);
+	for (u32 i = 0; i < n; i++) {
+		EXPECT(l[i].fault < 4);
+		EXPECT(i == 0 || l[i - 1].fault < l[i].fault ||
+		       (l[i - 1].fault == l[i].fault && l[i - 1].line < l[i].line),
+		       "not sorted and distinct at %u", i);
+		f[l[i].fault * bytes + (u64)l[i].line * LINE + 8] = 1;
+		covered += verify_covers(VERIFY_SAMPLE, bytes, (u64)l[i].line * LINE);
+	}
+	for (u32 k = 0; k < 4; k++) {
+		full += verify_count_dirty(VERIFY_FULL, f + k * bytes, bytes, scan,
+					   &first);
+		sampled += verify_count_dirty(VERIFY_SAMPLE, f + k * bytes, bytes,
+					      scan, &first);
+	}
+	EXPECT_EQ(full, n);
+	EXPECT_EQ(sampled, covered);
+	EXPECT(covered > 0 && covered < n, "covered %u of %u", covered, n);
+	/* The folio's first and last lines are always read. */
+	EXPECT(verify_covers(VERIFY_SAMPLE, bytes, 0));
+	EXPECT(verify_covers(VERIFY_SAMPLE, bytes, bytes - 8));
+	free(f);
+}
+
+TEST(inject_plan_caps_at_the_lines_there_are)
+{
+	static struct dirty_line l[INJECT_MAX_LINES];
+
+	EXPECT_EQ(inject_plan(1, 1, SZ_4K, l, 100), 64);
+	for (u32 i = 0; i < 64; i++)
+		EXPECT_EQ(l[i].line, i);
+}
