@@ -5,6 +5,7 @@
 #include "lib/benchrec.h"
 #include "lib/params.h"
 #include "lib/record.h"
+#include "hosted/sched_info.h"
 
 /*
  * build/hugezero-linux: the same clearing primitives and orders as the
@@ -26,6 +27,7 @@ struct host_info {
 	bool root;
 	bool vm;
 	u64 mem_available;
+	struct sched_info sched;	/* preemption model, init_on_alloc/free */
 };
 
 extern struct host_info host;

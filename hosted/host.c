@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The Linux host: what it is (kernel, clock source, THP and hugetlb
- * settings, virtual or not), pinning to one CPU, and reserving hugetlb
- * pages for a run without leaving the host changed afterwards.
+ * settings, preemption model and page init, virtual or not), pinning to
+ * one CPU, and reserving hugetlb pages for a run without leaving the host
+ * changed afterwards.
  */
 
 #include <errno.h>
@@ -118,6 +119,7 @@ void host_read(void)
 	host.root = geteuid() == 0;
 	host.vm = cpu_info.has_hypervisor;
 	host.mem_available = meminfo_bytes("MemAvailable");
+	sched_info_read(&host.sched);
 }
 
 int host_pin(u64 want, char *err, size_t n)
@@ -169,6 +171,7 @@ void host_record(void)
 	rec_u64(&r, "root", host.root);
 	rec_u64(&r, "vm", host.vm);
 	rec_u64(&r, "mem_available", host.mem_available);
+	sched_info_record(&r, &host.sched);
 	rec_end(&records, &r);
 }
 
