@@ -122,10 +122,11 @@ def write(a_path: str, b_path: str, out: IO[str]) -> int:
               "differ in any one are not paired.\n")
     if common:
         out.write("the same in every row: " + dims.label(everything[0], common) + "\n")
-    out.write("\n")
     width = max([len(label(k)) for k in list(a) + list(b)] + [10])
     both = [k for k in a if k in b]
     note = ""
+    if both:
+        out.write("\n")
     for k in both:
         ma, mb = statistics.fmean(a[k]), statistics.fmean(b[k])
         try:
@@ -144,7 +145,7 @@ def write(a_path: str, b_path: str, out: IO[str]) -> int:
                 why = f"  ({oname} has {dims.contrast(dict(k), dict(near))})" if near else ""
                 out.write(f"{label(k):<{width}}  {cell(mine[k])}{why}\n")
     if not both:
-        out.write("no configuration is in both\n")
+        out.write("\nno configuration is in both\n")
     if note:
         out.write(f"\n{note}\n")
     return 0
