@@ -28,6 +28,7 @@ need xorriso has xorriso
 need mtools has mformat
 need ipxe-qemu sh -c 'ls /usr/lib/ipxe/qemu/efi-virtio.rom || ls /usr/share/qemu/efi-virtio.rom'
 need python3-matplotlib test -d /usr/lib/python3/dist-packages/matplotlib
+need python3-scipy test -d /usr/lib/python3/dist-packages/scipy
 need ovmf sh -c 'ls /usr/share/OVMF/OVMF_CODE*.fd || ls /usr/share/ovmf/OVMF.fd'
 
 [ -z "$missing" ] && exit 0

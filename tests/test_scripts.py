@@ -7,8 +7,11 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hzlib import image, ktap, qemu, symbolize  # noqa: E402
+
+from synth import record  # noqa: E402
 
 GOOD = """\x1b[2J\x1b[0;37mGRUB junk\r
 hugezero 0.1: loader 'GRUB'\r
@@ -99,12 +102,6 @@ if __name__ == "__main__":
     unittest.main()
 
 
-def record(seq: int, rtype: str, body: str) -> str:
-    import zlib
-    head = f"@hz1 {seq} {rtype}{' ' + body if body else ''} "
-    return f"{head}#{zlib.crc32(head.encode()):08x}"
-
-
 def small_log() -> str:
     lines = [
         record(1, "boot", 'version=0.2 firmware=bios cmdline="bench=fault"'),
@@ -193,7 +190,8 @@ class SplitTest(unittest.TestCase):
         self.assertIn("Linux demand fault, hugetlb", text)
         self.assertIn("bare, Linux's own: erms + converging-page", text)
         self.assertIn("Linux's overhead per fault (hugetlb): 100.0 - 80.0 = 20.0 us, 20%", text)
-        self.assertEqual(split.linux_strategy(boots[0])[:2], ("converging-page", "erms"))
+        s = split.linux_strategy(boots[0])
+        self.assertEqual((s.order, s.prim), ("converging-page", "erms"))
 
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -208,7 +206,6 @@ class CompareTest(unittest.TestCase):
         self.assertLess(compare.welch([10, 10.1, 9.9], [20, 20.2, 19.8]), 1e-4)
         self.assertEqual(compare.welch([5, 5], [5, 5]), 1.0)
         self.assertIsNone(compare.welch([1], [2, 3]))
-        self.assertAlmostEqual(compare.betainc(2, 3, 0.4), 0.5248, places=4)
 
     def test_compare_table(self) -> None:
         import io
@@ -231,7 +228,8 @@ class ExportTest(unittest.TestCase):
         rows = results.sample_rows(boots)
         # 4 configurations x 2 measured runs x (fault, clear, page) x 4 folios
         self.assertEqual(len(rows), 4 * 2 * 3 * 4)
-        self.assertEqual(set(rows[0]), set(results.SAMPLE_COLUMNS))
+        self.assertLessEqual(set(rows[0]), set(results.sample_columns(rows)))
+        self.assertLessEqual(set(results.SAMPLE_COLUMNS), set(rows[0]))
 
 
 class PlotTest(unittest.TestCase):

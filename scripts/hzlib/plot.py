@@ -8,8 +8,10 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from . import results
+from . import dims, results
 from .records import Boot
+
+Row = dict[str, object]
 
 PRIMS = ["orig", "rep", "erms", "movnti", "movntdq", "avx2", "avx2-nt",
          "avx512", "avx512-nt", "clzero", "linux"]
@@ -56,17 +58,42 @@ def save(fig, out: Path, name: str) -> list[Path]:  # type: ignore[no-untyped-de
     return paths
 
 
-def ok_rows(boots: list[Boot]) -> list[dict[str, object]]:
+def ok_rows(boots: list[Boot]) -> list[Row]:
     return [r for r in results.rows(boots) if r["status"] == "ok"
             and isinstance(r["gbps_mean"], float) and not math.isnan(r["gbps_mean"])]
 
 
-def label_of(r: dict[str, object]) -> str:
-    chunk = f" {r['chunk']}" if r["chunk"] else ""
-    return f"{r['order']}{chunk}" + (f" ({r['backing']})" if r["backing"] else "")
+# Shown on every label; the other dimensions where the figure's rows differ in them.
+SHOWN = ("folio", "clear", "order", "chunk", "radius", "backing")
+
+
+def labeller(rows: list[Row]):  # type: ignore[no-untyped-def]
+    """label(row): its order, chunk and backing, every other dimension in
+    which the rows differ, and its boot where two rows would still share a
+    label: no two configurations are drawn as one."""
+    ds: list[dict[str, str]] = [r["dims"] for r in rows]  # type: ignore[misc]
+    vary = dims.varying(ds, SHOWN)
+
+    def base(r: Row) -> str:
+        d: dict[str, str] = r["dims"]  # type: ignore[assignment]
+        chunk = f" {r['chunk']}" if r["chunk"] else ""
+        extra = dims.label(d, ["radius", *vary])
+        return (f"{r['order']}{chunk}" + (f" ({r['backing']})" if r["backing"] else "")
+                + (f" {extra}" if extra else ""))
+
+    seen: dict[tuple[object, ...], int] = {}
+    for r in rows:
+        k = (r["folio"], r["clear"], base(r))
+        seen[k] = seen.get(k, 0) + 1
+
+    def label(r: Row) -> str:
+        b = base(r)
+        return b + (f" [boot {r['boot']}]" if seen.get((r["folio"], r["clear"], b), 0) > 1 else "")
+    return label
 
 
 def gbps_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignore[no-untyped-def]
+    label_of = labeller(rows)
     folios = [f for f in ("4K", "2M", "1G") if any(r["folio"] == f for r in rows)]
     fig, axes = plt.subplots(len(folios), 1, figsize=(12, 4.2 * len(folios)), squeeze=False)
     for ax, folio in zip(axes[:, 0], folios):
@@ -86,7 +113,7 @@ def gbps_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignore
             ax.bar(xs, ys, width, yerr=es, capsize=2, label=g)
         ax.set_xticks(range(len(prims)))
         ax.set_xticklabels(prims)
-        ax.set_ylabel("GB/s (2^30 bytes/s), mean ± stddev over runs")
+        ax.set_ylabel("GB/s (2^30 B/s, net), mean ± sd of runs")
         ax.set_title(f"{folio} folios")
         ax.grid(axis="y", alpha=0.3)
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
@@ -98,20 +125,16 @@ def gbps_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignore
 
 def cdf_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ignore[no-untyped-def]
     series: dict[str, list[tuple[str, list[float]]]] = {}
-    for b in boots:
-        tb = b.first("timebase")
-        hz = tb.int("tsc_hz") if tb else 0
-        for c in results.configs(b):
-            row = results.row(b, c)
-            if row["status"] != "ok" or not hz:
-                continue
-            measured = {r.int("run") for r in c.runs if r.f.get("pass") == "measure"}
-            kind = "fault" if any(k == "fault" for _, k in c.samples) else "clear"
-            v = sorted(x * 1e6 / hz for (run, k), vals in c.samples.items()
-                       if k == kind and run in measured for x in vals)
-            if v:
-                series.setdefault(str(row["folio"]), []).append(
-                    (f"{row['clear']} {label_of(row)} [{kind}]", v))
+    done = [(b, c, r) for b in boots for c, r in results.pairs(b)
+            if r["status"] == "ok" and results.tsc_hz(b)]
+    label_of = labeller([r for _, _, r in done])
+    for b, c, row in done:
+        hz = results.tsc_hz(b)
+        kind = results.rate_kind(c)
+        v = [x * 1e6 / hz for x in results.measured_samples(c, kind, results.timer_ticks(b))]
+        if v:
+            series.setdefault(str(row["folio"]), []).append(
+                (f"{row['clear']} {label_of(row)} [{kind}]", v))
     if not series:
         return []
     fig, axes = plt.subplots(len(series), 1, figsize=(11, 4.2 * len(series)), squeeze=False)
@@ -120,7 +143,7 @@ def cdf_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ignore
             n = len(v)
             ax.step(v, [(i + 1) / n for i in range(n)], where="post", label=name)
         ax.set_xscale("log")
-        ax.set_xlabel("latency per folio (µs, log scale)")
+        ax.set_xlabel("latency per folio (µs net of the timer, log scale)")
         ax.set_ylabel("fraction of faults")
         ax.set_title(f"{folio} folios: per-fault latency CDF"
                      f"{' (first 14 configurations)' if len(lines) > 14 else ''}")
@@ -137,6 +160,7 @@ def split_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignor
             and not math.isnan(float(r["overhead_us_median"]))]
     if not mine:
         return []
+    label_of = labeller(mine)
     names = [f"{r['folio']} {r['clear']} {label_of(r)}" for r in mine]
     clear = [float(r["clear_us_median"]) for r in mine]
     over = [float(r["overhead_us_median"]) for r in mine]
@@ -151,7 +175,7 @@ def split_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignor
     ax.set_yticks(list(y))
     ax.set_yticklabels(names, fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlabel("µs per folio (medians over every fault of every run)")
+    ax.set_xlabel("µs per folio (medians over every fault of every run, net of the timer)")
     ax.legend(fontsize=8)
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(f"Where a fault's time goes — {title}", fontsize=11)

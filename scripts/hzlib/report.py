@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import IO
 
-from . import results
+from . import dims, results
 from .records import Boot
 
 
@@ -35,19 +35,28 @@ def header(boot: Boot, out: IO[str]) -> None:
                   f"{'yes' if t.f.get('invariant') == '1' else 'no'}\n")
     if b:
         out.write(f"boot: hugezero {b.f.get('version')}, {b.f.get('firmware')}, "
-                  f"cmdline '{b.f.get('cmdline')}'\n")
+                  f"record format {b.f.get('format', '1')}, cmdline '{b.f.get('cmdline')}'\n")
+    if t:
+        out.write(f"figures are net of the timer: {results.timer_ticks(boot)} ticks "
+                  "(timebase overhead_median) off every timed sample; roof = GB/s "
+                  "over the boot's best clearing GB/s of the folio size\n")
 
 
-COLS = ("folio order               chunk clear      status  GB/s (mean +- sd)   "
+COLS = ("folio order               chunk rad clear      status  GB/s (mean +- sd)   roof "
         "fault us: min   median      p99      max | clear us overhead us access us")
+
+# Dimensions each line shows; the others head a group of lines.
+LINE_DIMS = ("folio", "clear", "order", "chunk", "radius")
 
 
 def line(r: dict[str, object]) -> str:
     gb = r["gbps_mean"]
     gbs = (f"{gb:7.2f} +- {r['gbps_stddev_pct']:5.2f}%"
            if isinstance(gb, float) and not math.isnan(gb) else f"{'-':>18}")
-    return (f"{r['folio']:<5} {r['order']:<19} {r['chunk']:>5} {r['clear']:<10} "
-            f"{r['status']:<6} {gbs} {fmt(r['fault_us_min'])} "
+    rad = r.get("radius") or ""
+    return (f"{r['folio']:<5} {r['order']:<19} {r['chunk']:>5} "
+            f"{'' if rad == '0' else rad:>3} {r['clear']:<10} "
+            f"{r['status']:<6} {gbs} {fmt(r['roof'], '4.2f')} {fmt(r['fault_us_min'])} "
             f"{fmt(r['fault_us_median'])} {fmt(r['fault_us_p99'])} "
             f"{fmt(r['fault_us_max'])} | {fmt(r['clear_us_median'])} "
             f"{fmt(r['overhead_us_median'], '11.2f')} "
@@ -55,15 +64,18 @@ def line(r: dict[str, object]) -> str:
 
 
 def settings(r: dict[str, object]) -> str:
-    where = f"bench={r['bench']}" + (f" backing={r['backing']}" if r["backing"] else "")
-    return (f"{where} size={results.chunk_name(int(r['size']))} ({r['folios']} folios) "
-            f"touch={r['touch']} offset={r['offset']} access={r['access']} "
-            f"cache={r['cache']} cpl={r['cpl']}")
+    """Every dimension not on the line: rows under one heading differ only
+    in the line's."""
+    d: dict[str, str] = r["dims"]  # type: ignore[assignment]
+    which = [k for k in dims.names([d]) if k not in LINE_DIMS]
+    text = dims.label(d, which)
+    return text.replace(f"size={dims.value(d, 'size')}",
+                        f"size={dims.value(d, 'size')} ({r['folios']} folios)", 1)
 
 
 def write(boots: list[Boot], out: IO[str]) -> None:
     for b in boots:
-        rows = [results.row(b, c) for c in results.configs(b)]
+        rows = results.boot_rows(b)
         out.write(f"== boot {b.index}{'' if b.complete else ' (INCOMPLETE)'}\n")
         header(b, out)
         last = None
@@ -75,4 +87,7 @@ def write(boots: list[Boot], out: IO[str]) -> None:
             out.write(line(r) + "\n")
             if r["status"] in ("skip", "fail", "damaged", "incomplete") and r["reason"]:
                 out.write(f"      {r['status']}: {r['reason']}\n")
+            if r.get("inject", "none") != "none":
+                out.write(f"      inject={r['inject']}: {r['injected'] or 0} lines "
+                          f"injected, {r['detected'] or 0} detected\n")
         out.write("\n")

@@ -1,12 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """From records to results: one row per configuration, computed from the
-raw samples (the kernel's own summary is only a cross-check)."""
+raw samples (the kernel's own summary is only a cross-check).
+
+Every per-fault figure here is net of the timer: each timed sample less
+the boot's `timebase overhead_median` (the cost of an empty timed pair),
+clamped at 0.  Raw samples stay raw in the records and in `--rows samples`'
+`ticks` column."""
 from __future__ import annotations
 
 import math
 import statistics
 from dataclasses import dataclass, field
 
+from . import dims
 from .records import Boot, Record
 
 GIB = float(1 << 30)    # perf bench prints GB/sec as 2^30 bytes per second
@@ -18,7 +24,13 @@ CSV_COLUMNS = [
     "fault_us_max", "clear_gbps_mean", "resched_per_run", "size", "folios",
     "touch", "offset", "access", "cache", "cpl", "cpu", "tsc_hz",
     "tsc_source", "boot", "cfg", "reason", "bench", "backing",
+    "radius", "pte", "fill", "seed", "preempt", "cpus", "prezero", "inject",
+    "inject_lines", "roof", "net_ticks", "injected", "detected",
 ]
+
+# Kinds of samples that are timings (page is a page index).
+TIMED = ("fault", "clear", "access")
+UNTIMED = ("page",)
 
 
 @dataclass
@@ -33,14 +45,17 @@ class Config:
     def name(self) -> str:
         return self.rec.f.get("name", "?")
 
+    @property
+    def dims(self) -> dict[str, str]:
+        return dims.of(self.rec.f)
+
+    @property
+    def measured(self) -> list[Record]:
+        return [r for r in self.runs if r.f.get("pass") == "measure"]
+
 
 def chunk_name(b: int) -> str:
-    if b == 0:
-        return ""
-    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
-        if b % (1 << shift) == 0:
-            return f"{b >> shift}{unit}"
-    return str(b)
+    return dims.size_name(b) if b else ""
 
 
 def configs(boot: Boot) -> list[Config]:
@@ -113,13 +128,77 @@ def pct(sorted_v: list[int], p: float) -> int:
     return sorted_v[max(rank, 1) - 1]
 
 
+def tsc_hz(boot: Boot) -> int:
+    tb = boot.first("timebase")
+    return tb.int("tsc_hz", 0) if tb else 0
+
+
+def timer_ticks(boot: Boot) -> int:
+    """Ticks of an empty timed pair (timebase overhead_median; 0 if absent):
+    what every timed sample is net of."""
+    tb = boot.first("timebase")
+    return tb.int("overhead_median", 0) if tb else 0
+
+
+def net(vals: list[int], o: int) -> list[int]:
+    return [max(0, v - o) for v in vals]
+
+
+def run_ticks(c: Config, r: Record, kind: str, o: int) -> int:
+    """A run's total @kind ticks, net of @o per timed sample: from its
+    samples when there are any, else from the run record's raw total."""
+    got = c.samples.get((r.int("run"), kind))
+    if got is not None:
+        return sum(net(got, o))
+    return max(0, r.int(f"{kind}_ticks", 0) - r.int("faults", 0) * o)
+
+
+def rate_kind(c: Config) -> str:
+    """Faults when there were any (kernel, linux-fault), else the clearing (bare)."""
+    return "fault" if any("fault_ticks" in r.f for r in c.measured) else "clear"
+
+
+def run_gbps(boot: Boot, c: Config, kind: str | None = None) -> list[float]:
+    """GB/s of each measured run, over its faults (or its clearing, for
+    @kind 'clear' or a bare configuration), net of the timer."""
+    hz, o, size = tsc_hz(boot), timer_ticks(boot), c.rec.int("size", 0)
+    kind = kind or rate_kind(c)
+    out = []
+    for r in c.measured:
+        if f"{kind}_ticks" not in r.f:
+            continue
+        t = run_ticks(c, r, kind, o)
+        if hz and t:
+            out.append(size / (t / hz) / GIB)
+    return out
+
+
+def measured_samples(c: Config, kind: str, o: int) -> list[int]:
+    """Every @kind sample of the measured runs, net of @o, sorted."""
+    runs = {r.int("run") for r in c.measured}
+    vals = [v for (run, k), vs in c.samples.items() if k == kind and run in runs for v in vs]
+    return sorted(net(vals, o)) if kind not in UNTIMED else sorted(vals)
+
+
+def summary_us(boot: Boot, s: Record | None, key: str) -> float:
+    """A summary's median in µs, brought to the same net as the host's own
+    figures: the summary is net of its net_of_ticks (0 in older logs)."""
+    if s is None or key not in s.f:
+        return math.nan
+    hz = tsc_hz(boot)
+    ns = s.int(key)
+    if key != "overhead_ns_median" and hz:
+        ns -= (timer_ticks(boot) - s.int("net_of_ticks", 0)) * 1e9 / hz
+    return max(0.0, ns) / 1e3
+
+
 def row(boot: Boot, c: Config) -> dict[str, object]:
     machine = boot.first("machine")
     tb = boot.first("timebase")
-    hz = tb.int("tsc_hz") if tb else 0
+    hz, o = tsc_hz(boot), timer_ticks(boot)
     f = c.rec.f
     size = c.rec.int("size", 0)
-    measured = [r for r in c.runs if r.f.get("pass") == "measure"]
+    measured, s = c.measured, c.summary
     status = c.summary.f.get("status", "?") if c.summary else "incomplete"
     if c.problems and status == "ok":
         status = "damaged"
@@ -127,82 +206,124 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
     def us(t: float) -> float:
         return t * 1e6 / hz if hz else math.nan
 
-    # Faults when there were any (kernel, linux-fault), else the clearing (bare).
-    key = "fault_ticks" if any("fault_ticks" in r.f for r in measured) else "clear_ticks"
-    gbps = [size / (r.int(key) / hz) / GIB for r in measured
-            if hz and r.int(key, 0)]
-    cgbps = [size / (r.int("clear_ticks") / hz) / GIB for r in measured
-             if hz and r.int("clear_ticks", 0)]
-    kinds: dict[str, list[int]] = {}
-    for (run, kind), vals in c.samples.items():
-        if any(r.int("run") == run for r in measured):
-            kinds.setdefault(kind, []).extend(vals)
-    fault = sorted(kinds.get("fault", []))
-    clear = sorted(kinds.get("clear", []))
-    access = sorted(kinds.get("access", []))
-    over = sorted(a - b for a, b in zip(kinds.get("fault", []), kinds.get("clear", [])))
+    def median_us(vals: list[int], key: str) -> float:
+        return us(statistics.median(vals)) if vals else summary_us(boot, s, key)
+
+    gbps = run_gbps(boot, c)
+    cgbps = run_gbps(boot, c, "clear")
+    fault, clear, access = (measured_samples(c, k, o) for k in TIMED)
+    runs = {r.int("run") for r in measured}
+    raw_f = [v for r in sorted(runs) for v in c.samples.get((r, "fault"), [])]
+    raw_c = [v for r in sorted(runs) for v in c.samples.get((r, "clear"), [])]
+    over = sorted(a - b for a, b in zip(net(raw_f, o), net(raw_c, o)))
     g_mean, g_sd = mean_sd_pct(gbps)
-    s = c.summary
-    out: dict[str, object] = {
+    d = c.dims
+    c_mean = mean_sd_pct(cgbps)[0]
+    if math.isnan(c_mean) and s and "clear_gibps_milli_mean" in s.f:
+        c_mean = s.int("clear_gibps_milli_mean") / 1e3
+    out: dict[str, object] = {k: v for k, v in d.items()}
+    out.update({
         "folio": f.get("folio"), "clear": f.get("clear"), "order": f.get("order"),
         "chunk": chunk_name(c.rec.int("chunk", 0)), "status": status,
         "runs": len(measured), "gbps_mean": g_mean, "gbps_stddev_pct": g_sd,
-        "clear_gbps_mean": mean_sd_pct(cgbps)[0],
-        "fault_us_median": us(statistics.median(fault)) if fault else
-        (s.int("fault_ns_median", 0) / 1e3 if s and "fault_ns_median" in s.f else math.nan),
-        "clear_us_median": us(statistics.median(clear)) if clear else
-        (s.int("clear_ns_median", 0) / 1e3 if s and "clear_ns_median" in s.f else math.nan),
-        "access_us_median": us(statistics.median(access)) if access else
-        (s.int("access_ns_median", 0) / 1e3 if s and "access_ns_median" in s.f else math.nan),
-        "overhead_us_median": us(statistics.median(over)) if over else
-        (s.int("overhead_ns_median", 0) / 1e3 if s and "overhead_ns_median" in s.f else math.nan),
+        "gbps_runs": gbps, "clear_gbps_mean": c_mean,
+        "fault_us_median": median_us(fault, "fault_ns_median"),
+        "clear_us_median": median_us(clear, "clear_ns_median"),
+        "access_us_median": median_us(access, "access_ns_median"),
+        "overhead_us_median": median_us(over, "overhead_ns_median"),
         "fault_us_min": us(fault[0]) if fault else math.nan,
         "fault_us_p99": us(pct(fault, 99)) if fault else math.nan,
         "fault_us_max": us(fault[-1]) if fault else math.nan,
         "resched_per_run": measured[0].int("resched", 0) if measured else "",
         "size": size, "folios": c.rec.int("folios", 0),
-        "touch": f.get("touch"), "offset": f.get("offset"),
-        "access": f.get("access"), "cache": f.get("cache"), "cpl": f.get("cpl"),
         "cpu": machine.f.get("brand") if machine else "?",
         "tsc_hz": hz, "tsc_source": tb.f.get("source") if tb else "?",
         "boot": boot.index, "cfg": c.rec.int("cfg"),
-        "bench": f.get("bench"), "backing": f.get("backing", ""),
+        "backing": f.get("backing", ""), "roof": math.nan, "net_ticks": o,
+        "injected": sum(r.int("injected", 0) for r in c.runs) if any(
+            "injected" in r.f for r in c.runs) else "",
+        "detected": sum(r.int("detected", 0) for r in c.runs) if any(
+            "detected" in r.f for r in c.runs) else "",
+        "dims": d,
         "reason": (s.f.get("reason", "") if s else "no summary record") +
         ("; " + "; ".join(c.problems) if c.problems else ""),
-    }
+    })
     return out
+
+
+def add_roof(rows: list[dict[str, object]]) -> None:
+    """Each row's rate as a fraction of the best clearing rate of its boot
+    and folio size (the row's 'roof'): how far from the hardware."""
+    best: dict[tuple[object, object], float] = {}
+    for r in rows:
+        v = r["clear_gbps_mean"]
+        if r["status"] == "ok" and isinstance(v, float) and not math.isnan(v):
+            k = (r["boot"], r["folio"])
+            best[k] = max(best.get(k, 0.0), v)
+    for r in rows:
+        top, g = best.get((r["boot"], r["folio"])), r["gbps_mean"]
+        if top and isinstance(g, float) and not math.isnan(g):
+            r["roof"] = g / top
+
+
+def pairs(boot: Boot) -> list[tuple[Config, dict[str, object]]]:
+    """Every configuration of @boot with its row, roofs filled in."""
+    out = [(c, row(boot, c)) for c in configs(boot)]
+    add_roof([r for _, r in out])
+    return out
+
+
+def boot_rows(boot: Boot) -> list[dict[str, object]]:
+    return [r for _, r in pairs(boot)]
 
 
 def rows(boots: list[Boot]) -> list[dict[str, object]]:
-    return [row(b, c) for b in boots for c in configs(b)]
+    return [r for b in boots for r in boot_rows(b)]
+
+
+def extra_dims(rs: list[dict[str, object]], have: list[str]) -> list[str]:
+    """Dimensions of @rs that are not among @have: a field a newer log has."""
+    return [k for k in dims.names([r["dims"] for r in rs])  # type: ignore[misc]
+            if k not in have]
+
+
+def csv_columns(rs: list[dict[str, object]]) -> list[str]:
+    return CSV_COLUMNS + extra_dims(rs, CSV_COLUMNS)
 
 
 SAMPLE_COLUMNS = ["boot", "cfg", "name", "bench", "folio", "clear", "order",
-                  "chunk", "backing", "run", "kind", "index", "ticks", "us"]
+                  "chunk", "backing", "run", "kind", "index", "ticks", "us",
+                  "net_us", "timer_ticks"]
 
 
 def sample_rows(boots: list[Boot]) -> list[dict[str, object]]:
-    """One row per raw sample of every measured run of an intact configuration."""
+    """One row per raw sample of every measured run of an intact configuration,
+    with every dimension of its configuration."""
     out: list[dict[str, object]] = []
     for b in boots:
-        tb = b.first("timebase")
-        hz = tb.int("tsc_hz") if tb else 0
+        hz, o = tsc_hz(b), timer_ticks(b)
         for c in configs(b):
             if c.problems:
                 continue
-            measured = {r.int("run") for r in c.runs if r.f.get("pass") == "measure"}
+            measured = {r.int("run") for r in c.measured}
             f = c.rec.f
+            common = {**c.dims, "boot": b.index, "cfg": c.rec.int("cfg"),
+                      "name": f.get("name"), "chunk": chunk_name(c.rec.int("chunk", 0)),
+                      "backing": f.get("backing", ""), "timer_ticks": o}
             for (run, kind), vals in sorted(c.samples.items()):
                 if run not in measured:
                     continue
+                timed = hz and kind not in UNTIMED
                 for i, v in enumerate(vals):
                     out.append({
-                        "boot": b.index, "cfg": c.rec.int("cfg"), "name": f.get("name"),
-                        "bench": f.get("bench"), "folio": f.get("folio"),
-                        "clear": f.get("clear"), "order": f.get("order"),
-                        "chunk": chunk_name(c.rec.int("chunk", 0)),
-                        "backing": f.get("backing", ""), "run": run, "kind": kind,
-                        "index": i, "ticks": v,
-                        "us": round(v * 1e6 / hz, 4) if hz and kind != "page" else "",
+                        **common, "run": run, "kind": kind, "index": i, "ticks": v,
+                        "us": round(v * 1e6 / hz, 4) if timed else "",
+                        "net_us": round(max(0, v - o) * 1e6 / hz, 4) if timed else "",
                     })
     return out
+
+
+def sample_columns(srows: list[dict[str, object]]) -> list[str]:
+    """SAMPLE_COLUMNS, every known dimension, then any other the rows have."""
+    known = SAMPLE_COLUMNS + [k for k in dims.ORDER if k not in SAMPLE_COLUMNS]
+    return known + sorted({k for r in srows for k in r} - set(known))

@@ -3,38 +3,159 @@
 
 From the companion's records (bench=split, or linux-fault and bare runs):
 Linux's demand-fault rate and latency, the same clearing done bare with
-Linux's own order and primitive for the kernel version it runs, the best
-primitive and order bare, and the difference per fault: Linux's overhead.
-Kernel (bench=fault) records of the same machine are shown beside.
+Linux's own strategy — chosen from the host record: kernel version,
+preemption model, init_on_alloc, the memory kind and the folio size — the
+best primitive and order bare, and the difference per fault: Linux's
+overhead.  Kernel (bench=fault) records of the same machine are shown
+beside.  Rows are matched in every dimension (dims.py) where the records
+allow, and where they do not, the line says in which they differ.
 """
 from __future__ import annotations
 
 import math
 import re
-from typing import IO
+from dataclasses import dataclass
+from typing import IO, Mapping
 
-from . import results
+from . import dims, results
 from .records import Boot
 
 Row = dict[str, object]
 
+# What a strategy fixes; every other dimension should equal the fault's.
+STRATEGY_DIMS = ("bench", "clear", "order", "chunk", "radius")
+MODELS = ("none", "voluntary", "full", "lazy")
+BATCH = 32 << 20            # PROCESS_PAGES_NON_PREEMPT_BATCH, Linux 7.0
+RADIUS = 2                  # FOLIO_ZERO_LOCALITY_RADIUS, Linux 7.0
+FOLIO_BYTES = {"4K": 4 << 10, "2M": 2 << 20, "1G": 1 << 30}
 
-def linux_version(boot: Boot) -> tuple[int, int] | None:
-    h = boot.first("host")
-    m = re.match(r"(\d+)\.(\d+)", h.f.get("kernel", "")) if h else None
+
+@dataclass
+class Strategy:
+    """How Linux zeroes a faulted folio, in hugezero's terms."""
+    order: str
+    prim: str
+    chunk: int | None       # bytes per call of neighbourhood-last; None: whole ranges
+    why: str
+    prim_why: str
+
+    @property
+    def name(self) -> str:
+        unit = ("" if self.order != "neighbourhood-last" else
+                " (whole ranges)" if self.chunk is None else f" {dims.size_name(self.chunk)}")
+        return f"{self.prim} + {self.order}{unit}"
+
+
+def version_of(host: Mapping[str, str]) -> tuple[int, int] | None:
+    m = re.match(r"(\d+)\.(\d+)", host.get("kernel", ""))
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
-def linux_strategy(boot: Boot) -> tuple[str, str, str]:
-    """(order, primitive, why) Linux uses to zero a faulted huge page."""
+def preempt_model(host: Mapping[str, str]) -> str:
+    """none, voluntary, full, lazy, or unknown (also for older companions)."""
+    m = host.get("preempt", "unknown")
+    return m if m in MODELS else "unknown"
+
+
+def flag(host: Mapping[str, str], key: str) -> str:
+    """'0', '1' or 'unknown'."""
+    v = host.get(key, "unknown")
+    return v if v in ("0", "1") else "unknown"
+
+
+def source(host: Mapping[str, str], key: str) -> str:
+    if key not in host:
+        return "not in the host record: an older companion"
+    s = host.get(f"{key}_source", "")
+    return f"from {s}" if s else "source not given"
+
+
+def primitive(features: list[str]) -> tuple[str, str]:
+    if "erms" in features:
+        return "erms", "ERMS in CPUID: clear_page_erms"
+    return "rep", ("no ERMS in CPUID: clear_page_rep, if the kernel set REP_GOOD, "
+                   "which it does from its own CPU tables, invisible from CPUID "
+                   "(without it, clear_page_orig)")
+
+
+def strategy(host: Mapping[str, str], features: list[str], folio: str,
+             backing: str) -> Strategy:
+    """Linux's own strategy for a demand fault of a @folio page of @backing
+    memory on the host the record describes."""
+    prim, prim_why = primitive(features)
+    ver = version_of(host)
+    model = preempt_model(host)
+    if backing == "thp" and flag(host, "init_on_alloc") == "unknown":
+        prim_why += "; init_on_alloc unknown: 0 assumed, folio_zero_user zeroes THP"
+    if backing == "thp" and flag(host, "init_on_alloc") == "1":
+        return Strategy("discontiguous-page", prim, None,
+                        "THP with init_on_alloc=1: the page allocator zeroed it page by "
+                        "page (kernel_init_pages, ascending, no resched) and "
+                        "folio_zero_user was skipped; discontiguous-page is the closest "
+                        "order (its resched points are extra)", prim_why)
+    if ver is None:
+        return Strategy("converging-page", prim, None,
+                        "Linux version unknown: the before-7.0 rule", prim_why)
+    if ver < (7, 0):
+        how = ("clear_gigantic_page, 4K pages ascending" if folio == "1G" else
+               "process_huge_page, converging on the faulting 4K page")
+        return Strategy("converging-page", prim, None,
+                        f"before 7.0: {how}, cond_resched before every 4K page", prim_why)
+    if model in ("full", "lazy"):
+        return Strategy("neighbourhood-last", prim, None,
+                        f"7.0 and later, preempt={model}: each of the three ranges in "
+                        "one clear_pages call, no cond_resched", prim_why)
+    why = (f"7.0 and later, preempt={model}" if model != "unknown" else
+           "7.0 and later, model unknown: none/voluntary assumed")
+    return Strategy("neighbourhood-last", prim, BATCH,
+                    f"{why}: clear_pages in 32M units (PROCESS_PAGES_NON_PREEMPT_BATCH), "
+                    "cond_resched between them", prim_why)
+
+
+def features_of(boot: Boot) -> list[str]:
     m = boot.first("machine")
-    feats = (m.f.get("features", "") if m else "").split(",")
-    prim = "erms" if "erms" in feats else "rep"
-    ver = linux_version(boot)
-    if ver and ver >= (7, 0):
-        return "neighbourhood-last", prim, f"as Linux {ver[0]}.{ver[1]}"
-    return "converging-page", prim, (f"as Linux {ver[0]}.{ver[1]}" if ver
-                                     else "Linux version unknown: pre-7.0 assumed")
+    return (m.f.get("features", "") if m else "").split(",")
+
+
+def linux_strategy(boot: Boot, folio: str = "2M", backing: str = "hugetlb") -> Strategy:
+    h = boot.first("host")
+    return strategy(h.f if h else {}, features_of(boot), folio, backing)
+
+
+def fits(r: Row, s: Strategy) -> bool:
+    """Whether the configuration of @r is @s (for its folio size)."""
+    folio = FOLIO_BYTES.get(str(r["folio"]), 0)
+    d: dict[str, str] = r["dims"]  # type: ignore[assignment]
+    if r["clear"] != s.prim:
+        return False
+    if folio == 4 << 10:
+        return True             # one 4K page: every order clears it alike
+    if r["order"] != s.order:
+        return False
+    if s.order != "neighbourhood-last":
+        return True
+    chunk = int(d.get("chunk", "0"))
+    if d.get("radius", str(RADIUS)) != str(RADIUS):
+        return False
+    # A unit at least as large as the folio clears each range in one call.
+    return chunk >= folio if s.chunk is None else (
+        chunk == s.chunk or min(chunk, s.chunk) >= folio)
+
+
+def settings_diff(ref: Row, r: Row, skip: tuple[str, ...] = STRATEGY_DIMS) -> list[str]:
+    return dims.differing(ref["dims"], r["dims"], skip)  # type: ignore[arg-type]
+
+
+def closest(ref: Row, rows: list[Row], skip: tuple[str, ...] = STRATEGY_DIMS) -> Row | None:
+    """The row of @rows whose settings (dimensions other than @skip) are
+    nearest @ref's: all equal where one is."""
+    return min(rows, key=lambda r: len(settings_diff(ref, r, skip)), default=None)
+
+
+def matched(ref: Row, r: Row, skip: tuple[str, ...] = STRATEGY_DIMS) -> str:
+    """Which settings of @r differ from @ref's, for the line that shows @r."""
+    diff = dims.contrast(ref["dims"], r["dims"], skip)  # type: ignore[arg-type]
+    return f"differs from the fault's settings: {diff}" if diff else "settings as the fault's"
 
 
 def machine_key(boot: Boot) -> tuple[str, ...]:
@@ -50,56 +171,95 @@ def num(v: object) -> float:
     return v if isinstance(v, float) else math.nan
 
 
+def label(text: str) -> str:
+    return f"  {text:<50}"
+
+
+def figures(r: Row, us_key: str, per: str) -> str:
+    """GB/s +- sd%, roof, median µs: the columns of every split line."""
+    return (f"{num(r['gbps_mean']):7.2f} GB/s +- {num(r['gbps_stddev_pct']):5.2f}%  "
+            f"roof {num(r['roof']):4.2f} {num(r[us_key]):9.1f} us/{per}")
+
+
 def folio_split(folio: str, rows: list[Row], kernel_rows: list[Row],
-                strategy: tuple[str, str, str], out: IO[str]) -> None:
+                host: Mapping[str, str], features: list[str], out: IO[str]) -> None:
     linux = [r for r in rows if r["bench"] == "linux-fault" and r["folio"] == folio and ok(r)]
     bare = [r for r in rows if r["bench"] == "bare" and r["folio"] == folio and ok(r)]
-    order, prim, why = strategy
-    own = [r for r in bare if r["order"] == order and r["clear"] == prim and
-           (order != "neighbourhood-last" or r["chunk"] == "32M")]
     best = max(bare, key=lambda r: num(r["gbps_mean"]), default=None)
     out.write(f"\nfolio {folio}\n")
     for r in linux:
-        out.write(f"  {'Linux demand fault, ' + str(r['backing']):<47}"
-                  f"{num(r['gbps_mean']):7.2f} GB/s +- {num(r['gbps_stddev_pct']):5.2f}%"
-                  f"   {num(r['fault_us_median']):9.1f} us/fault (median)\n")
+        out.write(label(f"Linux demand fault, {r['backing']}") +
+                  figures(r, "fault_us_median", "fault (median)") + "\n")
     if not linux:
         out.write("  Linux demand fault: no ok configuration in these records\n")
-    def label(text: str) -> str:
-        return f"  {text:<47}"
-
-    if own:
-        r = own[0]
-        out.write(label(f"bare, Linux's own: {prim} + {order}") +
-                  f"{num(r['gbps_mean']):7.2f} GB/s +- {num(r['gbps_stddev_pct']):5.2f}%"
-                  f"   {num(r['clear_us_median']):9.1f} us/folio ({why})\n")
-    else:
-        out.write(f"  bare, Linux's own: {prim} + {order} ({why}): not measured\n")
-    if best:
-        chunk = f" {best['chunk']}" if best["chunk"] else ""
-        out.write(label(f"bare, best: {best['clear']} + {best['order']}{chunk}") +
-                  f"{num(best['gbps_mean']):7.2f} GB/s +- {num(best['gbps_stddev_pct']):5.2f}%"
-                  f"   {num(best['clear_us_median']):9.1f} us/folio\n")
     for r in linux:
-        if not own:
-            break
-        fault, clear = num(r["fault_us_median"]), num(own[0]["clear_us_median"])
+        s = strategy(host, features, folio, str(r["backing"]))
+        out.write(f"  Linux's own for {r['backing']}: {s.name} ({s.why}; {s.prim_why})\n")
+        own = closest(r, [b for b in bare if fits(b, s)])
+        if own is None:
+            out.write(f"  bare, Linux's own: {s.name}: not measured\n")
+            continue
+        out.write(label(f"bare, Linux's own: {own['clear']} + {own['order']}"
+                        f"{' ' + str(own['chunk']) if own['chunk'] else ''}") +
+                  figures(own, "clear_us_median", "folio") + f"\n    ({matched(r, own)})\n")
+        fault, clear = num(r["fault_us_median"]), num(own["clear_us_median"])
         over = fault - clear
         # Run-to-run noise of both figures, as their between-run stddevs.
-        noise = (fault * num(r["gbps_stddev_pct"]) + clear * num(own[0]["gbps_stddev_pct"])) / 100
+        noise = (fault * num(r["gbps_stddev_pct"]) + clear * num(own["gbps_stddev_pct"])) / 100
         out.write(f"  Linux's overhead per fault ({r['backing']}): {fault:.1f} - {clear:.1f} = "
                   f"{over:.1f} us, {100 * over / fault:.0f}% of the fault"
                   f"{' (within run-to-run noise of +-%.1f us)' % noise if abs(over) <= noise else ''}\n")
-    for r in kernel_rows:
-        if r["folio"] != folio or not ok(r):
-            continue
-        if r["clear"] == prim and r["order"] == order or r is max(
-                (k for k in kernel_rows if k["folio"] == folio and ok(k)),
-                key=lambda k: num(k["gbps_mean"])):
-            out.write(f"  hugezero kernel: {r['clear']} + {r['order']:<19} "
-                      f"{num(r['gbps_mean']):7.2f} GB/s   fault {num(r['fault_us_median']):.1f} us = "
-                      f"clear {num(r['clear_us_median']):.1f} + overhead "
-                      f"{num(r['overhead_us_median']):.2f} us\n")
+    if best:
+        chunk = f" {best['chunk']}" if best["chunk"] else ""
+        out.write(label(f"bare, best: {best['clear']} + {best['order']}{chunk}") +
+                  figures(best, "clear_us_median", "folio") + "\n")
+    kernel_split(folio, linux, kernel_rows, host, features, out)
+
+
+def kernel_split(folio: str, linux: list[Row], kernel_rows: list[Row],
+                 host: Mapping[str, str], features: list[str], out: IO[str]) -> None:
+    """The kernel's rows beside: Linux's own strategy and the best, among
+    the kernel's configurations whose settings are nearest the fault's."""
+    mine = [r for r in kernel_rows if r["folio"] == folio and ok(r)]
+    if not mine:
+        return
+    skip = STRATEGY_DIMS + ("backing",)     # the kernel's folios have no backing
+    ref = dict(linux[0]) if linux else mine[0]
+    model = preempt_model(host)
+    if model != "unknown" and "preempt" not in ref["dims"]:  # type: ignore[operator]
+        # The fault ran under the host's model: a kernel row of it is nearest.
+        ref["dims"] = {**ref["dims"], "preempt": model}  # type: ignore[dict-item]
+    s = strategy(host, features, folio, str(ref.get("backing", "")))
+    own = closest(ref, [r for r in mine if fits(r, s)], skip)
+    fewest = min(len(settings_diff(ref, r, skip)) for r in mine)
+    best = max((r for r in mine if len(settings_diff(ref, r, skip)) == fewest),
+               key=lambda r: num(r["gbps_mean"]))
+    for r in ([own] if own else []) + ([best] if best is not own else []):
+        chunk = f" {r['chunk']}" if r["chunk"] else ""
+        which = "Linux's own" if r is own else "best"
+        out.write(f"  hugezero kernel, {which}: {r['clear']} + "
+                  f"{r['order']}{chunk}  {num(r['gbps_mean']):7.2f} GB/s  roof "
+                  f"{num(r['roof']):4.2f}  fault {num(r['fault_us_median']):.1f} us = "
+                  f"clear {num(r['clear_us_median']):.1f} + overhead "
+                  f"{num(r['overhead_us_median']):.2f} us\n"
+                  f"    (boot {r['boot']} cfg {r['cfg']}, {matched(ref, r, skip)})\n")
+    if not own:
+        out.write(f"  hugezero kernel, Linux's own: {s.name}: not measured\n")
+
+
+def host_lines(boot: Boot, out: IO[str]) -> None:
+    """The host's preemption model and page init, each with its source."""
+    h = boot.first("host")
+    f = h.f if h else {}
+    ver = version_of(f)
+    model = preempt_model(f)
+    out.write(f"  Linux {'%d.%d' % ver if ver else '(version unknown)'}: preempt={model} "
+              f"({source(f, 'preempt')})"
+              f"{'; model unknown: the kernel-version rule alone' if model == 'unknown' else ''}\n")
+    for k in ("init_on_alloc", "init_on_free"):
+        v = flag(f, k)
+        out.write(f"  {k}={v} ({source(f, k)})"
+                  f"{'; 0 assumed' if v == 'unknown' and k == 'init_on_alloc' else ''}\n")
 
 
 def write(boots: list[Boot], out: IO[str]) -> int:
@@ -109,9 +269,9 @@ def write(boots: list[Boot], out: IO[str]) -> int:
         out.write("split: no companion records (build/hugezero-linux bench=split) given\n")
         return 1
     for b in companion:
-        rows = [results.row(b, c) for c in results.configs(b)]
-        same = [results.row(k, c) for k in kernels if machine_key(k) == machine_key(b)
-                for c in results.configs(k)]
+        rows = results.boot_rows(b)
+        same = [r for k in kernels if machine_key(k) == machine_key(b)
+                for r in results.boot_rows(k)]
         m, h, t = b.first("machine"), b.first("host"), b.first("timebase")
         assert h is not None
         out.write(f"split of boot {b.index}: {m.f.get('brand') if m else '?'} "
@@ -120,11 +280,14 @@ def write(boots: list[Boot], out: IO[str]) -> int:
                   f"{h.f.get('clocksource')}, THP {h.f.get('thp_enabled')}/"
                   f"{h.f.get('thp_defrag')}, TSC {int(t.f['tsc_hz']) / 1e9 if t else 0:.4f} GHz"
                   f"{', a VIRTUAL MACHINE (see docs/companion.md)' if h.f.get('vm') == '1' else ''}\n")
+        host_lines(b, out)
+        out.write(f"  times and GB/s net of the timer ({results.timer_ticks(b)} ticks a "
+                  "sample); roof: GB/s over the boot's best clearing GB/s of the folio size\n")
         if kernels and not same:
             out.write("  (kernel records given are of another machine: not shown)\n")
         for folio in ("4K", "2M", "1G"):
             if any(r["folio"] == folio for r in rows):
-                folio_split(folio, rows, same, linux_strategy(b), out)
+                folio_split(folio, rows, same, h.f, features_of(b), out)
         for r in rows:
             if r["status"] != "ok" or (r["reason"] and r["status"] == "ok"):
                 out.write(f"  note: {r['bench']} {r['folio']} {r['clear']} {r['order']} "
@@ -150,7 +313,7 @@ def plain_check(plain_text: str, boots: list[Boot], out: IO[str]) -> None:
             p[k] = f"{sum(vals) / len(vals):.3f}"
             if len(vals) > 1:
                 p[k + "_spread"] = f"{100 * (max(vals) - min(vals)) / min(vals):.1f}"
-    rows = [results.row(b, c) for b in boots if b.first("host") for c in results.configs(b)]
+    rows = [r for b in boots if b.first("host") for r in results.boot_rows(b)]
 
     def find(bench: str, clear: str, order: str, backing: str) -> float:
         for r in rows:

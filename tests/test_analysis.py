@@ -1,0 +1,355 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Tests of what the host tools compute from records: configuration
+dimensions (no pooling of different configurations), compare's statistics,
+the roof column, figures net of the timer, and the split's choice of
+Linux's own strategy."""
+from __future__ import annotations
+
+import importlib.util
+import io
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from hzlib import compare, dims, plot, records, report, results, split  # noqa: E402
+
+from synth import Log, kernel_config  # noqa: E402
+
+DATA = Path(__file__).resolve().parent / "data"
+RUNS = [{"fault": [2000, 2000], "clear": [1000, 1000]},
+        {"fault": [2100, 1900], "clear": [1000, 1000]}]
+
+
+def kernel_log(**over: str) -> str:
+    return Log().config(kernel_config(**over), RUNS).text()
+
+
+def compare_text(a: str, b: str) -> str:
+    with tempfile.TemporaryDirectory() as d:
+        pa, pb = Path(d) / "a.log", Path(d) / "b.log"
+        pa.write_text(a)
+        pb.write_text(b)
+        out = io.StringIO()
+        compare.write(str(pa), str(pb), out)
+        return out.getvalue()
+
+
+def rows_of(text: str) -> list[dict[str, object]]:
+    return results.rows(records.parse(text))
+
+
+class DimensionTest(unittest.TestCase):
+    def test_every_field_but_bookkeeping_is_a_dimension(self) -> None:
+        d = dims.of({"cfg": "3", "name": "x", "folios": "2", "runs": "5", "folio": "2M",
+                     "probe_class": "rt", "preempt": "full", "cache": "cold"})
+        self.assertEqual(d["probe_class"], "rt")
+        self.assertEqual(d["preempt"], "full")
+        for k in ("cfg", "name", "folios", "runs"):
+            self.assertNotIn(k, d)
+
+    def test_defaults_and_old_names(self) -> None:
+        old = dims.of({"folio": "2M", "cache": "asis", "inject": "none"})
+        self.assertEqual((old["bench"], old["pte"], old["cache"], old["cpus"]),
+                         ("fault", "clean", "warm", "1"))
+        self.assertEqual(dims.of({"cache": "clflush"})["cache"], "cold")
+        self.assertEqual(dims.of({"bench": "linux-fault"})["pte"], "linux")
+        # No known default: missing stays missing, a value of its own.
+        self.assertNotIn("preempt", old)
+        self.assertNotIn("inject_lines", dims.of({"inject": "none", "inject_lines": "4"}))
+
+    def test_csv_has_every_dimension(self) -> None:
+        for k in dims.ORDER:
+            self.assertIn(k, results.CSV_COLUMNS)
+        text = kernel_log(probe_class="rt", pte="linux")
+        with tempfile.TemporaryDirectory() as d:
+            p = Path(d) / "x.log"
+            p.write_text(text)
+            for extra in ([], ["--rows", "samples"]):
+                out = subprocess.run([sys.executable, str(ROOT / "scripts/hugezero"), "parse",
+                                      str(p), "--format", "csv", *extra],
+                                     capture_output=True, text=True, check=True).stdout
+                head, first = out.splitlines()[:2]
+                cols = head.split(",")
+                for k in ("radius", "pte", "seed", "cache", "preempt", "probe_class"):
+                    self.assertIn(k, cols)
+                row = dict(zip(cols, first.split(",")))
+                self.assertEqual((row["probe_class"], row["pte"], row["cache"]),
+                                 ("rt", "linux", "warm"))
+
+    def test_compare_never_pairs_different_configurations(self) -> None:
+        base = {"order": "neighbourhood-last", "chunk": "33554432", "radius": "2"}
+        for k, a, b in (("radius", "2", "3"), ("pte", "linux", "clean"),
+                        ("cache", "cold", "warm")):
+            text = compare_text(kernel_log(**{**base, k: a}), kernel_log(**{**base, k: b}))
+            self.assertIn("no configuration is in both", text, k)
+            self.assertIn("only in A:", text)
+            self.assertIn("only in B:", text)
+            self.assertIn(f"(B has {k}={b} (not {a}))", text)
+
+    def test_old_and_new_logs(self) -> None:
+        # An older kernel log (pte unrecorded, cache=asis) pairs with a new
+        # one saying what the old kernel did, and with nothing else.
+        old = kernel_log()
+        self.assertIn("~ (p=1.00)", compare_text(old, kernel_log(pte="clean", cache="warm")))
+        self.assertIn("no configuration is in both",
+                      compare_text(old, kernel_log(pte="clean", cache="warm", preempt="none")))
+
+    def test_one_side_pools_only_equal_configurations(self) -> None:
+        two = kernel_log(cache="cold") + kernel_log(cache="warm")
+        with tempfile.TemporaryDirectory() as d:
+            p = Path(d) / "a.log"
+            p.write_text(two)
+            table = compare.table(compare.load(str(p)))
+        self.assertEqual(sorted(len(v) for v in table.values()), [2, 2])
+
+    def test_report_and_plot_separate_dimensions(self) -> None:
+        boots = records.parse(Log().config(kernel_config(cache="cold"), RUNS)
+                              .config(kernel_config(cache="warm"), RUNS).text())
+        out = io.StringIO()
+        report.write(boots, out)
+        text = out.getvalue()
+        self.assertIn("cache=cold", text)
+        self.assertIn("cache=warm", text)
+        rows = results.rows(boots)
+        label = plot.labeller(rows)
+        self.assertNotEqual(label(rows[0]), label(rows[1]))
+        self.assertIn("cache=cold", label(rows[0]))
+        rows = rows_of(Log().config(kernel_config(order="neighbourhood-last", radius="2"), RUNS)
+                       .config(kernel_config(order="neighbourhood-last", radius="3"), RUNS).text())
+        label = plot.labeller(rows)
+        self.assertNotEqual(label(rows[0]), label(rows[1]))
+
+
+class WelchTest(unittest.TestCase):
+    def test_against_scipy_values(self) -> None:
+        if importlib.util.find_spec("scipy") is None:
+            self.skipTest("python3-scipy is not installed")
+        # scipy.stats.ttest_ind(a, b, equal_var=False).pvalue
+        self.assertAlmostEqual(compare.welch([1, 2, 3, 4], [2, 3, 4, 5]), 0.3153336, places=6)
+        self.assertAlmostEqual(compare.welch([10.1, 10.3, 9.8, 10.0],
+                                             [10.6, 11.4, 10.2, 11.9, 11.0]), 0.0279227, places=6)
+        self.assertAlmostEqual(compare.welch([16.4, 16.5, 16.6], [42.1, 43.9, 42.4]),
+                               0.00039465, places=7)
+
+    def test_without_scipy(self) -> None:
+        with mock.patch.dict(sys.modules, {"scipy": None, "scipy.stats": None}):
+            with self.assertRaises(compare.NoScipy):
+                compare.welch([1, 2, 3], [2, 3, 5])
+            log = str(DATA / "kernel-bench.log")
+            out = io.StringIO()
+            self.assertEqual(compare.write(log, log, out), 0)
+        text = out.getvalue()
+        self.assertIn("folio=2M clear=erms order=contiguous-page", text)
+        self.assertIn("(p: no scipy)", text)
+        self.assertIn(compare.NO_SCIPY, text)
+
+
+class RoofTest(unittest.TestCase):
+    def test_fraction_of_the_best_clearing_rate(self) -> None:
+        common = "folio=2M chunk=0 size=4194304 folios=2 touch=seq offset=first access=none cache=cold"
+        text = (Log(host="kernel=6.18.0")
+                .config(f"bench=linux-fault clear=linux order=linux backing=thp {common}",
+                        [{"fault": [4000, 4000]}])
+                .config(f"bench=bare clear=erms order=converging-page backing=thp {common}",
+                        [{"clear": [2000, 2000]}])
+                .config(f"bench=bare clear=clzero order=contiguous-page backing=thp {common}",
+                        [{"clear": [1000, 1000]}]).text())
+        rows = rows_of(text)
+        self.assertEqual([round(float(r["roof"]), 3) for r in rows], [0.25, 0.5, 1.0])
+        out = io.StringIO()
+        report.write(records.parse(text), out)
+        self.assertIn(" roof ", out.getvalue())
+        self.assertIn(" 0.25 ", out.getvalue())
+
+    def test_kernel_log(self) -> None:
+        rows = rows_of((DATA / "kernel-bench.log").read_text())
+        best = max(float(r["clear_gbps_mean"]) for r in rows)
+        for r in rows:
+            self.assertAlmostEqual(float(r["roof"]), float(r["gbps_mean"]) / best)
+
+
+class NetTest(unittest.TestCase):
+    TB = "tsc_hz=1000000000 source=hpet invariant=1 overhead_median=100"
+
+    def test_samples_net_of_the_timer(self) -> None:
+        text = Log(timebase=self.TB).config(
+            kernel_config(), [{"fault": [1100, 900, 50], "clear": [600, 400, 20]}]).text()
+        (r,) = rows_of(text)
+        # Net fault 1000, 800, 0 (clamped); clear 500, 300, 0.
+        self.assertAlmostEqual(r["fault_us_median"], 0.8)
+        self.assertAlmostEqual(r["clear_us_median"], 0.3)
+        self.assertAlmostEqual(r["fault_us_min"], 0.0)
+        self.assertAlmostEqual(r["overhead_us_median"], 0.5)
+        self.assertAlmostEqual(r["gbps_mean"], 4194304 / 1800e-9 / (1 << 30))
+        self.assertAlmostEqual(r["clear_gbps_mean"], 4194304 / 800e-9 / (1 << 30))
+        self.assertEqual(r["net_ticks"], 100)
+        s = next(s for s in results.sample_rows(records.parse(text)) if s["kind"] == "fault")
+        self.assertEqual((s["ticks"], s["us"], s["net_us"], s["timer_ticks"]),
+                         (1100, 1.1, 1.0, 100))
+
+    def test_without_samples_from_run_totals_and_summary(self) -> None:
+        def one(summary: str) -> dict[str, object]:
+            (r,) = rows_of(Log(timebase=self.TB).config(
+                kernel_config(), [{"fault": [1100, 900], "clear": [600, 400]}],
+                summary=summary, samples=False).text())
+            return r
+        old = one("fault_ns_median=1000 clear_ns_median=500")
+        self.assertAlmostEqual(old["gbps_mean"], 4194304 / 1800e-9 / (1 << 30))
+        self.assertAlmostEqual(old["fault_us_median"], 0.9)     # 1000 - 100 ns
+        new = one("fault_ns_median=900 clear_ns_median=400 net_of_ticks=100")
+        self.assertAlmostEqual(new["fault_us_median"], 0.9)     # already net
+        self.assertAlmostEqual(new["clear_us_median"], 0.4)
+
+    def test_no_timebase_overhead_is_zero(self) -> None:
+        (r,) = rows_of(Log(timebase="tsc_hz=1000000000 source=hpet").config(
+            kernel_config(), [{"fault": [1100, 900], "clear": [600, 400]}]).text())
+        self.assertAlmostEqual(r["fault_us_median"], 1.0)
+        self.assertEqual(r["net_ticks"], 0)
+
+
+class NewFormatTest(unittest.TestCase):
+    def test_format_2_records(self) -> None:
+        text = Log(boot='version=0.3 format=2 firmware=bios cmdline="bench=fault"').config(
+            kernel_config(cache="cold", pte="linux", fill="movq", llc="33554432",
+                          fits_llc="1", inject="skip-line", inject_lines="1",
+                          sample_lines_per_page="8"),
+            RUNS, summary="net_of_ticks=0", run_extra="injected=1 detected=1").text()
+        boots = records.parse(text)
+        self.assertEqual(boots[0].problems, [])
+        (r,) = results.rows(boots)
+        self.assertEqual((r["status"], r["injected"], r["detected"]), ("ok", 2, 2))
+        self.assertNotIn("llc", r["dims"])
+        self.assertEqual(r["dims"]["inject_lines"], "1")
+        out = io.StringIO()
+        report.write(boots, out)
+        self.assertIn("record format 2", out.getvalue())
+        self.assertIn("inject=skip-line: 2 lines injected, 2 detected", out.getvalue())
+
+
+def host(kernel: str, preempt: str | None, ioa: str | None) -> dict[str, str]:
+    h = {"kernel": kernel}
+    if preempt is not None:
+        h.update(preempt=preempt, preempt_source="/proc/config.gz: CONFIG_PREEMPT_NONE=y")
+    if ioa is not None:
+        h.update(init_on_alloc=ioa, init_on_alloc_source="/proc/cmdline")
+    return h
+
+
+class StrategyTest(unittest.TestCase):
+    def test_every_combination(self) -> None:
+        for kernel in ("6.1.0", "6.18.44-fc", "7.0.0", "7.2.1"):
+            for model in ("none", "voluntary", "full", "lazy", "unknown", None):
+                for ioa in ("0", "1", None):
+                    for backing in ("hugetlb", "thp"):
+                        for folio in ("2M", "1G"):
+                            s = split.strategy(host(kernel, model, ioa), ["erms"], folio, backing)
+                            what = (kernel, model, ioa, backing, folio, s.why)
+                            self.assertEqual(s.prim, "erms")
+                            if backing == "thp" and ioa == "1":
+                                self.assertEqual(s.order, "discontiguous-page", what)
+                                self.assertIn("kernel_init_pages", s.why)
+                            elif kernel < "7":
+                                self.assertEqual((s.order, s.chunk), ("converging-page", None), what)
+                                self.assertIn("clear_gigantic_page" if folio == "1G"
+                                              else "process_huge_page", s.why)
+                            elif model in ("full", "lazy"):
+                                self.assertEqual((s.order, s.chunk), ("neighbourhood-last", None), what)
+                            else:
+                                self.assertEqual((s.order, s.chunk),
+                                                 ("neighbourhood-last", 32 << 20), what)
+                                if model in ("unknown", None):
+                                    self.assertIn("model unknown", s.why)
+
+    def test_primitive_without_erms(self) -> None:
+        s = split.strategy(host("6.18", "none", "0"), ["avx2"], "2M", "hugetlb")
+        self.assertEqual(s.prim, "rep")
+        self.assertIn("REP_GOOD", s.prim_why)
+        self.assertIn("invisible from CPUID", s.prim_why)
+
+    def test_whole_ranges_match_any_unit_of_a_folio_or_more(self) -> None:
+        s = split.strategy(host("7.0", "full", "0"), ["erms"], "2M", "hugetlb")
+        row = {"clear": "erms", "order": "neighbourhood-last", "folio": "2M",
+               "dims": {"chunk": str(32 << 20), "radius": "2"}}
+        self.assertTrue(split.fits(row, s))
+        row["folio"] = "1G"
+        self.assertFalse(split.fits(row, s))
+
+
+def companion_log(host_fields: str, bare: list[tuple[str, str]]) -> Log:
+    common = ("folio=2M chunk=0 size=4194304 folios=2 touch=seq offset=first access=none "
+              "cpl=3 seed=1")
+    log = Log(boot="version=0.2 loader=hugezero-linux firmware=linux", host=host_fields)
+    log.config(f"name=linux.2M.hugetlb bench=linux-fault clear=linux order=linux "
+               f"backing=hugetlb cache=cold {common}", [{"fault": [100000, 100000]}])
+    for order, extra in bare:
+        log.config(f"bench=bare clear=erms order={order} backing=hugetlb {common} {extra}",
+                   [{"clear": [80000, 80000]}])
+    return log
+
+
+class SplitChoiceTest(unittest.TestCase):
+    def split_text(self, *logs: str) -> str:
+        boots = [b for t in logs for b in records.parse(t)]
+        for i, b in enumerate(boots):
+            b.index = i
+        out = io.StringIO()
+        split.write(boots, out)
+        return out.getvalue()
+
+    def test_host_lines_and_strategy(self) -> None:
+        text = self.split_text(companion_log(
+            'kernel=6.18.0 preempt=none preempt_source="/proc/config.gz: CONFIG_PREEMPT_NONE=y" '
+            'init_on_alloc=0 init_on_alloc_source=/proc/cmdline init_on_free=0',
+            [("converging-page", "cache=cold")]).text())
+        self.assertIn("Linux 6.18: preempt=none (from /proc/config.gz: CONFIG_PREEMPT_NONE=y)", text)
+        self.assertIn("init_on_alloc=0 (from /proc/cmdline)", text)
+        self.assertIn("Linux's own for hugetlb: erms + converging-page (before 7.0: "
+                      "process_huge_page", text)
+        self.assertIn("(settings as the fault's)", text)
+
+    def test_old_host_record_says_model_unknown(self) -> None:
+        text = self.split_text(companion_log("kernel=7.0.1", [
+            ("neighbourhood-last", f"chunk={32 << 20} radius=2 cache=cold")]).text())
+        self.assertIn("preempt=unknown (not in the host record", text)
+        self.assertIn("model unknown", text)
+        self.assertIn("bare, Linux's own: erms + neighbourhood-last 32M", text)
+
+    def test_bare_row_of_the_fault_settings_is_chosen(self) -> None:
+        h = "kernel=6.18.0 preempt=none init_on_alloc=0"
+        text = self.split_text(companion_log(h, [("converging-page", "cache=warm"),
+                                                 ("converging-page", "cache=cold")]).text())
+        self.assertIn("(settings as the fault's)", text)
+        text = self.split_text(companion_log(h, [("converging-page", "cache=warm")]).text())
+        self.assertIn("differs from the fault's settings: cache=warm (not cold)", text)
+
+    def test_kernel_row_of_the_fault_settings_is_chosen(self) -> None:
+        comp = companion_log("kernel=6.18.0 preempt=none init_on_alloc=0",
+                             [("converging-page", "cache=cold")]).text()
+        kern = (Log().config(kernel_config(order="converging-page", cache="warm", pte="clean"), RUNS)
+                .config(kernel_config(order="converging-page", cache="cold", pte="linux"), RUNS)
+                .text())
+        text = self.split_text(comp, kern)
+        self.assertIn("hugezero kernel, Linux's own: erms + converging-page", text)
+        # The fault ran under the host's model; this kernel did not record one.
+        self.assertIn("(boot 1 cfg 2, differs from the fault's settings: preempt=- (not none))",
+                      text)
+        # Only a kernel row of other settings: used, and the difference said.
+        kern = Log().config(kernel_config(order="converging-page", cache="warm"), RUNS).text()
+        self.assertIn("(boot 1 cfg 1, differs from the fault's settings: cache=warm (not cold), "
+                      "pte=clean (not linux), preempt=- (not none))", self.split_text(comp, kern))
+        # The kernel row under the host's preemption model is the nearest.
+        kern = "".join(Log().config(kernel_config(order="converging-page", cache="cold",
+                                                  pte="linux", preempt=m), RUNS).text()
+                       for m in ("full", "none"))
+        self.assertIn("(boot 2 cfg 1, settings as the fault's)", self.split_text(comp, kern))
+
+
+if __name__ == "__main__":
+    unittest.main()
