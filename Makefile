@@ -12,7 +12,7 @@ Q :=
 quiet = @:
 else
 Q := @
-quiet = @printf '  %-7s %s\n' $(1) $(2);
+quiet = @printf '  %-7s %s\n' $(1) '$(2)';
 endif
 
 # A cross compiler when there is one, else the host's gcc in freestanding mode.
@@ -88,7 +88,7 @@ netboot: $(BUILD)/hugezero.elf grub.cfg
 HOST_SHARED := arch/x86_64/clear.c arch/x86_64/cpuid.c
 $(BUILD)/host/clear.o: arch/x86_64/clear.asm
 	@mkdir -p $(dir $@)
-	$(call quiet,AS,$@)
+	$(call quiet,AS,$< [host])
 	$(Q)$(NASM) -f elf64 -o $@ $<
 
 $(BUILD)/host/unit: $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) $(BUILD)/host/clear.o \

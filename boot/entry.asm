@@ -8,7 +8,8 @@
 ;
 ; Boot page tables: the first 4 GiB identity-mapped with 2 MiB pages (the
 ; boot information and this code live there) and the kernel's 1 GiB window
-; at KERNEL_VMA mapped to where GRUB put us.  kernel/paging replaces them.
+; at KERNEL_VMA mapped to where GRUB put us.  arch/x86_64/paging.c
+; replaces them.
 %include "boot/layout.inc"
 
 bits 32

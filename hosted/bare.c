@@ -20,8 +20,6 @@
 #include "lib/verify.h"
 #include "lib/zero.h"
 
-#define PATTERN 0xa5a5a5a5a5a5a5a5ULL
-
 /* Linux's cond_resched() stands here for a real call that finds nothing
  * to do, as the kernel's does without a scheduler. */
 static __attribute__((noinline)) void resched(void *ctx)
@@ -42,7 +40,7 @@ static void op_fill(void *ctx)
 {
 	struct bare_cfg *b = ctx;
 
-	fill_movq(b->r->base, b->r->bytes, PATTERN);
+	fill_movq(b->r->base, b->r->bytes, FILL_PATTERN);
 }
 
 static void op_cache(void *ctx, u32 mode)
@@ -88,11 +86,6 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	p->page = s->page;
 }
 
-static u64 scan_nonzero(const void *p, u64 bytes)
-{
-	return find_not_qword(p, 0, bytes);
-}
-
 static void op_verify(void *ctx, struct bench_pass *p, struct bench_outcome *o)
 {
 	struct bare_cfg *b = ctx;
@@ -102,7 +95,7 @@ static void op_verify(void *ctx, struct bench_pass *p, struct bench_outcome *o)
 		u64 first;
 
 		if (verify_count_dirty(b->d.c->verify, b->r->base + k * b->bytes,
-				       b->bytes, scan_nonzero, &first))
+				       b->bytes, find_nonzero, &first))
 			bench_fail(o, "%s: folio %u not zero at offset %#llx",
 				   b->d.name, k, (unsigned long long)first);
 	}
@@ -121,7 +114,7 @@ static u32 run_config(struct bare_cfg *b)
 {
 	static struct bench_outcome o;
 	struct bench_job j = { &records, &b->d, &bare_ops, b, &o, tsc_hz,
-			       tsc_overhead, b->s->scratch };
+			       tsc_overhead, tsc_overhead, b->s->scratch };
 	char why[160];
 	bool ok;
 

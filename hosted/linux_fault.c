@@ -149,7 +149,7 @@ static u32 run_config(struct lf_cfg *l)
 {
 	static struct bench_outcome o;
 	struct bench_job j = { &records, &l->d, &lf_ops, l, &o, tsc_hz,
-			       tsc_overhead, l->s->scratch };
+			       tsc_overhead, tsc_overhead, l->s->scratch };
 	char why[240];
 	bool ok;
 
@@ -205,6 +205,7 @@ u32 run_linux_fault(const struct hz_config *c, u32 *id)
 			l.d.size = (u64)l.count * l.bytes;
 			l.d.folios = l.count;
 			l.d.llc = cpu_info.l3;
+			l.d.linux_folios = true;
 			ksnprintf(l.d.name, sizeof(l.d.name), "linux.%s.%s",
 				  folio_names[f], backing_names[b]);
 			if (!l.count || !samples_alloc(&s, l.count)) {

@@ -4,6 +4,7 @@
  * command line asks for, report, and end the run the way it asks.
  */
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpu_setup.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
@@ -150,6 +151,7 @@ static void run_bench(struct ktap *k)
 
 void kmain(u32 magic, u64 mbi, u64 delta)
 {
+	struct cpu_setup setup;
 	struct ktap *k;
 	int rc;
 
@@ -172,6 +174,12 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	print_memory();
 	paging_init(memory.map, memory.nmap, delta, frame_alloc_table);
 	simd_init();
+	cpu_setup(&setup);
+	printk("cpu: lfence %s; PAT %s\n", setup.lfence, setup.pat);
+	if (!setup.pat_ok)
+		printk("hugezero: WARNING: firmware's PAT does not map index 0 "
+		       "write-back: every folio mapping is then not write-back "
+		       "and its numbers are not comparable\n");
 	acpi_init();
 	timebase_init(config.calib_ms);
 	report_init();

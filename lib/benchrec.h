@@ -24,6 +24,7 @@ struct bench_desc {
 	const char *backing;		/* companion: hugetlb, thp, base; else NULL */
 	struct matrix_point at;		/* where in the matrix */
 	u64 llc;			/* last-level cache bytes, 0 unknown */
+	bool linux_folios;		/* Linux allocates and fills them */
 };
 
 /* What one configuration found, across its passes. */
@@ -36,7 +37,9 @@ struct bench_outcome {
 	u64 fault_med[BENCH_MAX_RUNS], clear_med[BENCH_MAX_RUNS];
 	u64 access_med[BENCH_MAX_RUNS], over_med[BENCH_MAX_RUNS];
 	u64 resched;
-	u64 net_of;	/* ticks taken off every timed sample's figures */
+	u64 net_of;	/* ticks taken off each clear and access sample's figures */
+	u64 fault_net_of;	/* ... and off each fault sample's: the timer
+				 * pairs inside a fault window (outer + inner) */
 };
 
 struct bench_pass {
@@ -51,6 +54,7 @@ struct bench_pass {
 	/* inject=skip-line: lines planted, found, and planted where the
 	 * verifier reads (all of them under verify=full) */
 	u32 injected, detected, injected_seen;
+	bool verified;			/* the zero check ran on this pass */
 };
 
 /* Who measured: the same fields whichever side wrote them. */
@@ -80,8 +84,8 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 void bench_rec_samples(struct rec_writer *w, u32 cfg, u32 run, const char *kind,
 		       const u64 *v, u32 n);
 /*
- * Keep a measured pass's totals and medians, net of o->net_of ticks per
- * sample.  Sorts copies in @scratch (n entries), never the caller's arrays.
+ * Keep a measured pass's totals and medians, net of the timer
+ * (o->fault_net_of per fault sample, o->net_of per clear or access one).  Sorts copies in @scratch (n entries), never the caller's arrays.
  */
 void bench_keep_run(struct bench_outcome *o, const struct bench_pass *p,
 		    u64 *scratch);

@@ -35,7 +35,8 @@ static void one_pass(const struct bench_job *j, u32 run, enum pass_kind k)
 	j->ops->fill(j->ctx);
 	j->ops->cache(j->ctx, c->cache);
 	j->ops->timed(j->ctx, access, &p, j->o);
-	if (access != ACCESS_WRITE)
+	p.verified = access != ACCESS_WRITE;
+	if (p.verified)
 		j->ops->verify(j->ctx, &p, j->o);
 	p.verify = access == ACCESS_WRITE ? "n/a" :
 		   j->o->failures > before ? "fail" : "ok";
@@ -56,6 +57,7 @@ bool bench_run_config(const struct bench_job *j, const char *skip)
 
 	memset(o, 0, sizeof(*o));
 	o->net_of = j->net_of;
+	o->fault_net_of = j->fault_net_of;
 	bench_rec_config(j->w, j->d);
 	if (skip) {
 		bench_rec_summary(j->w, j->d, o, "skip", skip, j->tsc_hz);

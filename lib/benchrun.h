@@ -46,6 +46,7 @@ struct bench_job {
 	struct bench_outcome *o;	/* the caller's: large */
 	u64 tsc_hz;
 	u64 net_of;			/* the empty timed pair, ticks */
+	u64 fault_net_of;		/* the pairs in a fault window */
 	u64 *scratch;			/* d->folios entries */
 };
 

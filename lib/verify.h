@@ -11,6 +11,9 @@
  */
 #define LINE 64
 
+/* What every folio and guard holds before a pass, so zeroing shows. */
+#define FILL_PATTERN 0xdeadbeefcafef00dULL
+
 /* verify=sample reads this many lines of each 4K page (plus the folio's
  * first and last line). */
 #define SAMPLE_LINES_PER_PAGE 1

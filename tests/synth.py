@@ -62,7 +62,7 @@ def kernel_config(**over: str) -> str:
     f = {"name": "2M.erms.contiguous-page", "bench": "fault", "folio": "2M",
          "clear": "erms", "order": "contiguous-page", "chunk": "0", "radius": "0",
          "size": "4194304", "size_requested": "4194304", "folios": "2", "touch": "seq",
-         "offset": "first", "access": "none", "cache": "asis", "cpl": "3",
+         "offset": "first", "access": "none", "cache": "asis", "fill": "movq", "cpl": "3",
          "warmups": "1", "runs": "2", "verify": "full", "seed": "1", "inject": "none"}
     f.update(over)
     return " ".join(f"{k}={v}" for k, v in f.items())

@@ -284,13 +284,15 @@ class StrategyTest(unittest.TestCase):
 
 def companion_log(host_fields: str, bare: list[tuple[str, str]]) -> Log:
     common = ("folio=2M chunk=0 size=4194304 folios=2 touch=seq offset=first access=none "
-              "cpl=3 seed=1")
+              "cpl=3 seed=1 warmups=1")
     log = Log(boot="version=0.2 loader=hugezero-linux firmware=linux", host=host_fields)
+    # Linux's folios: their cache state and contents are Linux's.
     log.config(f"name=linux.2M.hugetlb bench=linux-fault clear=linux order=linux "
-               f"backing=hugetlb cache=cold {common}", [{"fault": [100000, 100000]}])
+               f"backing=hugetlb cache=linux fill=none {common}",
+               [{"fault": [100000, 100000]}])
     for order, extra in bare:
-        log.config(f"bench=bare clear=erms order={order} backing=hugetlb {common} {extra}",
-                   [{"clear": [80000, 80000]}])
+        log.config(f"bench=bare clear=erms order={order} backing=hugetlb cache=cold "
+                   f"fill=movq {common} {extra}", [{"clear": [80000, 80000]}])
     return log
 
 

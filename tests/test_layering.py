@@ -10,6 +10,7 @@ argument or a registered callback.
 """
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import unittest
@@ -25,12 +26,22 @@ ALLOWED = {
     "kernel": {"lib", "arch", "kernel"},
     "hosted": {"lib", "arch", "hosted"},
 }
-INCLUDE = re.compile(r'^\s*(?:#\s*include|%include)\s+"([^"]+)"', re.M)
+INCLUDE = re.compile(r'^\s*(?:#\s*include|%include)\s*[<"]([^">]+)[">]', re.M)
 
 
 def layer_of(path: str) -> str | None:
     top = path.split("/", 1)[0]
     return top if top in ALLOWED else None
+
+
+def included_layer(name: str, src: Path, root: Path) -> str | None:
+    """The layer an #include names: as the build resolves it (-I. first,
+    then the including file's directory), so ../ tricks count too."""
+    for base in (root, src.parent):
+        p = (base / name).resolve()
+        if p.exists() and p.is_relative_to(root.resolve()):
+            return layer_of(p.relative_to(root.resolve()).as_posix())
+    return layer_of(os.path.normpath(name))
 
 
 def include_violations(root: Path = ROOT) -> list[str]:
@@ -43,7 +54,7 @@ def include_violations(root: Path = ROOT) -> list[str]:
         if me is None:
             continue
         for m in INCLUDE.finditer(f.read_text(errors="replace")):
-            target = layer_of(m.group(1))
+            target = included_layer(m.group(1), f, root)
             if target and target not in ALLOWED[me]:
                 line = f.read_text(errors="replace")[:m.start()].count("\n") + 1
                 bad.append(f"{rel}:{line}: {me}/ includes \"{m.group(1)}\" "
@@ -52,7 +63,10 @@ def include_violations(root: Path = ROOT) -> list[str]:
 
 
 def nm(obj: Path, undefined: bool) -> set[str]:
-    args = ["nm", "-u" if undefined else "--defined-only", str(obj)]
+    # Defined: global symbols only, so a static of the same name in a
+    # lower layer cannot hide a call to a higher layer's function.
+    args = ["nm", "-u", str(obj)] if undefined else \
+        ["nm", "-g", "--defined-only", str(obj)]
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
     return {line.split()[-1] for line in out.splitlines() if line.strip()}
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/traps.h"
+#include "arch/x86_64/workload.h"
 
 /* isr.asm: the frame isr_common pushes is struct regs. */
 _Static_assert(offsetof(struct regs, r15) == 0, "isr.asm pushes r15 last");
@@ -33,3 +34,16 @@ _Static_assert(offsetof(struct tss, rsp0) == 4, "TSS rsp0");
 _Static_assert(offsetof(struct tss, ist) == 36, "TSS ist1");
 _Static_assert(offsetof(struct tss, iomap_base) == 102, "TSS iomap base");
 _Static_assert(sizeof(struct tss) == 104, "64-bit TSS");
+
+/* workload.asm: struct wl_args by offset (its %defines A_*). */
+_Static_assert(offsetof(struct wl_args, count) == 0, "A_COUNT");
+_Static_assert(offsetof(struct wl_args, addrs) == 8, "A_ADDRS");
+_Static_assert(offsetof(struct wl_args, fault_ticks) == 16, "A_FAULT");
+_Static_assert(offsetof(struct wl_args, access_ticks) == 24, "A_ACCESS_T");
+_Static_assert(offsetof(struct wl_args, folio_bytes) == 32, "A_FOLIO");
+_Static_assert(offsetof(struct wl_args, access) == 40, "A_ACCESS");
+_Static_assert(offsetof(struct wl_args, use_rdtscp) == 48, "A_RDTSCP");
+_Static_assert(offsetof(struct wl_args, user) == 56, "A_USER");
+
+/* user.asm and workload.asm push these selectors by number. */
+_Static_assert(SEL_UDATA == 0x23 && SEL_UCODE == 0x2b, "user.asm SEL_U*");

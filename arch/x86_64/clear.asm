@@ -21,47 +21,37 @@ section .text
 %1:
 %endmacro
 
+; 8 x movq of RAX per 64 bytes over (RDI, RSI bytes): clear_page_orig's
+; loop, shared by clear_orig (RAX = 0) and the pattern fill.
+%macro MOVQ_LOOP 0
+	shr rsi, 6
+	jz %%done
+	align 16
+%%loop:
+	mov [rdi], rax
+	mov [rdi + 8], rax
+	mov [rdi + 16], rax
+	mov [rdi + 24], rax
+	mov [rdi + 32], rax
+	mov [rdi + 40], rax
+	mov [rdi + 48], rax
+	mov [rdi + 56], rax
+	lea rdi, [rdi + 64]
+	dec rsi
+	jnz %%loop
+%%done:
+	ret
+%endmacro
+
 ENTRY clear_orig
 	xor eax, eax
-	shr rsi, 6
-	jz .done
-	align 16
-.loop:
-	mov [rdi], rax
-	mov [rdi + 8], rax
-	mov [rdi + 16], rax
-	mov [rdi + 24], rax
-	mov [rdi + 32], rax
-	mov [rdi + 40], rax
-	mov [rdi + 48], rax
-	mov [rdi + 56], rax
-	lea rdi, [rdi + 64]
-	dec rsi
-	jnz .loop
-.done:
-	ret
+	MOVQ_LOOP
 
-; fill_movq(dst, len, pattern): clear_orig's loop storing a pattern; the
-; untimed fill before every run (clear.h says why it is not memset).
+; fill_movq(dst, len, pattern): the untimed fill before every run
+; (clear.h says why it is not memset).
 ENTRY fill_movq
 	mov rax, rdx
-	shr rsi, 6
-	jz .done
-	align 16
-.loop:
-	mov [rdi], rax
-	mov [rdi + 8], rax
-	mov [rdi + 16], rax
-	mov [rdi + 24], rax
-	mov [rdi + 32], rax
-	mov [rdi + 40], rax
-	mov [rdi + 48], rax
-	mov [rdi + 56], rax
-	lea rdi, [rdi + 64]
-	dec rsi
-	jnz .loop
-.done:
-	ret
+	MOVQ_LOOP
 
 ENTRY clear_rep
 	mov rcx, rsi

@@ -149,6 +149,8 @@ static inline void barrier(void)
 #define CR4_OSFXSR	(1ULL << 9)
 #define CR4_OSXMMEXCPT	(1ULL << 10)
 #define CR4_OSXSAVE	(1ULL << 18)
+#define CR4_SMEP	(1ULL << 20)
+#define CR4_SMAP	(1ULL << 21)
 #define MSR_EFER	0xc0000080
 #define EFER_NXE	(1ULL << 11)
 #define MSR_GS_BASE	0xc0000101

@@ -23,6 +23,12 @@ static inline u64 find_not_qword(const void *p, u64 v, u64 bytes)
 	return ne ? (u64)((const u8 *)(q - 1) - (const u8 *)p) : ~0ULL;
 }
 
+/* The verifier's scanner (lib/verify.h's scan_fn): first nonzero qword. */
+static inline u64 find_nonzero(const void *p, u64 bytes)
+{
+	return find_not_qword(p, 0, bytes);
+}
+
 static inline void wbinvd(void)
 {
 	__asm__ volatile("wbinvd" ::: "memory");

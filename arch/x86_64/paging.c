@@ -54,34 +54,68 @@ static bool is_current(const u64 *pml4)
 	return direct_map_base && (read_cr3() & PTE_ADDR) == virt_to_phys(pml4);
 }
 
-int pt_map(u64 *pml4, u64 va, u64 pa, enum leaf_size size, u64 flags)
+/*
+ * The table one level above a leaf of @size at @va, made where missing.
+ * A new intermediate entry is Accessed when @flags is (as Linux's
+ * _PAGE_TABLE entries always are), else left for the hardware to set;
+ * an existing one only gains bits: tables are kept, and clearing their A
+ * again would charge every later fault assists Linux never takes.
+ */
+static u64 *leaf_table(u64 *pml4, u64 va, enum leaf_size size, u64 flags,
+		       int *err)
 {
-	u64 *t = pml4, bytes = leaf_bytes(size);
-	/* Intermediate entries follow the leaf's Accessed bit: set as Linux
-	 * leaves the upper levels it walks, or clear for the hardware to set. */
-	u64 inter = PTE_P | PTE_W | (flags & (PTE_U | PTE_A));
+	u64 inter = PTE_P | PTE_W | (flags & (PTE_U | PTE_A)), *t = pml4;
 
-	if (!canonical(va) || !IS_ALIGNED(va, bytes) || !IS_ALIGNED(pa, bytes))
-		return PT_EINVAL;
 	for (int level = 4; level > (int)size; level--) {
 		u64 *e = &t[index_at(va, level)];
 
 		if (!(*e & PTE_P)) {
 			u64 *nt = alloc_table();
 
-			if (!nt)
-				return PT_ENOMEM;
+			if (!nt) {
+				*err = PT_ENOMEM;
+				return NULL;
+			}
 			*e = virt_to_phys(nt) | inter;
 		} else if (*e & PTE_PS) {
-			return PT_EEXIST;
+			*err = PT_EEXIST;
+			return NULL;
 		}
-		*e = (*e & ~PTE_A) | (inter & (PTE_U | PTE_A)) | (*e & PTE_U);
+		*e |= inter & (PTE_U | PTE_A);
 		t = table_of(*e);
 	}
+	return t;
+}
+
+int pt_map(u64 *pml4, u64 va, u64 pa, enum leaf_size size, u64 flags)
+{
+	u64 *t, bytes = leaf_bytes(size);
+	int err = PT_OK;
+
+	if (!canonical(va) || !IS_ALIGNED(va, bytes) || !IS_ALIGNED(pa, bytes))
+		return PT_EINVAL;
+	t = leaf_table(pml4, va, size, flags, &err);
+	if (!t)
+		return err;
 	t = &t[index_at(va, size)];
 	if (*t & PTE_P)
 		return PT_EEXIST;
 	*t = pa | flags | PTE_P | (size > LEAF_4K ? PTE_PS : 0);
+	return PT_OK;
+}
+
+int pt_prepare(u64 *pml4, u64 va, u64 len, enum leaf_size size, u64 flags)
+{
+	u64 bytes = leaf_bytes(size), step = size == LEAF_1G ? bytes :
+		    leaf_bytes((enum leaf_size)(size + 1));
+	int err = PT_OK;
+
+	if (!canonical(va) || !IS_ALIGNED(va, bytes))
+		return PT_EINVAL;
+	/* One table per span its leaves fill: 2M of 4K leaves, 1G of 2M. */
+	for (u64 a = va; a < va + len; a = ALIGN_DOWN(a, step) + step)
+		if (!leaf_table(pml4, a, size, flags, &err))
+			return err;
 	return PT_OK;
 }
 
@@ -104,8 +138,9 @@ int pt_unmap(u64 *pml4, u64 va, enum leaf_size size, u64 *old_pa)
 	if (old_pa)
 		*old_pa = *t & PTE_ADDR & ~(leaf_bytes(size) - 1);
 	*t = 0;
-	/* INVLPG drops the translation whatever its page size. */
-	if (is_current(pml4))
+	/* INVLPG drops the translation whatever its page size.  The kernel
+	 * half is every address space's: drop it whichever is loaded. */
+	if (is_current(pml4) || (direct_map_base && va >= KERNEL_HALF))
 		invlpg(va);
 	return PT_OK;
 }
@@ -228,7 +263,14 @@ void paging_init(const struct mem_range *map, u32 n, u64 delta,
 	map_image(pml4, __text_start, __text_end, 0);
 	map_image(pml4, __rodata_start, __rodata_end, PTE_NX);
 	map_image(pml4, __data_start, __data_end, PTE_W | PTE_NX);
+	/* Every address space copies the kernel half's top-level entries
+	 * when it is made: the window's must exist before any is. */
+	for (u64 va = KMAP_BASE; va < KMAP_BASE + KMAP_SIZE; va += 1ULL << 39)
+		must(pt_prepare(pml4, va, SZ_1G, LEAF_1G, 0), "kernel window", va);
 	write_cr3(virt_to_phys(pml4));
+	/* Firmware may leave SMEP/SMAP on: the cpl=0 workload runs user
+	 * pages, and the verifier reads folios at their user addresses. */
+	write_cr4(read_cr4() & ~(CR4_SMEP | CR4_SMAP));
 	kernel_pml4 = (u64 *)((u64)pml4 + PAGE_OFFSET);
 	direct_map_base = PAGE_OFFSET;
 }

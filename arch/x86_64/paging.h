@@ -16,6 +16,7 @@
 #define KMAP_BASE	0xffffc90000000000ULL
 #define KMAP_SIZE	(1ULL << 40)
 #define KERNEL_VMA	0xffffffff80000000ULL
+#define KERNEL_HALF	0xffff800000000000ULL
 
 #define PTE_P		(1ULL << 0)
 #define PTE_W		(1ULL << 1)
@@ -51,6 +52,31 @@ struct pt_walk {
 	u64 pa;			/* physical address of va */
 };
 
+/*
+ * Why @entry, the leaf a walk found at @level, is not a user, writable,
+ * no-execute, write-back leaf of @want size at @want_pa; NULL when it is.
+ * Write-back: PAT index 0 (PWT, PCD and the PAT bit clear: bit 7 in a 4K
+ * entry, bit 12 in a 2M or 1G one).
+ */
+static inline const char *pt_leaf_mismatch(u64 entry, int level,
+					   enum leaf_size want, u64 want_pa)
+{
+	u64 bytes = leaf_bytes(want), need = PTE_P | PTE_U | PTE_W | PTE_NX;
+	u64 pat = want == LEAF_4K ? PTE_PS : 1ULL << 12;
+
+	if (!(entry & PTE_P))
+		return "not mapped";
+	if (level != (int)want)
+		return "a leaf of the wrong size";
+	if ((entry & PTE_ADDR & ~(bytes - 1)) != want_pa)
+		return "the wrong physical address";
+	if ((entry & need) != need)
+		return "wrong permissions";
+	if (entry & (PTE_PCD | PTE_PWT | pat))
+		return "a cache attribute other than write-back";
+	return NULL;
+}
+
 extern u64 *kernel_pml4;
 extern u64 direct_map_base;	/* 0 until paging_init() switches */
 
@@ -60,6 +86,12 @@ static inline void *phys_to_virt(u64 pa)
 }
 
 int pt_map(u64 *pml4, u64 va, u64 pa, enum leaf_size size, u64 flags);
+/*
+ * Make the intermediate tables for leaves of @size over [va, va+len), so
+ * that mapping them later allocates nothing (and cannot run out inside a
+ * fault); @flags as pt_map's (PTE_U, PTE_A).
+ */
+int pt_prepare(u64 *pml4, u64 va, u64 len, enum leaf_size size, u64 flags);
 int pt_unmap(u64 *pml4, u64 va, enum leaf_size size, u64 *old_pa);
 bool pt_walk(const u64 *pml4, u64 va, struct pt_walk *w);
 u64 virt_to_phys(const void *va);

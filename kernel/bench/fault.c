@@ -32,7 +32,11 @@ static void resched(void *ctx)
 /*
  * Linux: do_huge_pmd_anonymous_page() and hugetlb_no_page() make the
  * entry young, and dirty on a write fault (maybe_pmd_mkwrite(pmd_mkdirty())
- * / huge_pte_mkdirty()), so the retried access needs no A/D assist.
+ * / huge_pte_mkdirty()), so the retried access needs no A/D assist.  The
+ * benchmark's touches are write faults.  A read fault (only the pte
+ * self-test makes one, to see the hardware set A) gets Accessed and stays
+ * writable: Linux would map the huge zero page (THP) or a read-only entry
+ * (private hugetlb) instead.
  */
 u64 fault_leaf_flags(bool pte_linux, bool write)
 {

@@ -2,7 +2,6 @@
 /*
  * Building the workload's address space and running it.
  */
-#include <stddef.h>
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/user.h"
@@ -10,18 +9,7 @@
 #include "kernel/bench/workload.h"
 #include "lib/string.h"
 
-/* arch/x86_64/workload.asm reads struct wl_args by these offsets. */
-_Static_assert(offsetof(struct wl_args, count) == 0, "A_COUNT");
-_Static_assert(offsetof(struct wl_args, addrs) == 8, "A_ADDRS");
-_Static_assert(offsetof(struct wl_args, fault_ticks) == 16, "A_FAULT");
-_Static_assert(offsetof(struct wl_args, access_ticks) == 24, "A_ACCESS_T");
-_Static_assert(offsetof(struct wl_args, folio_bytes) == 32, "A_FOLIO");
-_Static_assert(offsetof(struct wl_args, access) == 40, "A_ACCESS");
-_Static_assert(offsetof(struct wl_args, use_rdtscp) == 48, "A_RDTSCP");
-_Static_assert(offsetof(struct wl_args, user) == 56, "A_USER");
-
 extern char __utext_start[], __utext_end[];
-void workload_main(struct wl_args *a);
 
 static void *frame(struct workload *w, u64 size, u64 *pa)
 {

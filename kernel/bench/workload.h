@@ -2,6 +2,7 @@
 #ifndef KERNEL_WORKLOAD_H
 #define KERNEL_WORKLOAD_H
 
+#include "arch/x86_64/workload.h"
 #include "lib/types.h"
 
 /*
@@ -17,18 +18,6 @@
 #define REGION_VA(kind)	((u64)((kind) + 1) << 40)	/* 1 TiB apart */
 #define REGION_MAX	(1ULL << 40)
 #define WL_MAX_FAULTS	(SZ_2M / 8)	/* one 2M frame of u64 per array */
-
-/* Shared with arch/x86_64/workload.asm (offsets there). */
-struct wl_args {
-	u64 count;
-	u64 addrs;		/* u64 touch addresses, in touch order */
-	u64 fault_ticks;	/* out: touch-to-return, per fault */
-	u64 access_ticks;	/* out: post-fault access, per fault */
-	u64 folio_bytes;
-	u64 access;		/* enum access_mode */
-	u64 use_rdtscp;
-	u64 user;		/* 1: ring 3, leave by int 0x81 */
-};
 
 struct workload {
 	u64 *pml4;

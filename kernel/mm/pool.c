@@ -6,7 +6,6 @@
  */
 #include "kernel/mm/memory.h"
 #include "kernel/mm/pool.h"
-#include "kernel/mm/vmem.h"
 
 static void take_guard(struct pool *p, u64 pa)
 {
@@ -14,37 +13,29 @@ static void take_guard(struct pool *p, u64 pa)
 		p->guard_pa[p->nguards++] = pa;
 }
 
-bool pool_create(struct pool *p, u64 bytes, u32 n)
+u32 pool_create(struct pool *p, struct folio *slots, u64 bytes, u32 n)
 {
-	struct folio *folios;
-
 	p->bytes = bytes;
 	p->n = 0;
 	p->next = 0;
 	p->nguards = 0;
-	p->f = NULL;
-	if (n == 0 || n > POOL_MAX ||
-	    !(folios = vmem_alloc((u64)n * sizeof(*folios))))
-		return false;
-	p->f = folios;
-	for (u32 i = 0; i < n; i++) {
+	p->f = slots;
+	for (u32 i = 0; i < MIN(n, (u32)POOL_MAX); i++) {
 		u64 pa = frame_alloc(bytes);
 
-		if (pa == FRAME_NONE) {
-			pool_destroy(p);
-			return false;
-		}
-		folios[i].pa = pa;
-		folios[i].zeroed = FOLIO_UNZEROED;
-		folios[i].mapped = 0;
+		if (pa == FRAME_NONE)
+			break;
+		slots[i].pa = pa;
+		slots[i].zeroed = FOLIO_UNZEROED;
+		slots[i].mapped = 0;
 		p->n++;
 	}
 	for (u32 i = 0; i < p->n && p->nguards < POOL_GUARDS; i++) {
-		if (folios[i].pa >= SZ_4K)
-			take_guard(p, folios[i].pa - SZ_4K);
-		take_guard(p, folios[i].pa + bytes);
+		if (slots[i].pa >= SZ_4K)
+			take_guard(p, slots[i].pa - SZ_4K);
+		take_guard(p, slots[i].pa + bytes);
 	}
-	return true;
+	return p->n;
 }
 
 void pool_destroy(struct pool *p)
@@ -53,8 +44,6 @@ void pool_destroy(struct pool *p)
 		frame_free(p->f[i].pa, p->bytes);
 	for (u32 i = 0; i < p->nguards; i++)
 		frame_free(p->guard_pa[i], SZ_4K);
-	vmem_free(p->f);
-	p->f = NULL;
 	p->n = p->next = p->nguards = 0;
 }
 

@@ -11,7 +11,7 @@
  * The folio pool: free folios of one size that faults take, in FIFO order
  * (so run after run, fault k gets the same folio).  Each folio carries a
  * zeroed state for pre-zeroing; nothing sets it yet, so every fault clears.
- * One pool per CPU that faults; its descriptors live in vmem.
+ * One pool per CPU that faults; its descriptors are that CPU's.
  */
 enum folio_state { FOLIO_UNZEROED, FOLIO_ZEROED };
 
@@ -29,8 +29,11 @@ struct pool {
 	u64 guard_pa[POOL_GUARDS];	/* 4K frames next to folios */
 };
 
-/* Allocate @n folios of @bytes; false (and nothing held) if memory is short. */
-bool pool_create(struct pool *p, u64 bytes, u32 n);
+/*
+ * Up to @n folios of @bytes (at most POOL_MAX), described in the caller's
+ * @slots: as many as memory holds.  Returns how many.
+ */
+u32 pool_create(struct pool *p, struct folio *slots, u64 bytes, u32 n);
 void pool_destroy(struct pool *p);
 struct folio *pool_take(struct pool *p);
 /* Every folio back to free, in the original order. */

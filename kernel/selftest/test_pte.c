@@ -22,14 +22,15 @@ struct pte_case {
 
 static bool touch_once(struct tctx *t, struct pte_case *pc)
 {
-	static struct workload wl;
+	struct workload wl;
 	struct fault_ctx fc;
+	struct folio slot;
 	struct pool pool;
 	u64 ticks = 0, page = 0, va = REGION_VA(FOLIO_2M);
 	struct pt_walk w;
 	bool ok = false;
 
-	if (!workload_create(&wl) || !pool_create(&pool, SZ_2M, 1)) {
+	if (!workload_create(&wl) || !pool_create(&pool, &slot, SZ_2M, 1)) {
 		skip(t, "no memory for a workload address space and a 2M folio");
 		workload_destroy(&wl);
 		return false;

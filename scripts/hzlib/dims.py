@@ -23,7 +23,6 @@ BOOKKEEPING: dict[str, str] = {
     "size_requested": "size= as asked; size, the bytes used, is the dimension",
     "folios": "size / folio",
     "runs": "how many measured passes of the same measurement",
-    "warmups": "passes that are discarded",
     "verify": "the zero check, after the timed pass",
     "samples": "whether raw samples are written, after the timed pass",
     "sample_lines_per_page": "how much the zero check reads, after the timed pass",

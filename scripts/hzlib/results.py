@@ -25,7 +25,8 @@ CSV_COLUMNS = [
     "touch", "offset", "access", "cache", "cpl", "cpu", "tsc_hz",
     "tsc_source", "boot", "cfg", "reason", "bench", "backing",
     "radius", "pte", "fill", "seed", "preempt", "cpus", "prezero", "inject",
-    "inject_lines", "roof", "net_ticks", "injected", "detected",
+    "inject_lines", "roof", "net_ticks", "fault_net_ticks", "injected",
+    "detected",
 ]
 
 # Kinds of samples that are timings (page is a page index).
@@ -140,6 +141,17 @@ def timer_ticks(boot: Boot) -> int:
     return tb.int("overhead_median", 0) if tb else 0
 
 
+def kind_timer(boot: Boot, c: "Config", kind: str) -> int:
+    """What a @kind sample is net of.  A kernel fault window holds two
+    timer pairs (the workload's and the handler's around the clear): the
+    summary's fault_net_of_ticks says their cost; every other sample holds
+    one pair, the timebase's overhead_median."""
+    s = c.summary
+    if kind == "fault" and s is not None and "fault_net_of_ticks" in s.f:
+        return s.int("fault_net_of_ticks")
+    return timer_ticks(boot)
+
+
 def net(vals: list[int], o: int) -> list[int]:
     return [max(0, v - o) for v in vals]
 
@@ -161,8 +173,9 @@ def rate_kind(c: Config) -> str:
 def run_gbps(boot: Boot, c: Config, kind: str | None = None) -> list[float]:
     """GB/s of each measured run, over its faults (or its clearing, for
     @kind 'clear' or a bare configuration), net of the timer."""
-    hz, o, size = tsc_hz(boot), timer_ticks(boot), c.rec.int("size", 0)
+    hz, size = tsc_hz(boot), c.rec.int("size", 0)
     kind = kind or rate_kind(c)
+    o = kind_timer(boot, c, kind)
     out = []
     for r in c.measured:
         if f"{kind}_ticks" not in r.f:
@@ -180,15 +193,21 @@ def measured_samples(c: Config, kind: str, o: int) -> list[int]:
     return sorted(net(vals, o)) if kind not in UNTIMED else sorted(vals)
 
 
-def summary_us(boot: Boot, s: Record | None, key: str) -> float:
+def summary_us(boot: Boot, c: "Config", key: str) -> float:
     """A summary's median in µs, brought to the same net as the host's own
-    figures: the summary is net of its net_of_ticks (0 in older logs)."""
+    figures: the summary is net of its net_of_ticks (fault figures of its
+    fault_net_of_ticks; 0 in older logs)."""
+    s = c.summary
     if s is None or key not in s.f:
         return math.nan
     hz = tsc_hz(boot)
     ns = s.int(key)
     if key != "overhead_ns_median" and hz:
-        ns -= (timer_ticks(boot) - s.int("net_of_ticks", 0)) * 1e9 / hz
+        kind = key.split("_", 1)[0]
+        applied = s.int("net_of_ticks", 0)
+        if kind == "fault":
+            applied = s.int("fault_net_of_ticks", applied)
+        ns -= (kind_timer(boot, c, kind) - applied) * 1e9 / hz
     return max(0.0, ns) / 1e3
 
 
@@ -207,15 +226,17 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         return t * 1e6 / hz if hz else math.nan
 
     def median_us(vals: list[int], key: str) -> float:
-        return us(statistics.median(vals)) if vals else summary_us(boot, s, key)
+        return us(statistics.median(vals)) if vals else summary_us(boot, c, key)
 
     gbps = run_gbps(boot, c)
     cgbps = run_gbps(boot, c, "clear")
-    fault, clear, access = (measured_samples(c, k, o) for k in TIMED)
+    fault, clear, access = (measured_samples(c, k, kind_timer(boot, c, k))
+                            for k in TIMED)
+    fo = kind_timer(boot, c, "fault")
     runs = {r.int("run") for r in measured}
     raw_f = [v for r in sorted(runs) for v in c.samples.get((r, "fault"), [])]
     raw_c = [v for r in sorted(runs) for v in c.samples.get((r, "clear"), [])]
-    over = sorted(a - b for a, b in zip(net(raw_f, o), net(raw_c, o)))
+    over = sorted(max(0, a - b) for a, b in zip(net(raw_f, fo), net(raw_c, o)))
     g_mean, g_sd = mean_sd_pct(gbps)
     d = c.dims
     c_mean = mean_sd_pct(cgbps)[0]
@@ -240,6 +261,9 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         "tsc_hz": hz, "tsc_source": tb.f.get("source") if tb else "?",
         "boot": boot.index, "cfg": c.rec.int("cfg"),
         "backing": f.get("backing", ""), "roof": math.nan, "net_ticks": o,
+        "fault_net_ticks": fo,
+        # Only passes whose zero check ran carry them (not those after
+        # access=write).
         "injected": sum(r.int("injected", 0) for r in c.runs) if any(
             "injected" in r.f for r in c.runs) else "",
         "detected": sum(r.int("detected", 0) for r in c.runs) if any(
@@ -314,11 +338,13 @@ def sample_rows(boots: list[Boot]) -> list[dict[str, object]]:
                 if run not in measured:
                     continue
                 timed = hz and kind not in UNTIMED
+                o = kind_timer(b, c, kind)
                 for i, v in enumerate(vals):
                     out.append({
                         **common, "run": run, "kind": kind, "index": i, "ticks": v,
                         "us": round(v * 1e6 / hz, 4) if timed else "",
                         "net_us": round(max(0, v - o) * 1e6 / hz, 4) if timed else "",
+                        "timer_ticks": o if timed else "",
                     })
     return out
 

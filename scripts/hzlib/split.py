@@ -87,6 +87,15 @@ def strategy(host: Mapping[str, str], features: list[str], folio: str,
     model = preempt_model(host)
     if backing == "thp" and flag(host, "init_on_alloc") == "unknown":
         prim_why += "; init_on_alloc unknown: 0 assumed, folio_zero_user zeroes THP"
+    if backing == "thp" and flag(host, "init_on_alloc") == "1" and \
+            flag(host, "init_on_free") == "1":
+        return Strategy("discontiguous-page", prim, None,
+                        "THP with init_on_alloc=1 and init_on_free=1: post_alloc_hook "
+                        "zeroes nothing (init = !want_init_on_free() && "
+                        "want_init_on_alloc()), the pages were zeroed page by page when "
+                        "freed, and folio_zero_user was skipped: no zeroing on the fault "
+                        "path at all; discontiguous-page is what the free path paid",
+                        prim_why)
     if backing == "thp" and flag(host, "init_on_alloc") == "1":
         return Strategy("discontiguous-page", prim, None,
                         "THP with init_on_alloc=1: the page allocator zeroed it page by "
@@ -142,8 +151,22 @@ def fits(r: Row, s: Strategy) -> bool:
         chunk == s.chunk or min(chunk, s.chunk) >= folio)
 
 
+# A Linux demand fault's folios come from Linux's allocator, whose cache
+# state and contents are its own (cache=linux fill=none): the controlled
+# state nearest them is a cold, pattern-filled folio.
+LINUX_FOLIOS = {"cache": ("linux", "cold"), "fill": ("none", "movq")}
+
+
+def as_controlled(d: dict[str, str]) -> dict[str, str]:
+    out = dict(d)
+    for k, (linux, nearest) in LINUX_FOLIOS.items():
+        if out.get(k) == linux:
+            out[k] = nearest
+    return out
+
+
 def settings_diff(ref: Row, r: Row, skip: tuple[str, ...] = STRATEGY_DIMS) -> list[str]:
-    return dims.differing(ref["dims"], r["dims"], skip)  # type: ignore[arg-type]
+    return dims.differing(as_controlled(ref["dims"]), r["dims"], skip)  # type: ignore[arg-type]
 
 
 def closest(ref: Row, rows: list[Row], skip: tuple[str, ...] = STRATEGY_DIMS) -> Row | None:
@@ -154,7 +177,7 @@ def closest(ref: Row, rows: list[Row], skip: tuple[str, ...] = STRATEGY_DIMS) ->
 
 def matched(ref: Row, r: Row, skip: tuple[str, ...] = STRATEGY_DIMS) -> str:
     """Which settings of @r differ from @ref's, for the line that shows @r."""
-    diff = dims.contrast(ref["dims"], r["dims"], skip)  # type: ignore[arg-type]
+    diff = dims.contrast(as_controlled(ref["dims"]), r["dims"], skip)  # type: ignore[arg-type]
     return f"differs from the fault's settings: {diff}" if diff else "settings as the fault's"
 
 

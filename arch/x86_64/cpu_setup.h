@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ARCH_CPU_SETUP_H
+#define ARCH_CPU_SETUP_H
+
+#include "lib/types.h"
+
+/* What cpu_setup() made sure of, or found it could not. */
+struct cpu_setup {
+	char lfence[64];	/* "serializing (...)" or why not */
+	char pat[96];		/* IA32_PAT and whether it is as expected */
+	bool pat_ok;
+};
+
+void cpu_setup(struct cpu_setup *s);
+
+#endif
