@@ -16,6 +16,7 @@
 #include "kernel/timebase.h"
 #include "lib/calib.h"
 #include "lib/format.h"
+#include "lib/stats.h"
 #include "lib/string.h"
 
 struct timebase timebase;

@@ -61,34 +61,6 @@ s64 ppm_diff(u64 a, u64 b)
 	return a >= b ? (s64)mag : -(s64)mag;
 }
 
-void sort_u64_array(u64 *v, u32 n)
-{
-	for (u32 i = 1; i < n; i++) {
-		u64 x = v[i];
-		u32 j = i;
-
-		while (j > 0 && v[j - 1] > x) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = x;
-	}
-}
-
-u64 median_u64(u64 *v, u32 n)
-{
-	u64 a, b;
-
-	if (n == 0)
-		return 0;
-	sort_u64_array(v, n);
-	if (n & 1)
-		return v[n / 2];
-	a = v[n / 2 - 1];
-	b = v[n / 2];
-	return a + (b - a) / 2;
-}
-
 u64 ticks_to_ns(u64 ticks, u64 hz)
 {
 	if (hz == 0)

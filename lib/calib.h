@@ -12,9 +12,6 @@ u64 mul_div_u64(u64 a, u64 b, u64 d);
 u64 calib_hz(u64 ticks, u64 ref_ticks, u64 ref_hz);
 /* (a - b) / b in parts per million, rounded toward zero. */
 s64 ppm_diff(u64 a, u64 b);
-/* Median of v[0..n) (sorts v); 0 for n == 0. */
-u64 median_u64(u64 *v, u32 n);
-void sort_u64_array(u64 *v, u32 n);
 /* Nanoseconds in @ticks of a clock at @hz. */
 u64 ticks_to_ns(u64 ticks, u64 hz);
 
