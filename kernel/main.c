@@ -172,7 +172,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	paging_init(memory.map, memory.nmap, delta, frame_alloc_table);
 	simd_init();
 	acpi_init();
-	timebase_init(config.calib_ms);
+	timebase_init(config.calib_ms, config.tsc_tolerance_ppm);
 	report_init();
 	report_context();
 	k = ktap_console_start((config.selftest ? selftest_suites() : 0) +
