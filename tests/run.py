@@ -23,6 +23,8 @@ from hzlib import image, paths, qemu, records, results  # noqa: E402
 from qemu_cases import CASES, Case  # noqa: E402
 
 LOGS = paths.BUILD / "test-logs"
+# Only a hung boot waits this long, so it can be generous: the slowest case
+# took 12 s on an idle machine and 42 s beside two CPU hogs.
 TIMEOUT = float(os.environ.get("HZ_BOOT_TIMEOUT", "240"))
 
 
@@ -97,7 +99,7 @@ def boot_case(c: Case) -> tuple[Case, str | None, float]:
                else image.build_iso(c.args))
         spec = qemu.BootSpec(img, c.firmware, c.media, c.cpu, c.smp, "4G",
                              c.timeout or TIMEOUT, serial=c.serial,
-                             machine=c.machine)
+                             machine=c.machine, stall=c.stall)
         res = qemu.boot(spec, log_file=LOGS / f"{c.name}.log")
     except (image.ImageError, qemu.QemuError) as e:
         return c, str(e), 0.0
