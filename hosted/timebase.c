@@ -10,6 +10,7 @@
 #include "arch/x86_64/tsc.h"
 #include "hosted/companion.h"
 #include "lib/calib.h"
+#include "lib/stats.h"
 
 bool tsc_has_rdtscp;
 u64 tsc_hz;

@@ -181,7 +181,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 		       "write-back: every folio mapping is then not write-back "
 		       "and its numbers are not comparable\n");
 	acpi_init();
-	timebase_init(config.calib_ms);
+	timebase_init(config.calib_ms, config.tsc_tolerance_ppm);
 	report_init();
 	report_context();
 	k = ktap_console_start((config.selftest ? selftest_suites() : 0) +

@@ -7,6 +7,7 @@
  * few hundred entries at most.
  */
 #include "lib/memmap.h"
+#include "lib/stats.h"
 
 u32 mem_type_from_e820(u32 t)
 {
@@ -56,20 +57,6 @@ bool mem_type_is_ram(u32 t)
 static u32 strongest(u32 a, u32 b)
 {
 	return a > b ? a : b;
-}
-
-static void sort_u64(u64 *v, u32 n)
-{
-	for (u32 i = 1; i < n; i++) {
-		u64 x = v[i];
-		u32 j = i;
-
-		while (j > 0 && v[j - 1] > x) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = x;
-	}
 }
 
 static u32 type_at(const struct mem_range *in, u32 n, u64 lo, u64 hi)

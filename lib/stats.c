@@ -40,6 +40,22 @@ void sort_u64(u64 *v, u64 n)
 	}
 }
 
+/* Of an even count, the mean of the middle two (rounded down). */
+static u64 median_sorted(const u64 *v, u64 n)
+{
+	if (n == 0)
+		return 0;
+	if (n & 1)
+		return v[n / 2];
+	return v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+}
+
+u64 median_u64(u64 *v, u64 n)
+{
+	sort_u64(v, n);
+	return median_sorted(v, n);
+}
+
 u64 isqrt_u64(u64 x)
 {
 	u64 r = 0, bit = 1ULL << 62;
@@ -79,7 +95,7 @@ void stats_of(u64 *v, u64 n, struct stats *s)
 	sort_u64(v, n);
 	s->min = v[0];
 	s->max = v[n - 1];
-	s->median = n & 1 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+	s->median = median_sorted(v, n);
 	s->p99 = percentile_sorted(v, n, 99);
 	for (u64 i = 0; i < n; i++)
 		sum += v[i];

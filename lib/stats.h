@@ -12,6 +12,8 @@ struct stats {
 
 /* In-place heapsort: O(n log n), no allocation (the kernel has none). */
 void sort_u64(u64 *v, u64 n);
+/* Median of v[0..n) (sorts v); 0 for n == 0. */
+u64 median_u64(u64 *v, u64 n);
 /* Sorts @v, then fills @s.  Percentiles are nearest-rank. */
 void stats_of(u64 *v, u64 n, struct stats *s);
 u64 isqrt_u64(u64 x);

@@ -28,6 +28,7 @@ class Case:
     serial: bool = True
     timeout: float | None = None    # None: the runner's default
     machine: str = "q35"
+    stall: qemu.Stall | None = None
 
 
 def passes(res: qemu.BootResult) -> str | None:
@@ -98,6 +99,17 @@ def symbolizes(func: str) -> Check:
     return run
 
 
+def pit_agrees_or_stalled(res: qemu.BootResult) -> str | None:
+    """The PIT, measured beside the PM timer and agreeing with it; or, on
+    a host loaded enough that every window of its 55 ms wrap had a stall
+    in it, unusable for exactly that reason."""
+    if has(res, r"tsc: pit +unusable: \d+ windows in a row discarded"):
+        return None
+    if has(res, r"frequency \d+ Hz from pmtimer; 2 precise references, 2 agree"):
+        return None
+    return "neither the PM timer and the PIT agreeing nor the PIT stalled out"
+
+
 NO_CPU = ("CLZERO", "AVX-512F")     # what QEMU's -cpu max lacks
 
 
@@ -140,8 +152,26 @@ CASES = [
     Case("no-hpet", machine="q35,hpet=off", check=all_of(
         passes, expect_log(r"tsc: hpet +unusable: no HPET table in ACPI",
                            "the HPET reported unusable"),
-        expect_log(r"frequency \d+ Hz from pmtimer; 2 precise references",
-                   "calibration from the two remaining references"))),
+        expect_log(r"frequency \d+ Hz from pmtimer", "calibration from the PM timer"),
+        pit_agrees_or_stalled)),
+    # QEMU stopped for 0.3 s as the PIT's windows start: its clocks run on,
+    # the PIT wraps five times unseen.  That window is measured again and
+    # the PIT still agrees.  (200 ms windows: the stop has 0.6 s to land.)
+    Case("calib-stall", args=["calib_ms=200"],
+         stall=qemu.Stall(r"tsc: pit +measuring: .*\n", 0.3), check=all_of(
+             passes, expect_log(r"tsc: pit +run \d: window discarded: a \d+ us "
+                                r"gap between two reads may hide a 54924 us wrap",
+                                "a discarded PIT window"),
+             expect_log(r"(?m)tsc: pit +ref .* retries [1-9]\d*$",
+                        "the PIT measured, with its retries"),
+             expect_log(r"3 precise references, 3 agree", "the PIT agreeing"))),
+    # Stopped for 80 ms every 30 ms through the PIT's windows, as the old
+    # calibration failed once under load: every window it keeps must be
+    # right, and if none was, the PIT is unusable for that reason.
+    Case("calib-stalls", stall=qemu.Stall(r"tsc: pit +measuring: .*\n", 0.08,
+                                          times=30, every=0.03),
+         check=all_of(passes, expect_log(r"tsc: pit +run \d: window discarded",
+                                         "a discarded PIT window"))),
     Case("bad-key", args=["bogus=1"], check=all_of(
         expect_rc(1),
         expect_log(r"cmdline error: unknown key 'bogus' \(in 'bogus=1'\)",

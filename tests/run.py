@@ -26,6 +26,8 @@ from qemu_bench_cases import CASES as BENCH_CASES  # noqa: E402
 CASES = BOOT_CASES + BENCH_CASES
 
 LOGS = paths.BUILD / "test-logs"
+# Only a hung boot waits this long, so it can be generous: the slowest case
+# took 12 s on an idle machine and 42 s beside two CPU hogs.
 TIMEOUT = float(os.environ.get("HZ_BOOT_TIMEOUT", "240"))
 
 
@@ -100,7 +102,7 @@ def boot_case(c: Case) -> tuple[Case, str | None, float]:
                else image.build_iso(c.args))
         spec = qemu.BootSpec(img, c.firmware, c.media, c.cpu, c.smp, "4G",
                              c.timeout or TIMEOUT, serial=c.serial,
-                             machine=c.machine)
+                             machine=c.machine, stall=c.stall)
         res = qemu.boot(spec, log_file=LOGS / f"{c.name}.log")
     except (image.ImageError, qemu.QemuError) as e:
         return c, str(e), 0.0

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 import selectors
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -26,6 +28,28 @@ class QemuError(Exception):
 
 
 @dataclass
+class Stall:
+    """Stop QEMU (SIGSTOP) for @seconds, @times over and @every seconds
+    apart, once the console shows @after.  To the guest its vCPU was
+    descheduled while its clocks ran on: a loaded host, a long SMI."""
+    after: str                  # a regular expression
+    seconds: float
+    times: int = 1
+    every: float = 0.0
+
+
+def stall(proc: subprocess.Popen, s: Stall) -> None:
+    for i in range(s.times):
+        if i:
+            time.sleep(s.every)
+        os.kill(proc.pid, signal.SIGSTOP)
+        try:
+            time.sleep(s.seconds)
+        finally:
+            os.kill(proc.pid, signal.SIGCONT)
+
+
+@dataclass
 class BootSpec:
     image: Path
     firmware: str = "bios"
@@ -38,6 +62,7 @@ class BootSpec:
     serial: bool = True         # False: a machine without any UART
     machine: str = "q35"        # -M, e.g. "q35,hpet=off"
     extra: tuple[str, ...] = ()
+    stall: Stall | None = None
 
 
 @dataclass
@@ -147,6 +172,7 @@ def boot(spec: BootSpec, echo: IO[str] | ProgressEcho | None = None,
         assert proc.stdout is not None
         sel.register(proc.stdout, selectors.EVENT_READ)
         timed_out = False
+        pending, tail = spec.stall, ""
         while True:
             left = spec.timeout - (time.monotonic() - start)
             if left <= 0:
@@ -168,6 +194,11 @@ def boot(spec: BootSpec, echo: IO[str] | ProgressEcho | None = None,
             if logf:
                 logf.write(text)
                 logf.flush()
+            if pending:
+                tail = (tail + text)[-4096:]
+                if re.search(pending.after, tail):
+                    stall(proc, pending)
+                    pending = None
         status = proc.wait()
         if logf:
             logf.close()

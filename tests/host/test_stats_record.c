@@ -33,6 +33,18 @@ TEST(stats_sort_and_order_statistics)
 	EXPECT_EQ(s.n, 0);
 }
 
+TEST(stats_median)
+{
+	u64 v[] = { 5, 1, 4, 2, 3 }, w[] = { 10, 2, 8, 4 };
+	u64 big[] = { ~0ULL, ~0ULL - 2 };
+
+	EXPECT_EQ(median_u64(v, 5), 3);
+	EXPECT(v[0] == 1 && v[4] == 5, "sorted in place");
+	EXPECT_EQ(median_u64(w, 4), 6);
+	EXPECT_EQ(median_u64(w, 0), 0);
+	EXPECT_EQ(median_u64(big, 2), ~0ULL - 1);	/* no overflow */
+}
+
 TEST(stats_isqrt_and_big_values)
 {
 	u64 v[3] = { ~0ULL, ~0ULL - 2, ~0ULL - 4 };
