@@ -57,7 +57,7 @@ void timebase_calibrate(void)
 	tb = (struct timebase_id){
 		tsc_hz, "clock_monotonic_raw", refs, cpu_info.has_invariant_tsc,
 		(u64)(ppm_diff(hi, lo) < 0 ? -ppm_diff(hi, lo) : ppm_diff(hi, lo)),
-		0, median_u64(d, 1024),
+		0, median_u64(d, 1024), NULL, NULL, 0,
 	};
 	tb.overhead_min = d[0];
 	tsc_overhead = tb.overhead_median;

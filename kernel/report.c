@@ -27,11 +27,34 @@ void report_init(void)
 	rec_writer_init(&records, emit, NULL);
 }
 
+/* "name:value,..." of the usable estimates, by @what (0 Hz, 1 retries),
+ * or the outliers' names (2). */
+static void estimates(const struct timebase *t, int what, char *buf, size_t n)
+{
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	for (u32 i = 0; i < t->nest && pos < n; i++) {
+		const struct tb_estimate *e = &t->est[i];
+
+		if (!e->usable || (what == 2 && !e->outlier))
+			continue;
+		if (what == 2)
+			pos += (size_t)ksnprintf(buf + pos, n - pos, "%s%s",
+						 pos ? "," : "", e->name);
+		else
+			pos += (size_t)ksnprintf(buf + pos, n - pos, "%s%s:%llu",
+						 pos ? "," : "", e->name,
+						 (unsigned long long)(what ? e->retries
+									   : e->tsc_hz));
+	}
+}
+
 void report_context(void)
 {
 	const struct cpu_info *c = &cpu_info;
 	const struct timebase *t = &timebase;
-	char feat[160], refs[200];
+	char feat[160], refs[200], retries[120], outliers[80];
 	struct machine_id m = {
 		c->vendor, c->brand, c->hypervisor, feat, c->family, c->model,
 		c->stepping, c->phys_bits, c->cache_line, c->microcode, c->l1d,
@@ -40,20 +63,16 @@ void report_context(void)
 	struct timebase_id tb = {
 		t->tsc_hz, t->source, refs, t->invariant,
 		t->max_disagreement_ppm, t->overhead_min, t->overhead_median,
+		retries, outliers, t->consensus_ppm,
 	};
-	size_t pos = 0;
 
 	bench_rec_boot(&records, boot_info.loader,
 		       boot_info.efi64 ? "uefi" : "bios", boot_info.cmdline);
 	cpuid_features(feat, sizeof(feat));
 	bench_rec_machine(&records, &m);
-	refs[0] = '\0';
-	for (u32 i = 0; i < t->nest; i++)
-		if (t->est[i].usable && pos < sizeof(refs))
-			pos += (size_t)ksnprintf(refs + pos, sizeof(refs) - pos,
-						 "%s%s:%llu", pos ? "," : "",
-						 t->est[i].name,
-						 (unsigned long long)t->est[i].tsc_hz);
+	estimates(t, 0, refs, sizeof(refs));
+	estimates(t, 1, retries, sizeof(retries));
+	estimates(t, 2, outliers, sizeof(outliers));
 	bench_rec_timebase(&records, &tb);
 }
 

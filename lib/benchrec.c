@@ -114,6 +114,11 @@ void bench_rec_timebase(struct rec_writer *w, const struct timebase_id *t)
 	rec_str(&r, "references", t->references);
 	rec_u64(&r, "overhead_min", t->overhead_min);
 	rec_u64(&r, "overhead_median", t->overhead_median);
+	if (t->retries) {
+		rec_str(&r, "retries", t->retries);
+		rec_str(&r, "outliers", t->outliers[0] ? t->outliers : "none");
+		rec_u64(&r, "consensus_ppm", t->consensus_ppm);
+	}
 	rec_end(w, &r);
 }
 

@@ -70,6 +70,10 @@ struct timebase_id {
 	const char *source, *references;
 	bool invariant;
 	u64 disagreement_ppm, overhead_min, overhead_median;
+	/* Kernel: "name:N,..." windows discarded for a stall and measured
+	 * again; references left out as outliers ("" none); NULL: n/a. */
+	const char *retries, *outliers;
+	u64 consensus_ppm;
 };
 
 /* boot: the first record; end: the last, with the count. */
