@@ -355,3 +355,19 @@ class SplitChoiceTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CompareMachinesTest(unittest.TestCase):
+    def test_a_side_of_two_machines_is_called_out(self) -> None:
+        runs = [{"fault": [1000, 1000]}, {"fault": [1100, 1000]}]
+        one = Log().config(kernel_config(), runs).text()
+        other = Log(machine="vendor=GenuineIntel family=0x6 model=0x6a stepping=6 "
+                            "brand=\"Xeon 8358\"").config(kernel_config(), runs).text()
+        with tempfile.TemporaryDirectory() as d:
+            a, b = Path(d, "a.log"), Path(d, "b.log")
+            a.write_text(one + other)
+            b.write_text(one)
+            out = io.StringIO()
+            compare.write(str(a), str(b), out)
+            self.assertIn("WARNING: A pools runs of 2 different machines", out.getvalue())
+            self.assertNotIn("WARNING: B", out.getvalue())

@@ -102,8 +102,20 @@ def mark(p: float | None) -> str:
             f" ~ (p={p:.2f})" if p >= ALPHA else f"   (p={p:.3f})")
 
 
+def machines(boots: list[Boot]) -> set[str]:
+    """The machines a side's boots ran on (vendor family model stepping brand)."""
+    out = set()
+    for bt in boots:
+        m = bt.first("machine")
+        if m:
+            out.add(" ".join(m.f.get(k, "") for k in ("vendor", "family", "model",
+                                                      "stepping", "brand")))
+    return out
+
+
 def write(a_path: str, b_path: str, out: IO[str]) -> int:
-    a, b = table(load(a_path)), table(load(b_path))
+    boots_a, boots_b = load(a_path), load(b_path)
+    a, b = table(boots_a), table(boots_b)
     everything = [dict(k) for k in list(a) + list(b)]
     vary = dims.varying(everything, SHOWN)
     shown = [k for k in dims.names(everything) if k in SHOWN or k in vary]
@@ -122,6 +134,11 @@ def write(a_path: str, b_path: str, out: IO[str]) -> int:
               "differ in any one are not paired.\n")
     if common:
         out.write("the same in every row: " + dims.label(everything[0], common) + "\n")
+    for side, bts in (("A", boots_a), ("B", boots_b)):
+        ms = machines(bts)
+        if len(ms) > 1:
+            out.write(f"WARNING: {side} pools runs of {len(ms)} different machines: "
+                      + "; ".join(sorted(ms)) + "\n")
     width = max([len(label(k)) for k in list(a) + list(b)] + [10])
     both = [k for k in a if k in b]
     note = ""
