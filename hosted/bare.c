@@ -112,22 +112,14 @@ static const struct bench_ops bare_ops = {
 
 static u32 run_config(struct bare_cfg *b)
 {
-	static struct bench_outcome o;
-	struct bench_job j = { &records, &b->d, &bare_ops, b, &o, tsc_hz,
-			       tsc_overhead, tsc_overhead, b->s->scratch };
+	/* The touch plan is built in scratch: keep_run sorts in s->fault. */
+	struct bench_job j = { &records, &b->d, &bare_ops, b, NULL, tsc_hz,
+			       tsc_overhead, tsc_overhead, b->s->fault };
 	char why[160];
-	bool ok;
 
-	if (!prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why))) {
-		bench_run_config(&j, why);
-		fprintf(stderr, "skip %s: %s\n", b->d.name, why);
-		return 0;
-	}
-	/* The touch plan is built in scratch: keep_run needs its own. */
-	j.scratch = b->s->fault;
-	ok = bench_run_config(&j, NULL);
-	fprintf(stderr, "%s %s\n", ok ? "ok  " : "FAIL", b->d.name);
-	return ok ? 0 : 1;
+	if (prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why)))
+		why[0] = '\0';
+	return companion_run_config(&j, why);
 }
 
 /* Memory for bare clearing: hugetlb if the pool holds it, else THP. */

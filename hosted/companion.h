@@ -47,6 +47,14 @@ void hugetlb_restore(void);
 /* timebase.c */
 void timebase_calibrate(void);
 
+/*
+ * One configuration through lib/benchrun.c's skeleton, skipped when @why
+ * is not "", said on standard error; 1 if it failed, else 0.  Fills in
+ * the job's outcome (one, the companion being one thread).
+ */
+struct bench_job;
+u32 companion_run_config(struct bench_job *j, const char *why);
+
 /* bare.c and linux_fault.c: each returns the number of failed configurations */
 u32 run_bare(const struct hz_config *c, u32 *id);
 u32 run_linux_fault(const struct hz_config *c, u32 *id);

@@ -147,21 +147,13 @@ static void skip_reason(struct lf_cfg *l, char *why, size_t n)
 
 static u32 run_config(struct lf_cfg *l)
 {
-	static struct bench_outcome o;
-	struct bench_job j = { &records, &l->d, &lf_ops, l, &o, tsc_hz,
+	struct bench_job j = { &records, &l->d, &lf_ops, l, NULL, tsc_hz,
 			       tsc_overhead, tsc_overhead, l->s->scratch };
 	char why[240];
-	bool ok;
 
 	l->huge_pct = 100;
 	skip_reason(l, why, sizeof(why));
-	ok = bench_run_config(&j, why[0] ? why : NULL);
-	if (why[0]) {
-		fprintf(stderr, "skip %s: %s\n", l->d.name, why);
-		return 0;
-	}
-	fprintf(stderr, "%s %s\n", ok ? "ok  " : "FAIL", l->d.name);
-	return ok ? 0 : 1;
+	return companion_run_config(&j, why);
 }
 
 static u32 fit_count(const struct hz_config *c, u32 f, enum backing b)
