@@ -2,11 +2,80 @@
 #ifndef KERNEL_SCHED_SCHED_H
 #define KERNEL_SCHED_SCHED_H
 
+#include "lib/types.h"
+#include "kernel/time/timer.h"
+
 /*
- * Linux's cond_resched(): a reschedule point.  There is no scheduler yet,
- * so it is what it is in Linux under full and lazy preemption, or under
- * none with nothing to switch to: a real call that finds nothing to do.
+ * Tasks and a per-CPU scheduler with Linux's preemption models
+ * (docs/sched.md maps each piece to the Linux function it mirrors).
+ *
+ * Without a model (the default, and every configuration that names none)
+ * nothing here runs: no tick, interrupts masked, cond_resched() a call
+ * that finds nothing to do -- exactly the measurement of issue 8.
  */
+enum preempt_model {
+	PREEMPT_MODEL_OFF,	/* no scheduling: the benchmark as before */
+	PREEMPT_MODEL_NONE,
+	PREEMPT_MODEL_VOLUNTARY,
+	PREEMPT_MODEL_FULL,
+	PREEMPT_MODEL_LAZY,
+};
+
+/* Priorities, highest runs: the probe above the workload, idle below all.
+ * A real-time task is one whose wake-up preempts at once under lazy too. */
+enum task_prio { PRIO_IDLE = 0, PRIO_WORKLOAD = 10, PRIO_PROBE = 20 };
+
+enum task_state { TASK_RUNNABLE, TASK_SLEEPING, TASK_DEAD };
+
+struct task {
+	const char *name;
+	u32 cpu;
+	u32 prio;
+	bool rt;			/* SCHED_FIFO-like class */
+	enum task_state state;
+	u64 rsp;			/* saved by the context switch */
+	u8 *stack;			/* kernel stack, an unmapped guard below */
+	u64 stack_size;
+	u64 rsp0;			/* TSS.rsp0 while it runs (stack top) */
+	u64 *pml4;			/* its address space; NULL: the kernel's */
+	void *fpu;			/* extended state saved by kernel_fpu_begin */
+	struct ktimer wake;		/* sleep_until() */
+	void (*entry)(void *arg);
+	void *arg;
+	struct task *next;		/* run queue link */
+	u64 switches_in;
+};
+
+struct sched_stats {
+	u64 switches;			/* context switches on this CPU */
+	u64 preemptions;		/* of them, on return from an interrupt */
+	u64 resched_calls;		/* cond_resched() that switched */
+};
+
+/* The calling context becomes CPU @cpu's first task; an idle task is made. */
+bool sched_init_cpu(u32 cpu, char *why, size_t n);
+void sched_set_model(u32 cpu, enum preempt_model m, u32 hz);
+struct task *task_create(u32 cpu, const char *name, void (*fn)(void *),
+			 void *arg, u32 prio, bool rt);
+__noreturn void task_exit(void);
+struct task *current_task(void);
+
+void schedule(void);
+void wake_up(struct task *t);
+/* Sleep until TSC time @deadline (a ktimer wakes the task). */
+void sleep_until(u64 deadline);
+
+void preempt_disable(void);
+void preempt_enable(void);
+u32 preempt_count(void);
+
+/* Linux's cond_resched(): a reschedule point under none and voluntary, a
+ * no-op under full and lazy; a plain call with no model. */
 void cond_resched(void);
+/* might_resched(), inside might_sleep(): a reschedule point under
+ * voluntary only (the fault path's allocation). */
+void might_resched(void);
+
+struct sched_stats *sched_stats(u32 cpu);
 
 #endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ARCH_APIC_H
+#define ARCH_APIC_H
+
+#include "lib/types.h"
+
+/*
+ * The local APIC of the calling CPU: x2APIC (MSRs) where the CPU has it,
+ * accepting firmware that already switched it on, else xAPIC through the
+ * kernel window (uncached).  The 8259s are remapped out of the exception
+ * vectors and masked.  One timer, one-shot at an absolute TSC time:
+ * TSC-deadline mode where CPUID 1:ECX[24] says so, else the LAPIC timer's
+ * one-shot count, calibrated against the TSC.  Linux's vectors.
+ */
+#define VEC_LOCAL_TIMER	0xec	/* LOCAL_TIMER_VECTOR */
+#define VEC_RESCHEDULE	0xfd	/* RESCHEDULE_VECTOR, for the SMP issue */
+#define VEC_SPURIOUS	0xff	/* SPURIOUS_APIC_VECTOR */
+
+struct lapic_info {
+	bool x2apic;		/* MSR access; else MMIO */
+	bool x2apic_by_firmware;
+	bool tsc_deadline;	/* timer in TSC-deadline mode */
+	u32 id;			/* APIC ID */
+	u64 timer_hz;		/* LAPIC timer input after the divider; 0 with
+				 * TSC-deadline */
+	char mode[48];		/* "x2apic, tsc-deadline", "xapic, one-shot" */
+};
+
+/*
+ * Bring up this CPU's local APIC and timer (interrupts stay disabled).
+ * @tsc_hz calibrates the one-shot count.  False, with @why, on a CPU or
+ * machine without a usable APIC.
+ */
+bool lapic_init(struct lapic_info *out, u64 tsc_hz, char *why, size_t n);
+void lapic_eoi(void);
+/* Fire VEC_LOCAL_TIMER once at TSC time @deadline (at once if it is past);
+ * 0 disarms. */
+void lapic_timer_arm(u64 deadline);
+
+#endif
