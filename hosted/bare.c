@@ -58,8 +58,9 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	struct samples *s = b->s;
 	const struct hz_config *c = b->d.c;
 	struct zero_plan plan = {
-		b->d.at.v[AXIS_ORDER],
-		b->d.chunk ? (u32)(b->d.chunk / SZ_4K) : 1, (u32)c->radius,
+		b->d.plan.order,
+		b->d.plan.chunk ? (u32)(b->d.plan.chunk / SZ_4K) : 1,
+		(u32)b->d.plan.radius,
 	};
 	struct zero_ops ops = { prim_fns[b->d.at.v[AXIS_PRIM]], resched, NULL };
 	u32 nr = (u32)(b->bytes / SZ_4K);
@@ -176,8 +177,12 @@ u32 run_bare(const struct hz_config *c, u32 *id)
 			fprintf(stderr, "hugezero-linux: bare %s: only %u%% of the "
 				"region is in huge pages (%s backing)\n",
 				folio_names[f], region_huge_pct(&r), r.backing);
-		while (bench_matrix_next(c, f, "bare.", &it, &b.d, id))
+		while (bench_matrix_next(c, f, "bare.", &it, &b.d, id)) {
+			/* User space under Linux: the host's model, which the
+			 * host record names, not one of ours. */
+			b.d.preempt = NULL;
 			failed += run_config(&b);
+		}
 		samples_free(&s);
 		region_unmap(&r);
 	}

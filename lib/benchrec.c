@@ -28,17 +28,17 @@ u64 sum_u64(const u64 *v, u32 n)
 bool bench_matrix_next(const struct hz_config *c, u32 folio, const char *prefix,
 		       struct matrix_iter *it, struct bench_desc *d, u32 *id)
 {
-	u32 order;
-
 	if (!matrix_next(c, it))
 		return false;
 	d->at = it->at;
-	order = it->at.v[AXIS_ORDER];
+	matrix_resolve(c, &it->at, folio_bytes[folio], &d->plan);
 	d->id = ++*id;
+	d->preempt = matrix_model_name(&it->at);
 	d->clear = prim_names[it->at.v[AXIS_PRIM]];
-	d->order = order_names[order];
-	d->chunk = matrix_chunk(c, &it->at);
-	d->radius = order == ORDER_NEIGHBOURHOOD ? c->radius : 0;
+	d->order = order_choice_names[it->at.v[AXIS_ORDER]];
+	d->chunk = d->plan.order == ORDER_NEIGHBOURHOOD ||
+		   d->plan.order == ORDER_BATCHED ? d->plan.chunk : 0;
+	d->radius = d->plan.radius;
 	matrix_name(c, folio, &it->at, prefix, d->name, sizeof(d->name));
 	return true;
 }
@@ -152,6 +152,18 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	/* A warm run over less than 4 x LLC measures a cache, not memory. */
 	rec_u64(&r, "fits_llc", d->llc && d->size < 4 * d->llc);
 	rec_str(&r, "pte", pte_names[c->pte]);
+	if (d->preempt) {
+		rec_str(&r, "preempt", d->preempt);
+		if (c->preempts) {
+			rec_u64(&r, "hz", c->hz);
+			rec_str(&r, "probe", probe_names[c->probe]);
+			if (c->probe != PROBE_NONE) {
+				rec_u64(&r, "probe_us", c->probe_us);
+				rec_str(&r, "probe_class",
+					probe_class_names[c->probe_class]);
+			}
+		}
+	}
 	rec_str(&r, "cpl", cpl_names[c->cpl]);
 	rec_u64(&r, "warmups", c->warmups);
 	rec_u64(&r, "runs", c->runs);

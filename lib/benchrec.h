@@ -23,6 +23,8 @@ struct bench_desc {
 	u64 size, folios;		/* what was used (after clamping) */
 	const char *backing;		/* companion: hugetlb, thp, base; else NULL */
 	struct matrix_point at;		/* where in the matrix */
+	struct matrix_plan plan;	/* what the planner runs there */
+	const char *preempt;		/* "off" or the model */
 	u64 llc;			/* last-level cache bytes, 0 unknown */
 	bool linux_folios;		/* Linux allocates and fills them */
 };

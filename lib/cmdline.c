@@ -152,7 +152,8 @@ static bool parse_enum_list(const struct param *p, const struct word *w,
 	if (str_eq_n(w->val, w->vlen, "all")) {
 		for (int i = 0; p->choices[i]; i++)
 			mask |= 1ULL << i;
-		*out = mask;
+		/* max, when set, is what "all" means (a choice may stand apart). */
+		*out = p->max ? mask & p->max : mask;
 		return true;
 	}
 	while (s <= end) {

@@ -42,7 +42,9 @@ struct param {
 	enum param_type type;
 	size_t offset;			/* of the field in the config struct */
 	const char *const *choices;	/* P_ENUM, P_ENUM_LIST: NULL-terminated */
-	u64 min, max;			/* P_U64, P_SIZE; P_STRING: max = buffer size */
+	u64 min, max;			/* P_U64, P_SIZE; P_STRING: max = buffer size;
+					 * P_ENUM_LIST: max = the mask "all" gives
+					 * (0: every choice) */
 	param_parse_fn parse;		/* P_CUSTOM */
 	const char *help;		/* one line, for messages and docs */
 	const struct param_alias *aliases;	/* P_ENUM: NULL-terminated */

@@ -16,6 +16,17 @@ bool order_uses_chunk(u32 order)
 	return order == ORDER_BATCHED || order == ORDER_NEIGHBOURHOOD;
 }
 
+static u32 span_preempt(const struct hz_config *c, const struct matrix_point *p)
+{
+	(void)c, (void)p;
+	return 1 + PREEMPT_CHOICES;
+}
+
+static bool picked_preempt(const struct hz_config *c, u32 v)
+{
+	return c->preempts ? v > 0 && (c->preempts >> (v - 1) & 1) : v == MODEL_OFF;
+}
+
 static u32 span_prim(const struct hz_config *c, const struct matrix_point *p)
 {
 	(void)c, (void)p;
@@ -25,7 +36,7 @@ static u32 span_prim(const struct hz_config *c, const struct matrix_point *p)
 static u32 span_order(const struct hz_config *c, const struct matrix_point *p)
 {
 	(void)c, (void)p;
-	return ORDER_COUNT;
+	return ORDER_COUNT + 1;		/* and ORDER_LINUX */
 }
 
 static u32 span_chunk(const struct hz_config *c, const struct matrix_point *p)
@@ -50,6 +61,7 @@ static bool picked_all(const struct hz_config *c, u32 v)
 }
 
 static const struct axis_desc axes[AXIS_COUNT] = {
+	[AXIS_PREEMPT] = { span_preempt, picked_preempt },
 	[AXIS_PRIM] = { span_prim, picked_prim },
 	[AXIS_ORDER] = { span_order, picked_order },
 	[AXIS_CHUNK] = { span_chunk, picked_all },
@@ -124,9 +136,44 @@ void matrix_name(const struct hz_config *c, u32 folio,
 	u64 chunk = matrix_chunk(c, p);
 	char cs[16];
 
-	ksnprintf(buf, n, "%s%s.%s.%s%s%s", prefix, folio_names[folio],
-		  prim_names[p->v[AXIS_PRIM]], order_names[p->v[AXIS_ORDER]],
-		  chunk ? "." : "", chunk ? size_name(chunk, cs, sizeof(cs)) : "");
+	u32 model = p->v[AXIS_PREEMPT];
+
+	ksnprintf(buf, n, "%s%s%s%s.%s.%s%s%s", prefix,
+		  model ? preempt_names[model - 1] : "", model ? "." : "",
+		  folio_names[folio], prim_names[p->v[AXIS_PRIM]],
+		  order_choice_names[p->v[AXIS_ORDER]], chunk ? "." : "",
+		  chunk ? size_name(chunk, cs, sizeof(cs)) : "");
+}
+
+const char *matrix_model_name(const struct matrix_point *p)
+{
+	u32 m = p->v[AXIS_PREEMPT];
+
+	return m == MODEL_OFF ? "off" : preempt_names[m - 1];
+}
+
+bool matrix_preemptible(const struct matrix_point *p)
+{
+	u32 m = p->v[AXIS_PREEMPT];
+
+	return m == 1 + PREEMPT_FULL || m == 1 + PREEMPT_LAZY;
+}
+
+void matrix_resolve(const struct hz_config *c, const struct matrix_point *p,
+		    u64 folio_bytes, struct matrix_plan *out)
+{
+	u32 order = p->v[AXIS_ORDER];
+
+	if (order == ORDER_LINUX) {
+		out->order = ORDER_NEIGHBOURHOOD;
+		out->radius = LINUX_RADIUS;
+		/* A unit of the folio's size is one call per range. */
+		out->chunk = matrix_preemptible(p) ? folio_bytes : LINUX_BATCH;
+		return;
+	}
+	out->order = order;
+	out->chunk = matrix_chunk(c, p);
+	out->radius = order == ORDER_NEIGHBOURHOOD ? c->radius : 0;
 }
 
 const char *size_name(u64 b, char *buf, size_t n)

@@ -11,7 +11,14 @@
  * matrix.c's table and its field in the record: the walk, the count and
  * the names follow.
  */
-enum axis { AXIS_PRIM, AXIS_ORDER, AXIS_CHUNK, AXIS_COUNT };
+enum axis { AXIS_PREEMPT, AXIS_PRIM, AXIS_ORDER, AXIS_CHUNK, AXIS_COUNT };
+
+/* AXIS_PREEMPT: 0 is no model (preempt= not given), then 1 + enum
+ * preempt_choice.  AXIS_ORDER: the planner's orders, then ORDER_LINUX. */
+#define MODEL_OFF 0
+#define ORDER_LINUX ORDER_COUNT
+#define LINUX_BATCH (32 * MiB)	/* PROCESS_PAGES_NON_PREEMPT_BATCH */
+#define LINUX_RADIUS 2		/* FOLIO_ZERO_LOCALITY_RADIUS */
 
 /* One configuration: the index on each axis. */
 struct matrix_point {
@@ -25,6 +32,23 @@ struct matrix_iter {
 
 /* Does @order take chunk= (batched-pages, neighbourhood-last)? */
 bool order_uses_chunk(u32 order);
+/* "off" or the model's name. */
+const char *matrix_model_name(const struct matrix_point *p);
+/* Is the point's model preemptible (full, lazy: preempt_model_preemptible())? */
+bool matrix_preemptible(const struct matrix_point *p);
+
+/*
+ * What the planner runs for point @p on a folio of @folio_bytes: the
+ * order, unit (bytes) and radius; order=linux resolved as merged Linux 7.0
+ * does it (folio_zero_user() -> clear_contig_highpages()): neighbourhood-
+ * last, radius 2, whole ranges under full and lazy, 32M units otherwise.
+ */
+struct matrix_plan {
+	u32 order;
+	u64 chunk, radius;
+};
+void matrix_resolve(const struct hz_config *c, const struct matrix_point *p,
+		    u64 folio_bytes, struct matrix_plan *out);
 /* The next selected point; false when the matrix is done. */
 bool matrix_next(const struct hz_config *c, struct matrix_iter *it);
 /* How many points the matrix has for every selected folio size. */

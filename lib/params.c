@@ -28,6 +28,15 @@ static const struct param_alias cache_aliases[] = {
 	{ "asis", "warm" }, { "clflush", "cold" }, { NULL, NULL },
 };
 const char *const pte_names[] = { "linux", "clean", NULL };
+const char *const preempt_names[] = { "none", "voluntary", "full", "lazy", NULL };
+const char *const probe_names[] = { "none", "latency", NULL };
+const char *const probe_class_names[] = { "normal", "rt", NULL };
+/* order=: the planner's orders, and "linux": what merged Linux 7.0 picks
+ * for the configuration's model (lib/matrix.c resolves it). */
+const char *const order_choice_names[] = {
+	"converging-page", "discontiguous-page", "contiguous-page",
+	"batched-pages", "neighbourhood-last", "linux", NULL,
+};
 const char *const verify_names[] = { "full", "sample", NULL };
 const char *const samples_names[] = { "all", "none", NULL };
 const char *const inject_names[] = { "none", "skip-line", "wrong-pa", NULL };
@@ -152,8 +161,9 @@ const struct param hz_params[] = {
 	  "folio=4K,2M,1G|all", NULL },
 	{ "clear", P_ENUM_LIST, F(prims), prim_names, 0, 0, NULL,
 	  "clear=orig,rep,erms,movnti,movntdq,avx2,avx2-nt,avx512,avx512-nt,clzero|all", NULL },
-	{ "order", P_ENUM_LIST, F(orders), order_names, 0, 0, NULL,
-	  "order=converging-page,discontiguous-page,contiguous-page,batched-pages,neighbourhood-last|all", NULL },
+	{ "order", P_ENUM_LIST, F(orders), order_choice_names, 0,
+	  (1ULL << ORDER_COUNT) - 1, NULL,
+	  "order=converging-page,discontiguous-page,contiguous-page,batched-pages,neighbourhood-last,linux|all", NULL },
 	{ "size", P_SIZE, F(size), NULL, SZ_4K, 64 * 1024 * GiB, NULL,
 	  "size=4K..64T", NULL },
 	{ "runs", P_U64, F(runs), NULL, 1, 1000, NULL, "runs=1..1000", NULL },
@@ -181,6 +191,15 @@ const struct param hz_params[] = {
 	  NULL, "inject_lines=1..4096", NULL },
 	{ "cpl", P_ENUM, F(cpl), cpl_names, 0, 0, NULL, "cpl=0|3", NULL },
 	{ "seed", P_U64, F(seed), NULL, 0, ~0ULL, NULL, "seed=NUMBER", NULL },
+	{ "preempt", P_ENUM_LIST, F(preempts), preempt_names, 0, 0, NULL,
+	  "preempt=none,voluntary,full,lazy|all", NULL },
+	{ "hz", P_U64, F(hz), NULL, 100, 1000, NULL, "hz=100|250|1000", NULL },
+	{ "probe", P_ENUM, F(probe), probe_names, 0, 0, NULL,
+	  "probe=none|latency", NULL },
+	{ "probe_us", P_U64, F(probe_us), NULL, 10, 1000000, NULL,
+	  "probe_us=10..1000000", NULL },
+	{ "probe_class", P_ENUM, F(probe_class), probe_class_names, 0, 0, NULL,
+	  "probe_class=normal|rt", NULL },
 	{ "cpu", P_U64, F(cpu), NULL, 0, CPU_AUTO - 1, NULL, "cpu=0..4095", NULL },
 	{ "backing", P_ENUM_LIST, F(backings), backing_names, 0, 0, NULL,
 	  "backing=hugetlb,thp,base|all", NULL },
@@ -214,6 +233,8 @@ void config_defaults(struct hz_config *c)
 	c->cache = CACHE_COLD;
 	c->pte = PTE_MODE_LINUX;
 	c->inject_lines = 16;
+	c->hz = 250;
+	c->probe_us = 1000;
 	c->seed = 1;
 	c->cpu = CPU_AUTO;
 	c->backings = (1ULL << BACKING_COUNT) - 1;
@@ -225,7 +246,7 @@ static bool is_bench_key(const char *key)
 		"folio", "clear", "order", "size", "runs", "warmups", "chunk",
 		"radius", "touch", "offset", "access", "cache", "verify",
 		"samples", "inject", "inject_lines", "cpl", "seed", "backing",
-		"pte", NULL,
+		"pte", "preempt", "hz", "probe", "probe_us", "probe_class", NULL,
 	};
 
 	return choice_index(keys, key, strlen(key)) >= 0;
@@ -259,7 +280,8 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 {
 	static const char *const kernel_only[] = {
 		"console", "exit", "selftest", "crash", "calib_ms",
-		"tsc_tolerance_ppm", "cpl", "inject", "inject_lines", "pte", NULL,
+		"tsc_tolerance_ppm", "cpl", "inject", "inject_lines", "pte",
+		"preempt", "hz", NULL,
 	};
 	static const char *const companion_only[] = { "cpu", "backing", NULL };
 	const char *const *keys = companion ? kernel_only : companion_only;
@@ -278,6 +300,10 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 		refuse(res, "bench=%s runs in the Linux companion "
 		       "(build/hugezero-linux); the kernel runs bench=fault",
 		       bench_names[c->bench]);
+	if (!companion && c->probe != PROBE_NONE && !c->preempts)
+		refuse(res, "probe=%s needs a scheduling model to run beside the "
+		       "workload: add preempt=none,voluntary,full,lazy or some "
+		       "of them", probe_names[c->probe]);
 	if (companion && c->cache == CACHE_WBINVD)
 		refuse(res, "cache=wbinvd needs ring 0; the companion can do "
 		       "cache=cold (CLFLUSHOPT/CLFLUSH over the region)");
@@ -297,6 +323,9 @@ bool config_check(const struct hz_config *c, struct cmdline_result *res)
 				       hz_params[i].key);
 		return res->nerrors == before;
 	}
+	if (c->hz != 100 && c->hz != 250 && c->hz != 1000)
+		refuse(res, "hz=%llu: the tick is 100, 250 or 1000 Hz",
+		       (unsigned long long)c->hz);
 	for (u32 f = 0; f < FOLIO_COUNT; f++) {
 		if (!(c->folios & (1ULL << f)))
 			continue;

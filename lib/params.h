@@ -33,6 +33,11 @@ enum samples_mode { SAMPLES_ALL, SAMPLES_NONE };
 /* Test-only faults, to prove the verifier: dirty lines left after the
  * clear, or one folio mapped at a wrong physical address. */
 enum inject_mode { INJECT_NONE, INJECT_SKIP_LINE, INJECT_WRONG_PA };
+/* Linux's preemption models, as preempt= names them; no bit set: no model. */
+enum preempt_choice { PREEMPT_NONE, PREEMPT_VOLUNTARY, PREEMPT_FULL,
+		      PREEMPT_LAZY, PREEMPT_CHOICES };
+enum probe_mode { PROBE_NONE, PROBE_LATENCY };
+enum probe_class { PROBE_NORMAL, PROBE_RT };
 
 #define MAX_CHUNKS 8
 #define INJECT_MAX_LINES 4096
@@ -68,6 +73,13 @@ struct hz_config {
 	u32 cpl;		/* index in cpl_names: 0 = ring 0, 1 = ring 3 */
 	u64 seed;
 
+	/* Scheduling models (docs/sched.md) */
+	u64 preempts;		/* bitmask of enum preempt_choice; 0: none */
+	u64 hz;			/* the tick under a model: 100, 250, 1000 */
+	u32 probe;		/* enum probe_mode */
+	u64 probe_us;		/* the probe's period */
+	u32 probe_class;	/* enum probe_class */
+
 	/* The Linux companion only */
 	u64 cpu;		/* CPU to pin to, or CPU_AUTO */
 	u64 backings;		/* bitmask of enum backing (linux-fault) */
@@ -81,7 +93,8 @@ extern const char *const bench_names[], *const folio_names[],
 	*const touch_names[], *const offset_names[], *const access_names[],
 	*const cache_names[], *const verify_names[], *const samples_names[],
 	*const inject_names[], *const cpl_names[], *const backing_names[],
-	*const pte_names[];
+	*const pte_names[], *const preempt_names[], *const probe_names[],
+	*const probe_class_names[], *const order_choice_names[];
 extern const u64 folio_bytes[FOLIO_COUNT];
 
 void config_defaults(struct hz_config *c);

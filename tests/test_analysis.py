@@ -60,8 +60,11 @@ class DimensionTest(unittest.TestCase):
                          ("fault", "clean", "warm", "1"))
         self.assertEqual(dims.of({"cache": "clflush"})["cache"], "cold")
         self.assertEqual(dims.of({"bench": "linux-fault"})["pte"], "linux")
+        # The kernel before the models ran none; the companion's is the host's.
+        self.assertEqual(old["preempt"], "off")
+        self.assertNotIn("preempt", dims.of({"bench": "bare"}))
         # No known default: missing stays missing, a value of its own.
-        self.assertNotIn("preempt", old)
+        self.assertNotIn("prezero", old)
         self.assertNotIn("inject_lines", dims.of({"inject": "none", "inject_lines": "4"}))
 
     def test_csv_has_every_dimension(self) -> None:
@@ -339,13 +342,13 @@ class SplitChoiceTest(unittest.TestCase):
                 .text())
         text = self.split_text(comp, kern)
         self.assertIn("hugezero kernel, Linux's own: erms + converging-page", text)
-        # The fault ran under the host's model; this kernel did not record one.
-        self.assertIn("(boot 1 cfg 2, differs from the fault's settings: preempt=- (not none))",
+        # The fault ran under the host's model; this kernel under none of its own.
+        self.assertIn("(boot 1 cfg 2, differs from the fault's settings: preempt=off (not none))",
                       text)
         # Only a kernel row of other settings: used, and the difference said.
         kern = Log().config(kernel_config(order="converging-page", cache="warm"), RUNS).text()
         self.assertIn("(boot 1 cfg 1, differs from the fault's settings: cache=warm (not cold), "
-                      "pte=clean (not linux), preempt=- (not none))", self.split_text(comp, kern))
+                      "pte=clean (not linux), preempt=off (not none))", self.split_text(comp, kern))
         # The kernel row under the host's preemption model is the nearest.
         kern = "".join(Log().config(kernel_config(order="converging-page", cache="cold",
                                                   pte="linux", preempt=m), RUNS).text()

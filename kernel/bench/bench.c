@@ -109,9 +109,10 @@ static void arm(struct bench_cfg *b)
 	fc->leaf = leaf_of(b->folio);
 	fc->pool = &bc->pool;
 	fc->prim = prim_fns[b->d.at.v[AXIS_PRIM]];
-	fc->plan.order = b->d.at.v[AXIS_ORDER];
-	fc->plan.chunk = b->d.chunk ? (u32)MIN(b->d.chunk / SZ_4K, (u64)~0u) : 1;
-	fc->plan.radius = (u32)c->radius;
+	fc->plan.order = b->d.plan.order;
+	fc->plan.chunk = b->d.plan.chunk ?
+			 (u32)MIN(b->d.plan.chunk / SZ_4K, (u64)~0u) : 1;
+	fc->plan.radius = (u32)b->d.plan.radius;
 	fc->pte_linux = c->pte == PTE_MODE_LINUX;
 	fc->wrong_pa_fault = c->inject == INJECT_WRONG_PA ? b->count / 2 : ~0u;
 	if (c->inject == INJECT_SKIP_LINE) {
@@ -244,6 +245,9 @@ static void run_config(struct ktap *k, struct bench_cfg *b)
 
 	if (b->count == 0)
 		strlcpy(why, b->no_folio, sizeof(why));
+	else if (b->d.at.v[AXIS_PREEMPT] != MODEL_OFF)
+		ksnprintf(why, sizeof(why), "preempt=%s: the scheduling models "
+			  "are not in bench=fault yet", b->d.preempt);
 	else if (prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why)))
 		why[0] = '\0';
 	/* The page array is printed before it is reused as scratch. */

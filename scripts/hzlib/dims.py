@@ -39,6 +39,8 @@ DEFAULTS: dict[str, dict[str, str]] = {
     "pte": {"fault": "clean", "*": "linux"},
     "inject": {"*": "none"},
     "cpus": {"*": "1"},
+    # Before the scheduling models the kernel ran none: interrupts masked.
+    "preempt": {"fault": "off"},
 }
 
 # Old names of values, as later logs spell them.
@@ -67,8 +69,9 @@ def of(fields: Mapping[str, str]) -> dict[str, str]:
         if k not in BOOKKEEPING and v != "":
             out[k] = RENAMED.get(k, {}).get(v, v)
     for k, by_bench in DEFAULTS.items():
-        if k not in out:
-            out[k] = by_bench.get(bench, by_bench["*"])
+        v = by_bench.get(bench, by_bench.get("*"))
+        if k not in out and v is not None:
+            out[k] = v
     if out.get("inject") == "none":
         out.pop("inject_lines", None)   # a count of nothing
     return out

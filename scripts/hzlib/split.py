@@ -139,7 +139,9 @@ def fits(r: Row, s: Strategy) -> bool:
         return False
     if folio == 4 << 10:
         return True             # one 4K page: every order clears it alike
-    if r["order"] != s.order:
+    # order=linux is recorded with the chunk and radius it resolved to.
+    order = "neighbourhood-last" if r["order"] == "linux" else r["order"]
+    if order != s.order:
         return False
     if s.order != "neighbourhood-last":
         return True

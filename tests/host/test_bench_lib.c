@@ -132,3 +132,43 @@ TEST(inject_plan_caps_at_the_lines_there_are)
 	for (u32 i = 0; i < 64; i++)
 		EXPECT_EQ(l[i].line, i);
 }
+
+/* order=linux is merged 7.0's choice for the point's model. */
+TEST(order_linux_resolves_by_model)
+{
+	struct hz_config c = cfg("bench=fault clear=erms order=linux "
+				 "preempt=none,voluntary,full,lazy radius=9");
+	struct matrix_iter it = { { { 0 } }, false };
+	static const u64 want[] = { 32 << 20, 32 << 20, SZ_2M, SZ_2M };
+	struct matrix_plan pl;
+	char name[64];
+	u32 n = 0;
+
+	while (matrix_next(&c, &it)) {
+		EXPECT(n < 4);
+		EXPECT_EQ(it.at.v[AXIS_PREEMPT], n + 1);
+		matrix_resolve(&c, &it.at, SZ_2M, &pl);
+		EXPECT_EQ(pl.order, ORDER_NEIGHBOURHOOD);
+		EXPECT_EQ(pl.radius, 2);
+		EXPECT_EQ(pl.chunk, want[n]);
+		n++;
+	}
+	EXPECT_EQ(n, 4);
+	matrix_name(&c, FOLIO_1G, &it.at, "", name, sizeof(name));
+	EXPECT(strcmp(name, "lazy.1G.erms.linux") == 0, "%s", name);
+	/* No model: the cooperative choice, and names as before. */
+	c = cfg("bench=fault clear=erms order=linux,neighbourhood-last radius=9");
+	it.started = false;
+	EXPECT(matrix_next(&c, &it));
+	matrix_resolve(&c, &it.at, SZ_1G, &pl);
+	EXPECT_EQ(pl.radius, 9);
+	EXPECT(matrix_next(&c, &it));
+	matrix_resolve(&c, &it.at, SZ_1G, &pl);
+	EXPECT(pl.chunk == 32 << 20 && pl.radius == 2);
+	matrix_name(&c, FOLIO_1G, &it.at, "", name, sizeof(name));
+	EXPECT(strcmp(name, "1G.erms.linux") == 0, "%s", name);
+	EXPECT(!matrix_next(&c, &it));
+	/* order=all stays the five planner orders. */
+	c = cfg("bench=fault order=all");
+	EXPECT_EQ(c.orders, (1u << ORDER_COUNT) - 1);
+}

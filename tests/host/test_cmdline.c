@@ -184,3 +184,36 @@ TEST(cmdline_old_names_are_accepted_with_a_note)
 	EXPECT(strstr(r.errors[0], "'hot' is not one of cold|warm|wbinvd"),
 	       "%s", r.errors[0]);
 }
+
+TEST(cmdline_scheduling_keys)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	config_defaults(&c);
+	EXPECT(c.preempts == 0 && c.hz == 250 && c.probe == PROBE_NONE);
+	memset(&r, 0, sizeof(r));
+	EXPECT(config_parse("bench=fault preempt=all hz=1000 probe=latency "
+			    "probe_class=rt probe_us=500", &c, &r));
+	EXPECT(config_check_target(&c, &r, false));
+	EXPECT_EQ(c.preempts, 15);
+	EXPECT(c.hz == 1000 && c.probe_us == 500 && c.probe_class == PROBE_RT);
+	config_defaults(&c);
+	memset(&r, 0, sizeof(r));
+	EXPECT(!config_parse("bench=fault hz=300", &c, &r));
+	EXPECT(strstr(r.errors[0], "100, 250 or 1000"), "%s", r.errors[0]);
+	config_defaults(&c);
+	memset(&r, 0, sizeof(r));
+	EXPECT(config_parse("bench=fault probe=latency", &c, &r));
+	EXPECT(!config_check_target(&c, &r, false));
+	EXPECT(strstr(r.errors[0], "needs a scheduling model"), "%s", r.errors[0]);
+	/* The companion runs its probe under the host's model; preempt= and
+	 * hz= are the kernel's. */
+	config_defaults(&c);
+	memset(&r, 0, sizeof(r));
+	EXPECT(config_parse("bench=linux-fault probe=latency", &c, &r));
+	EXPECT(config_check_target(&c, &r, true), "%s", r.errors[0]);
+	memset(&r, 0, sizeof(r));
+	EXPECT(config_parse("bench=linux-fault preempt=full", &c, &r));
+	EXPECT(!config_check_target(&c, &r, true));
+}
