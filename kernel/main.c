@@ -6,6 +6,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpu_setup.h"
 #include "arch/x86_64/cpuid.h"
+#include "arch/x86_64/fpu.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/reset.h"
@@ -174,6 +175,9 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	print_memory();
 	paging_init(memory.map, memory.nmap, delta, frame_alloc_table);
 	simd_init();
+	fpu_init();
+	printk("fpu: %s, %u-byte area\n", fpu_insn_names[fpu_current()],
+	       fpu_area_size());
 	cpu_setup(&setup);
 	printk("cpu: lfence %s; PAT %s\n", setup.lfence, setup.pat);
 	if (!setup.pat_ok)

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ARCH_FPU_H
+#define ARCH_FPU_H
+
+#include "lib/types.h"
+
+/*
+ * Saving and restoring a task's extended (x87/SSE/AVX/AVX-512) state, as
+ * Linux's kernel_fpu_begin() does before kernel SIMD: XSAVES where the CPU
+ * has it (compacted, supervisor: IA32_XSS left 0), else XSAVEOPT, else
+ * XSAVE, else FXSAVE; the matching restore.  An area is FPU_ALIGN-aligned,
+ * fpu_area_size() bytes, zeroed before its first save; restore only an
+ * area that was saved (XRSTORS needs the compacted header XSAVES writes).
+ * The kernel is built without SSE, so no compiler-made code holds state
+ * in these registers; callers' inline asm need not (cannot) clobber them.
+ */
+#define FPU_ALIGN 64
+
+enum fpu_insn { FPU_NONE, FPU_FXSAVE, FPU_XSAVE, FPU_XSAVEOPT, FPU_XSAVES };
+
+extern const char *const fpu_insn_names[];
+
+/* After simd_init(): pick the instruction; returns it. */
+enum fpu_insn fpu_init(void);
+enum fpu_insn fpu_current(void);
+u32 fpu_area_size(void);
+void fpu_save(void *area);
+void fpu_restore(const void *area);
+
+#endif
