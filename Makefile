@@ -107,7 +107,8 @@ COMPANION_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 $(BUILD)/hugezero-linux: $(COMPANION_SRCS) $(BUILD)/host/clear.o \
 		$(wildcard hosted/*.h lib/*.h arch/x86_64/*.h)
 	$(call quiet,HOSTCC,$@)
-	$(Q)$(HOSTCC) $(COMPANION_CFLAGS) -o $@ $(COMPANION_SRCS) $(BUILD)/host/clear.o
+	$(Q)$(HOSTCC) $(COMPANION_CFLAGS) -o $@ $(COMPANION_SRCS) $(BUILD)/host/clear.o \
+		-pthread
 
 $(BUILD)/hugezero-plain: tests/bench/plain.c
 	@mkdir -p $(dir $@)
@@ -127,7 +128,7 @@ run: setup
 # The split on this machine (about a minute): the companion's Linux demand
 # faults and bare clearing, plain loops before and after it (so drift of a
 # shared machine shows as drift, not as harness cost).  It reports only.
-BENCH_ARGS := bench=split folio=2M size=1G runs=3 warmups=1
+BENCH_ARGS := bench=split folio=2M size=1G runs=3 warmups=1 probe=latency
 bench: setup
 	$(MAKE) --no-print-directory $(BUILD)/hugezero-linux $(BUILD)/hugezero-plain
 	$(BUILD)/hugezero-plain 1024 > $(BUILD)/plain.log

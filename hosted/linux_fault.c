@@ -16,6 +16,7 @@
 #include "arch/x86_64/memops.h"
 #include "arch/x86_64/tsc.h"
 #include "hosted/companion.h"
+#include "hosted/probe.h"
 #include "lib/benchrun.h"
 #include "lib/format.h"
 #include "lib/touch.h"
@@ -29,6 +30,8 @@ struct lf_cfg {
 	u64 bytes;
 	u32 count;
 	u32 huge_pct;		/* least THP coverage of any pass */
+	struct probe probe;	/* probe=latency, this pass */
+	volatile u64 current_fault;
 };
 
 static bool applies(u32 folio, enum backing b)
@@ -50,6 +53,19 @@ static void op_cache(void *ctx, u32 mode)
 	(void)ctx, (void)mode;	/* the folios are Linux's to pick */
 }
 
+/* The probe beside the touches, on this CPU (the process is pinned). */
+#define PROBE_CAP (1u << 20)
+
+static bool start_probe(struct lf_cfg *l, struct bench_outcome *o)
+{
+	l->current_fault = ~0ULL;
+	if (probe_start(&l->probe, l->d.c, host.cpu, &l->current_fault,
+			PROBE_CAP))
+		return true;
+	bench_fail(o, "%s: %s", l->d.name, l->probe.why);
+	return false;
+}
+
 static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		     struct bench_outcome *o)
 {
@@ -64,14 +80,26 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		return;
 	}
 	touch_plan(l->d.c, l->count, l->bytes, (u64)l->r.base, s->page);
+	if (l->d.c->probe == PROBE_LATENCY && !start_probe(l, o))
+		return;
 	for (u32 k = 0; k < l->count; k++) {
 		u8 *a = (u8 *)s->page[k];
-		u64 t0 = tsc_begin(), t1;
+		u64 t0, t1;
 
+		l->current_fault = k;
+		t0 = tsc_begin();
 		*(volatile u8 *)a = 0;
 		t1 = tsc_end();
+		l->current_fault = ~0ULL;
 		s->fault[k] = t1 - t0;
 		s->access[k] = timed_access(a, l->bytes, access);
+	}
+	if (l->d.c->probe == PROBE_LATENCY) {
+		probe_stop(&l->probe);
+		p->probe = l->probe.late;
+		p->probe_fault = l->probe.fault;
+		p->nprobe = l->probe.n;
+		p->probe_expected = l->probe.expected;
 	}
 	if (l->backing == BACKING_THP)
 		l->huge_pct = MIN(l->huge_pct, region_huge_pct(&l->r));
@@ -101,6 +129,7 @@ static void op_reset(void *ctx)
 	if (l->mapped)
 		region_unmap(&l->r);
 	l->mapped = false;
+	probe_free(&l->probe);
 }
 
 /* On a VM the first touch of guest memory is the hypervisor's fault too:
@@ -198,6 +227,7 @@ u32 run_linux_fault(const struct hz_config *c, u32 *id)
 			l.d.folios = l.count;
 			l.d.llc = cpu_info.l3;
 			l.d.linux_folios = true;
+			l.d.probe_policy = probe_policy(c);
 			ksnprintf(l.d.name, sizeof(l.d.name), "linux.%s.%s",
 				  folio_names[f], backing_names[b]);
 			if (!l.count || !samples_alloc(&s, l.count)) {

@@ -152,17 +152,19 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	/* A warm run over less than 4 x LLC measures a cache, not memory. */
 	rec_u64(&r, "fits_llc", d->llc && d->size < 4 * d->llc);
 	rec_str(&r, "pte", pte_names[c->pte]);
-	if (d->preempt) {
+	if (d->preempt)
 		rec_str(&r, "preempt", d->preempt);
-		if (c->preempts) {
-			rec_u64(&r, "hz", c->hz);
-			rec_str(&r, "probe", probe_names[c->probe]);
-			if (c->probe != PROBE_NONE) {
-				rec_u64(&r, "probe_us", c->probe_us);
-				rec_str(&r, "probe_class",
-					probe_class_names[c->probe_class]);
-			}
-		}
+	if (c->preempts)
+		rec_u64(&r, "hz", c->hz);
+	/* The probe runs beside kernel models and Linux's demand faults,
+	 * never beside bare clearing. */
+	if (c->preempts || d->probe_policy)
+		rec_str(&r, "probe", probe_names[c->probe]);
+	if (c->probe != PROBE_NONE && (c->preempts || d->probe_policy)) {
+		rec_u64(&r, "probe_us", c->probe_us);
+		rec_str(&r, "probe_class", probe_class_names[c->probe_class]);
+		if (d->probe_policy)
+			rec_str(&r, "probe_policy", d->probe_policy);
 	}
 	rec_str(&r, "cpl", cpl_names[c->cpl]);
 	rec_u64(&r, "warmups", c->warmups);
@@ -196,6 +198,10 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 	if (p->access != ACCESS_NONE && p->access_t)
 		rec_u64(&r, "access_ticks", sum_u64(p->access_t, p->faults));
 	rec_str(&r, "verify", p->verify);
+	if (p->probe) {
+		rec_u64(&r, "probe_wakeups", p->nprobe);
+		rec_u64(&r, "probe_expected", p->probe_expected);
+	}
 	if (d->c->inject == INJECT_SKIP_LINE && p->verified) {
 		rec_u64(&r, "injected", p->injected);
 		rec_u64(&r, "injected_seen", p->injected_seen);
@@ -249,6 +255,22 @@ static u64 net(u64 v, u64 ticks)
 	return v > ticks ? v - ticks : 0;
 }
 
+/* Lateness is not net of anything: a wake-up's delay is what it is. */
+static void keep_probe(struct bench_outcome *o, u32 i,
+		       const struct bench_pass *p)
+{
+	struct stats s;
+
+	stats_of(p->probe, p->nprobe, &s);
+	o->has_probe = true;
+	o->probe_med[i] = s.median;
+	o->probe_p99[i] = s.p99;
+	o->probe_p999[i] = s.p999;
+	o->probe_max[i] = s.max;
+	if (p->probe_expected > p->nprobe)
+		o->probe_lost += p->probe_expected - p->nprobe;
+}
+
 void bench_keep_run(struct bench_outcome *o, const struct bench_pass *p,
 		    u64 *scratch)
 {
@@ -278,6 +300,8 @@ void bench_keep_run(struct bench_outcome *o, const struct bench_pass *p,
 		o->has_access = true;
 		o->access_med[i] = net(median_of(p->access_t, n, scratch), ov);
 	}
+	if (p->probe)
+		keep_probe(o, i, p);
 }
 
 static u64 ns_median(const u64 *v, u32 n, u64 hz)
@@ -292,6 +316,20 @@ static u64 ns_median(const u64 *v, u32 n, u64 hz)
 static u64 gibps_milli(u64 bytes, u64 ticks, u64 hz)
 {
 	return ticks ? mul_div_u64(bytes * 1000, hz, ticks) >> 30 : 0;
+}
+
+/* Median over runs of each run's median, p99, p99.9; max of the maxima. */
+static void probe_summary(struct rec *r, const struct bench_outcome *o, u64 hz)
+{
+	u64 mx = 0;
+
+	for (u32 i = 0; i < o->nruns; i++)
+		mx = MAX(mx, o->probe_max[i]);
+	rec_u64(r, "probe_ns_median", ns_median(o->probe_med, o->nruns, hz));
+	rec_u64(r, "probe_ns_p99", ns_median(o->probe_p99, o->nruns, hz));
+	rec_u64(r, "probe_ns_p999", ns_median(o->probe_p999, o->nruns, hz));
+	rec_u64(r, "probe_ns_max", ticks_to_ns(mx, hz));
+	rec_u64(r, "probe_lost", o->probe_lost);
 }
 
 void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
@@ -338,6 +376,8 @@ void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
 			rec_u64(&r, "access_ns_median",
 				ns_median(o->access_med, o->nruns, hz));
 		rec_u64(&r, "resched_per_run", o->resched);
+		if (o->has_probe)
+			probe_summary(&r, o, hz);
 	}
 	rec_end(w, &r);
 }

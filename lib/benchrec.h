@@ -27,6 +27,7 @@ struct bench_desc {
 	const char *preempt;		/* "off" or the model */
 	u64 llc;			/* last-level cache bytes, 0 unknown */
 	bool linux_folios;		/* Linux allocates and fills them */
+	const char *probe_policy;	/* companion: the probe's policy */
 };
 
 /* What one configuration found, across its passes. */
@@ -39,6 +40,11 @@ struct bench_outcome {
 	u64 fault_med[BENCH_MAX_RUNS], clear_med[BENCH_MAX_RUNS];
 	u64 access_med[BENCH_MAX_RUNS], over_med[BENCH_MAX_RUNS];
 	u64 resched;
+	/* probe=latency: per run, its wake-up lateness (ticks) */
+	bool has_probe;
+	u64 probe_med[BENCH_MAX_RUNS], probe_p99[BENCH_MAX_RUNS];
+	u64 probe_p999[BENCH_MAX_RUNS], probe_max[BENCH_MAX_RUNS];
+	u64 probe_lost;		/* wake-ups expected and not had, all runs */
 	u64 net_of;	/* ticks taken off each clear and access sample's figures */
 	u64 fault_net_of;	/* ... and off each fault sample's: the timer
 				 * pairs inside a fault window (outer + inner) */
@@ -57,6 +63,13 @@ struct bench_pass {
 	 * verifier reads (all of them under verify=full) */
 	u32 injected, detected, injected_seen;
 	bool verified;			/* the zero check ran on this pass */
+	/* probe=latency: each wake-up's lateness (actual - deadline, ticks)
+	 * and the fault it fell in (its index; ~0 between faults).  Written
+	 * as samples first, then sorted in place by bench_keep_run(). */
+	u64 *probe;
+	const u64 *probe_fault;
+	u32 nprobe;
+	u64 probe_expected;		/* deadlines the pass passed */
 };
 
 /* Who measured: the same fields whichever side wrote them. */

@@ -19,6 +19,11 @@ static void write_samples(const struct bench_job *j, const struct bench_pass *p)
 		bench_rec_samples(j->w, id, p->run, "access", p->access_t, n);
 	if (c->offset == OFFSET_RANDOM && p->page)
 		bench_rec_samples(j->w, id, p->run, "page", p->page, n);
+	if (p->probe) {
+		bench_rec_samples(j->w, id, p->run, "probe", p->probe, p->nprobe);
+		bench_rec_samples(j->w, id, p->run, "probe_fault", p->probe_fault,
+				  p->nprobe);
+	}
 }
 
 static void one_pass(const struct bench_job *j, u32 run, enum pass_kind k)

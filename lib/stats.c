@@ -74,14 +74,19 @@ u64 isqrt_u64(u64 x)
 	return r;
 }
 
-u64 percentile_sorted(const u64 *v, u64 n, u32 pct)
+u64 permille_sorted(const u64 *v, u64 n, u32 pm)
 {
 	u64 rank;
 
 	if (n == 0)
 		return 0;
-	rank = (u64)pct * n / 100 + ((u64)pct * n % 100 != 0);	/* ceil */
+	rank = (u64)pm * n / 1000 + ((u64)pm * n % 1000 != 0);	/* ceil */
 	return v[rank ? rank - 1 : 0];
+}
+
+u64 percentile_sorted(const u64 *v, u64 n, u32 pct)
+{
+	return permille_sorted(v, n, pct * 10);
 }
 
 void stats_of(u64 *v, u64 n, struct stats *s)
@@ -97,6 +102,7 @@ void stats_of(u64 *v, u64 n, struct stats *s)
 	s->max = v[n - 1];
 	s->median = median_sorted(v, n);
 	s->p99 = percentile_sorted(v, n, 99);
+	s->p999 = permille_sorted(v, n, 999);
 	for (u64 i = 0; i < n; i++)
 		sum += v[i];
 	s->mean = div_u128(sum, n);

@@ -6,7 +6,7 @@
 
 /* Order statistics of a sample, in the sample's unit. */
 struct stats {
-	u64 n, min, max, median, p99, mean;
+	u64 n, min, max, median, p99, p999, mean;
 	u64 stddev;
 };
 
@@ -17,7 +17,8 @@ u64 median_u64(u64 *v, u64 n);
 /* Sorts @v, then fills @s.  Percentiles are nearest-rank. */
 void stats_of(u64 *v, u64 n, struct stats *s);
 u64 isqrt_u64(u64 x);
-/* Nearest-rank percentile of sorted @v, @pct in 0..100. */
+/* Nearest-rank percentile of sorted @v, @pct in 0..100; per mille. */
 u64 percentile_sorted(const u64 *v, u64 n, u32 pct);
+u64 permille_sorted(const u64 *v, u64 n, u32 pm);
 
 #endif

@@ -85,6 +85,20 @@ def companion() -> tuple[int, int]:
            "split-4K-2M", f"rc={r.returncode} {len(rows)} rows "
            f"{boots[0].problems[:2] if boots else ''} {bad[:2]} {r.stderr[-300:]}"
            if r.returncode or bad or len(rows) != 102 else "")
+    # The probe beside Linux's demand faults: every deadline woken, none lost.
+    r = subprocess.run([exe, "bench=linux-fault", "folio=4K", "backing=base", "size=64M",
+                        "runs=2", "warmups=0", "probe=latency", "probe_us=200"],
+                       capture_output=True, text=True, timeout=300)
+    boots = records.parse(r.stdout)
+    runs = [x for b in boots for x in b.records if x.type == "run"]
+    probes = [x for b in boots for x in b.records
+              if x.type == "samples" and x.f.get("kind") == "probe"]
+    woke = [x.int("probe_wakeups", -1) for x in runs]
+    lost = [x.int("probe_expected", -1) - x.int("probe_wakeups", 0) for x in runs]
+    report(r.returncode == 0 and len(runs) == 2 and all(w > 0 for w in woke) and
+           all(v == 0 for v in lost) and bool(probes), "linux-fault-probe",
+           "" if r.returncode == 0 and woke and all(v == 0 for v in lost) else
+           f"rc={r.returncode} wakeups={woke} lost={lost} {r.stderr[-300:]}")
     for line, expect in ((["bench=fault"], "bench=fault runs in the kernel"),
                          (["bench=bare", "console=ttyS1"], "key 'console' has no meaning"),
                          (["bench=bare", "bogus=1"], "unknown key 'bogus'"),

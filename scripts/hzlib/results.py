@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from typing import Callable
 from dataclasses import dataclass, field
 
 from . import dims
@@ -26,12 +27,15 @@ CSV_COLUMNS = [
     "tsc_source", "boot", "cfg", "reason", "bench", "backing",
     "radius", "pte", "fill", "seed", "preempt", "cpus", "prezero", "inject",
     "inject_lines", "roof", "net_ticks", "fault_net_ticks", "injected",
-    "detected",
+    "detected", "probe_us_median", "probe_us_p99", "probe_us_p999",
+    "probe_us_max", "probe_lost",
 ]
 
 # Kinds of samples that are timings (page is a page index).
 TIMED = ("fault", "clear", "access")
-UNTIMED = ("page",)
+# Not timed regions: a page index, the probe's lateness (a delay, not net
+# of anything) and the fault a wake-up fell in.
+UNTIMED = ("page", "probe", "probe_fault")
 
 
 @dataclass
@@ -268,11 +272,26 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
             "injected" in r.f for r in c.runs) else "",
         "detected": sum(r.int("detected", 0) for r in c.runs) if any(
             "detected" in r.f for r in c.runs) else "",
+        **probe_figures(c, us),
         "dims": d,
         "reason": (s.f.get("reason", "") if s else "no summary record") +
         ("; " + "; ".join(c.problems) if c.problems else ""),
     })
     return out
+
+
+def probe_figures(c: Config, us: Callable[[float], float]) -> dict[str, object]:
+    """probe=latency: its wake-up lateness over the measured runs, and the
+    wake-ups expected but not had.  Empty where there was no probe."""
+    late = measured_samples(c, "probe", 0)
+    keys = ("probe_us_median", "probe_us_p99", "probe_us_p999", "probe_us_max")
+    if not late and not any("probe_wakeups" in r.f for r in c.measured):
+        return {k: "" for k in keys + ("probe_lost",)}
+    lost = sum(max(0, r.int("probe_expected", 0) - r.int("probe_wakeups", 0))
+               for r in c.measured)
+    vals = (statistics.median(late), pct(late, 99), pct(late, 99.9), late[-1]) \
+        if late else (math.nan,) * 4
+    return {**{k: us(v) for k, v in zip(keys, vals)}, "probe_lost": lost}
 
 
 def add_roof(rows: list[dict[str, object]]) -> None:

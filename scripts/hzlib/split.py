@@ -215,6 +215,14 @@ def folio_split(folio: str, rows: list[Row], kernel_rows: list[Row],
     for r in linux:
         out.write(label(f"Linux demand fault, {r['backing']}") +
                   figures(r, "fault_us_median", "fault (median)") + "\n")
+        if r.get("probe_lost", "") != "":
+            d: dict[str, str] = r["dims"]  # type: ignore[assignment]
+            out.write(f"    probe ({d.get('probe_policy', '?')}, every "
+                      f"{d.get('probe_us', '?')} us) under the host's "
+                      f"preempt={preempt_model(host)}: wake-up late by median "
+                      f"{num(r['probe_us_median']):.1f} us, p99 "
+                      f"{num(r['probe_us_p99']):.1f} us, max "
+                      f"{num(r['probe_us_max']):.1f} us; {r['probe_lost']} lost\n")
     if not linux:
         out.write("  Linux demand fault: no ok configuration in these records\n")
     for r in linux:
