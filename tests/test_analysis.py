@@ -374,3 +374,35 @@ class CompareMachinesTest(unittest.TestCase):
             compare.write(str(a), str(b), out)
             self.assertIn("WARNING: A pools runs of 2 different machines", out.getvalue())
             self.assertNotIn("WARNING: B", out.getvalue())
+
+
+class FrontierTest(unittest.TestCase):
+    def log(self) -> str:
+        log = Log()
+        for model, order, late in (("none", "contiguous-page", [5000, 9000]),
+                                   ("full", "linux", [50, 80])):
+            log.config(kernel_config(order=order, preempt=model, probe="latency",
+                                     probe_us="1000"),
+                       [{"fault": [2000, 2000], "clear": [1000, 1000]}],
+                       run_extra="probe_wakeups=2 probe_expected=3")
+            log.add("samples", f"cfg={log.cfgs} run=0 kind=probe first=0 "
+                    f"v={late[0]},{late[1]} n=2")
+        return log.text()
+
+    def test_probe_columns(self) -> None:
+        rows = results.rows(records.parse(self.log()))
+        self.assertEqual([r["probe_lost"] for r in rows], [1, 1])
+        self.assertEqual([round(r["probe_us_max"], 3) for r in rows], [9.0, 0.08])
+        self.assertEqual(rows[0]["dims"]["preempt"], "none")
+
+    def test_frontier_is_drawn(self) -> None:
+        if importlib.util.find_spec("matplotlib") is None:
+            self.skipTest("no matplotlib for this python")
+        with tempfile.TemporaryDirectory() as d:
+            paths = plot.write(records.parse(self.log()), Path(d))
+            self.assertIn("frontier.png", [p.name for p in paths])
+        # Without a probe there is no frontier to draw.
+        with tempfile.TemporaryDirectory() as d:
+            plain = Log().config(kernel_config(), RUNS).text()
+            self.assertNotIn("frontier.png",
+                             [p.name for p in plot.write(records.parse(plain), Path(d))])

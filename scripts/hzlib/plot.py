@@ -184,6 +184,61 @@ def split_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignor
     return paths
 
 
+MODEL_COLOURS = {"none": "tab:blue", "voluntary": "tab:green", "full": "tab:red",
+                 "lazy": "tab:orange", "off": "tab:gray"}
+
+
+def has_probe(r: Row) -> bool:
+    return isinstance(r.get("probe_us_p99"), float) and not math.isnan(r["probe_us_p99"])  # type: ignore[arg-type]
+
+
+def frontier_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignore[no-untyped-def]
+    """The trade the models make: clearing GB/s against the probe's wake-up
+    latency (p99 filled, max hollow, log axis), one colour per model,
+    merged 7.0's choice (order=linux) starred, Linux's own demand fault in
+    black."""
+    probed = [r for r in rows if has_probe(r)]
+    if not probed:
+        return []
+    folios = [f for f in ("4K", "2M", "1G") if any(r["folio"] == f for r in probed)]
+    fig, axes = plt.subplots(len(folios), 1, figsize=(11, 4.6 * len(folios)), squeeze=False)
+    for ax, folio in zip(axes[:, 0], folios):
+        for r in (x for x in probed if x["folio"] == folio):
+            d: dict[str, str] = r["dims"]  # type: ignore[assignment]
+            linux = r["bench"] == "linux-fault"
+            model = d.get("preempt", "-")
+            colour = "black" if linux else MODEL_COLOURS.get(model, "tab:purple")
+            star = not linux and r["order"] == "linux"
+            y = r["gbps_mean"]
+            ax.scatter([r["probe_us_p99"]], [y], color=colour, s=90 if star else 36,
+                       marker="*" if star else ("D" if linux else "o"), zorder=3)
+            ax.scatter([r["probe_us_max"]], [y], facecolors="none", edgecolors=colour,
+                       s=36, marker="o", zorder=2)
+            ax.plot([r["probe_us_p99"], r["probe_us_max"]], [y, y], color=colour,
+                    alpha=0.35, lw=1)
+            what = (f"Linux ({r['backing']})" if linux else
+                    f"{r['clear']} {r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}")
+            ax.annotate(what, (r["probe_us_p99"], y), fontsize=7, xytext=(4, 3),
+                        textcoords="offset points")
+        for m, c in MODEL_COLOURS.items():
+            if any(x["dims"].get("preempt") == m for x in probed  # type: ignore[union-attr]
+                   if x["folio"] == folio and x["bench"] != "linux-fault"):
+                ax.scatter([], [], color=c, label=f"preempt={m}")
+        ax.scatter([], [], color="black", marker="D", label="Linux demand fault (host's model)")
+        ax.scatter([], [], color="gray", marker="*", s=90, label="Linux 7.0's choice (order=linux)")
+        ax.scatter([], [], facecolors="none", edgecolors="gray", label="max (p99 filled)")
+        ax.set_xscale("log")
+        ax.set_xlabel("probe wake-up latency, µs (log): p99 filled, max hollow")
+        ax.set_ylabel("GB/s (2^30 B/s, net)")
+        ax.set_title(f"{folio} folios")
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.suptitle(f"Clearing rate against a waiting task's latency — {title}", fontsize=11)
+    paths = save(fig, out, "frontier")
+    plt.close(fig)
+    return paths
+
+
 def write(boots: list[Boot], out: Path) -> list[Path]:
     plt = pyplot()
     out.mkdir(parents=True, exist_ok=True)
@@ -192,4 +247,4 @@ def write(boots: list[Boot], out: Path) -> list[Path]:
         raise PlotError("no configuration with status ok in these records")
     title = machine(boots)
     return (gbps_figure(plt, rows, title, out) + cdf_figure(plt, boots, title, out)
-            + split_figure(plt, rows, title, out))
+            + split_figure(plt, rows, title, out) + frontier_figure(plt, rows, title, out))
