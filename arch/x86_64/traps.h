@@ -56,8 +56,9 @@ void trap_set_handler(u32 vector, trap_handler_fn fn);
  * later: the frame waits on that stack and the IRET resumes it.  The
  * interrupted context had interrupts enabled iff RFLAGS.IF is set in the
  * frame; int 0x81 from the workload passes here too, with IF clear, and
- * irqentry_exit() preempts only when it is set.  Returns the previous
- * hook; NULL removes it.
+ * irqentry_exit() preempts only when it is set.  Entry saves no SIMD
+ * state: a switch saves whatever the next task may clobber.  Returns the
+ * previous hook; NULL removes it.
  */
 typedef void (*irq_exit_fn)(struct regs *r);
 irq_exit_fn trap_set_irq_exit_hook(irq_exit_fn fn);

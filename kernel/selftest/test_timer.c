@@ -411,7 +411,7 @@ static void spurious(struct tctx *t)
 struct hook_seen {
 	u32 calls;
 	u64 vector, rflags;
-	bool eoi_done, frame_on_stack, irqs_off, after_handler;
+	bool eoi_done, frame_on_my_stack, irqs_off, after_handler;
 	struct fire_log *log;
 };
 
@@ -420,16 +420,15 @@ static struct hook_seen hook_seen;
 static void record_exit(struct regs *r)
 {
 	struct hook_seen *h = &hook_seen;
-	struct cpu_stacks *st = this_cpu()->stacks;
-	u64 at = (u64)r;
+	u64 at = (u64)r, me = (u64)__builtin_frame_address(0);
 
 	if (h->calls++)
 		return;
 	h->vector = r->vector;
 	h->rflags = r->rflags;
 	h->eoi_done = !timer_apic(cpu()) || !lapic_in_service((u8)r->vector);
-	h->frame_on_stack = at >= (u64)st->kernel &&
-			    at + sizeof(*r) <= (u64)st->kernel + KSTACK_SIZE;
+	/* Just above the hook's own frame: the stack a switch would save. */
+	h->frame_on_my_stack = at > me && at - me < KSTACK_SIZE;
 	h->irqs_off = !(read_rflags() & RFLAGS_IF);
 	h->after_handler = h->log->n == 1;
 }
@@ -459,7 +458,7 @@ static void irq_exit_hook(struct tctx *t)
 	      "interrupted context had IF clear", (unsigned long long)h->rflags);
 	check(t, h->after_handler, "hook ran before the handler");
 	check(t, h->eoi_done, "timer vector still in service in the hook");
-	check(t, h->frame_on_stack, "frame not on the kernel stack");
+	check(t, h->frame_on_my_stack, "frame not on the hook's stack");
 	check(t, h->irqs_off, "hook ran with IF set");
 }
 
