@@ -114,15 +114,16 @@ static void quiet_until_armed(struct tctx *t)
 	      (unsigned long long)s->handler_tsc);
 }
 
-static bool fire_one(struct tctx *t, struct probe *p, u64 *latency)
+static bool fire_one(struct tctx *t, struct probe *p, u64 us, u64 *latency)
 {
 	struct fire_log log = { 0, { 0 } };
 
 	probe_init(p, &log, 0);
-	ktimer_arm(cpu(), &p->kt, rdtsc() + us_to_tsc(500));
+	ktimer_arm(cpu(), &p->kt, rdtsc() + us_to_tsc(us));
 	if (!irqs_on(&log.n, 1, 1000000)) {
 		ktimer_cancel(cpu(), &p->kt);
-		return check(t, false, "a ktimer 500 us ahead did not fire in 1 s");
+		return check(t, false, "a ktimer %llu us ahead did not fire in 1 s",
+			     (unsigned long long)us);
 	}
 	check(t, p->fired_at >= p->kt.deadline, "fired %llu ticks early",
 	      (unsigned long long)(p->kt.deadline - p->fired_at));
@@ -141,7 +142,7 @@ static void ktimer_fires(struct tctx *t)
 
 	if (!need_timer(t))
 		return;
-	while (n < LATENCY_RUNS && fire_one(t, &p, &lat[n]))
+	while (n < LATENCY_RUNS && fire_one(t, &p, 500, &lat[n]))
 		n++;
 	if (!n)
 		return;
@@ -224,6 +225,37 @@ static void ktimer_move(struct tctx *t)
 		irqs_on(NULL, 0, 10000);
 	ktimer_cancel(cpu(), &p.kt);
 	check(t, log.n == 1, "fired %u times", log.n);
+}
+
+/*
+ * A deadline the one-shot count cannot reach in one go (the clamp lowered
+ * to about 100 us): it comes early, again and again, each time armed for
+ * the rest, and the timer still fires after its deadline.
+ */
+static void ktimer_past_clamp(struct tctx *t)
+{
+	const struct irq_stats *s = irq_stats(cpu());
+	u64 irqs0 = s->irqs, lat;
+	struct probe p;
+	u32 old;
+	bool ok;
+
+	if (!need_timer(t))
+		return;
+	if (timer_apic(cpu())->tsc_deadline) {
+		skip(t, "TSC-deadline mode has no count to clamp");
+		return;
+	}
+	old = lapic_timer_clamp((u32)(timer_apic(cpu())->timer_hz / 10000));
+	ok = fire_one(t, &p, 2000, &lat);
+	lapic_timer_clamp(old);
+	if (!ok)
+		return;
+	note(t, "2 ms in ~100 us counts: %llu interrupts, latency %llu us",
+	     (unsigned long long)(s->irqs - irqs0),
+	     (unsigned long long)tsc_to_us(lat));
+	check(t, s->irqs - irqs0 >= 5, "%llu interrupts for a deadline 20 "
+	      "clamps away", (unsigned long long)(s->irqs - irqs0));
 }
 
 static volatile u32 ticks_seen;
@@ -480,6 +512,7 @@ SUITE(suite_timer, "timer",
 	{ "ktimer_order", ktimer_order },
 	{ "ktimer_cancel", ktimer_cancel_case },
 	{ "ktimer_move", ktimer_move },
+	{ "ktimer_past_clamp", ktimer_past_clamp },
 	{ "tick_rate", tick_rate },
 	{ "tick_stops", tick_stops },
 	{ "tick_rates", tick_rates },
