@@ -137,8 +137,8 @@ static bool fire_one(struct tctx *t, struct probe *p, u64 us, u64 *latency)
 	ktimer_arm(cpu(), &p->kt, rdtsc() + us_to_tsc(us));
 	if (!irqs_on(&log.n, 1, 1000000)) {
 		ktimer_cancel(cpu(), &p->kt);
-		return check(t, false, "a ktimer %llu us ahead did not fire in 1 s",
-			     (unsigned long long)us);
+		return check(t, false, "a ktimer %llu us ahead did not fire "
+			     "in 1 s", (unsigned long long)us);
 	}
 	check(t, p->fired_at >= p->kt.deadline, "fired %llu ticks early",
 	      (unsigned long long)(p->kt.deadline - p->fired_at));
@@ -387,7 +387,8 @@ static void tick_rates(struct tctx *t)
 		return;
 	irqs0 = s->irqs;
 	for (u32 i = 0; i < ARRAY_SIZE(bad); i++) {
-		bool ok = tick_start(cpu(), bad[i], count_tick, why, sizeof(why));
+		bool ok = tick_start(cpu(), bad[i], count_tick, why,
+				     sizeof(why));
 
 		check(t, !ok, "hz=%u accepted", bad[i]);
 		check(t, ok || !strncmp(why, "hz=", 3), "hz=%u: '%s'",
@@ -559,8 +560,8 @@ static void irq_exit_hook(struct tctx *t)
 		return;
 	check(t, h->vector == VEC_LOCAL_TIMER, "hook saw vector %#llx",
 	      (unsigned long long)h->vector);
-	check(t, h->rflags & RFLAGS_IF, "frame's RFLAGS %#llx: the "
-	      "interrupted context had IF clear", (unsigned long long)h->rflags);
+	check(t, h->rflags & RFLAGS_IF, "frame's RFLAGS %#llx: the interrupted "
+	      "context had IF clear", (unsigned long long)h->rflags);
 	check(t, h->irqs == p.irqs + 1, "hook not after the handler that "
 	      "fired the timer (irqs %llu, then %llu)",
 	      (unsigned long long)p.irqs, (unsigned long long)h->irqs);
