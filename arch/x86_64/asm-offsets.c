@@ -6,6 +6,7 @@
  */
 #include <stddef.h>
 #include "arch/x86_64/percpu.h"
+#include "arch/x86_64/switch.h"
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/workload.h"
 
@@ -47,3 +48,12 @@ _Static_assert(offsetof(struct wl_args, user) == 56, "A_USER");
 
 /* user.asm and workload.asm push these selectors by number. */
 _Static_assert(SEL_UDATA == 0x23 && SEL_UCODE == 0x2b, "user.asm SEL_U*");
+
+/* switch.asm pushes rbx first and r15 last; a new task's frame is built
+ * in C with the trampoline as its return address. */
+_Static_assert(offsetof(struct switch_frame, r15) == 0, "pops r15 first");
+_Static_assert(offsetof(struct switch_frame, r13) == 16, "call r13");
+_Static_assert(offsetof(struct switch_frame, r12) == 24, "rdi = r12");
+_Static_assert(offsetof(struct switch_frame, rbx) == 40, "pushes rbx first");
+_Static_assert(offsetof(struct switch_frame, ret) == 48, "then ret");
+_Static_assert(sizeof(struct switch_frame) == 7 * 8, "six registers, ret");

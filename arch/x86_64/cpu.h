@@ -111,6 +111,11 @@ static inline void irq_disable(void)
 	__asm__ volatile("cli" ::: "memory");
 }
 
+static inline void irq_enable(void)
+{
+	__asm__ volatile("sti" ::: "memory");
+}
+
 static inline void halt(void)
 {
 	__asm__ volatile("hlt" ::: "memory");
@@ -137,6 +142,7 @@ static inline void barrier(void)
 	__asm__ volatile("" ::: "memory");
 }
 
+#define RFLAGS_IF	(1ULL << 9)
 #define CR0_PE		(1ULL << 0)
 #define CR0_MP		(1ULL << 1)
 #define CR0_EM		(1ULL << 2)

@@ -43,6 +43,8 @@ struct task {
 	void (*entry)(void *arg);
 	void *arg;
 	struct task *next;		/* run queue link */
+	bool on_rq;			/* queued (Linux's p->on_rq) */
+	struct task *joiner;		/* task_join() sleeping on it */
 	u64 switches_in;
 };
 
@@ -55,10 +57,19 @@ struct sched_stats {
 /* The calling context becomes CPU @cpu's first task; an idle task is made. */
 bool sched_init_cpu(u32 cpu, char *why, size_t n);
 void sched_set_model(u32 cpu, enum preempt_model m, u32 hz);
+/* A new task is stopped, as after kthread_create(): wake_up() starts it.
+ * It runs fn(arg) with interrupts as the switch left them (off), then
+ * task_exit(). */
 struct task *task_create(u32 cpu, const char *name, void (*fn)(void *),
 			 void *arg, u32 prio, bool rt);
 __noreturn void task_exit(void);
+/* Wait until @t has exited, then free it (kthread_stop()'s wait and the
+ * last put_task_struct()): a task's memory has no other owner. */
+void task_join(struct task *t);
 struct task *current_task(void);
+/* Linux's set_current_state(): TASK_SLEEPING then schedule() blocks until
+ * a wake_up(); a wake-up in between makes the schedule() return at once. */
+void set_current_state(enum task_state s);
 
 void schedule(void);
 void wake_up(struct task *t);
