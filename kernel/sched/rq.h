@@ -57,6 +57,10 @@ bool model_preemptible(enum preempt_model m);	/* preempt_schedule, irq exit */
 bool model_lazy(enum preempt_model m);
 void preempt_schedule_irq(struct rq *rq);
 
+/* entry.c: traps.c's irq-exit hook. */
+struct regs;
+void sched_irq_exit(struct regs *r);
+
 /* idle.c */
 void idle_task_fn(void *arg);
 
