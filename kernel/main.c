@@ -19,6 +19,7 @@
 #include "kernel/bench/bench.h"
 #include "kernel/report.h"
 #include "kernel/selftest/selftest.h"
+#include "kernel/time/timer.h"
 #include "kernel/timebase.h"
 #include "lib/format.h"
 
@@ -108,6 +109,24 @@ static void print_memory(void)
 	       (unsigned long long)load_delta);
 }
 
+/* Brought up masked and disarmed: nothing interrupts a run that does
+ * not ask for a tick or a timer. */
+static void init_timer(u32 cpu)
+{
+	const struct lapic_info *a;
+	char why[96];
+
+	if (!timer_init_cpu(cpu, why, sizeof(why))) {
+		printk("apic: unusable: %s; no timer interrupts\n", why);
+		return;
+	}
+	a = timer_apic(cpu);
+	printk("apic: %s id %u, timer %s (%llu Hz)\n",
+	       a->x2apic ? "x2apic" : "xapic", a->id,
+	       a->tsc_deadline ? "tsc-deadline" : "one-shot",
+	       (unsigned long long)a->timer_hz);
+}
+
 static void crash_on_purpose(u32 how)
 {
 	volatile u64 zero = 0;
@@ -182,6 +201,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 		       "and its numbers are not comparable\n");
 	acpi_init();
 	timebase_init(config.calib_ms, config.tsc_tolerance_ppm);
+	init_timer(this_cpu()->cpu);
 	report_init();
 	report_context();
 	k = ktap_console_start((config.selftest ? selftest_suites() : 0) +

@@ -21,20 +21,30 @@ struct lapic_info {
 	bool x2apic_by_firmware;
 	bool tsc_deadline;	/* timer in TSC-deadline mode */
 	u32 id;			/* APIC ID */
-	u64 timer_hz;		/* LAPIC timer input after the divider; 0 with
-				 * TSC-deadline */
+	u64 timer_hz;		/* what the timer counts at: the TSC's rate
+				 * in TSC-deadline mode, else the LAPIC
+				 * timer's after its divide-by-16 */
 	char mode[48];		/* "x2apic, tsc-deadline", "xapic, one-shot" */
 };
 
 /*
- * Bring up this CPU's local APIC and timer (interrupts stay disabled).
- * @tsc_hz calibrates the one-shot count.  False, with @why, on a CPU or
- * machine without a usable APIC.
+ * Bring up this CPU's local APIC and timer (interrupts stay disabled):
+ * software-enabled with VEC_SPURIOUS, TPR 0, every LVT masked, the timer
+ * disarmed.  @tsc_hz calibrates the one-shot count.  False, with @why, on
+ * a CPU or machine without a usable APIC.  On CPU 0 the 8259s are
+ * remapped and masked first, APIC or not.
  */
 bool lapic_init(struct lapic_info *out, u64 tsc_hz, char *why, size_t n);
 void lapic_eoi(void);
-/* Fire VEC_LOCAL_TIMER once at TSC time @deadline (at once if it is past);
- * 0 disarms. */
+/* Is @vector in service (its ISR bit set): taken and not yet EOIed? */
+bool lapic_in_service(u8 vector);
+/*
+ * Fire VEC_LOCAL_TIMER once at TSC time @deadline (at once if it is past);
+ * 0 disarms.  The first arm unmasks the timer's LVT.  In one-shot mode
+ * the interrupt may come early -- the count is clamped to 32 bits and
+ * calibrated, not exact -- so a handler checks the time and arms again
+ * for what remains.  Call with interrupts disabled.
+ */
 void lapic_timer_arm(u64 deadline);
 
 #endif

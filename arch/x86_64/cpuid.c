@@ -63,11 +63,13 @@ static void read_signature(void)
 	cpu_info.model = model;
 	cpu_info.stepping = r.eax & 0xf;
 	cpu_info.has_tsc = r.edx & (1u << 4);
+	cpu_info.has_apic = r.edx & (1u << 9);
 	cpu_info.has_pge = r.edx & (1u << 13);
 	cpu_info.has_sse2 = r.edx & (1u << 26);
 	cpu_info.has_xsave = r.ecx & (1u << 26);
 	cpu_info.has_avx = r.ecx & (1u << 28);
 	cpu_info.has_x2apic = r.ecx & (1u << 21);
+	cpu_info.has_tsc_deadline = r.ecx & (1u << 24);
 	cpu_info.has_hypervisor = r.ecx & (1u << 31);
 }
 
@@ -175,6 +177,7 @@ void cpuid_features(char *buf, size_t n)
 		{ c->has_invariant_tsc, "invariant_tsc" },
 		{ c->has_rdtscp, "rdtscp" }, { c->has_x2apic, "x2apic" },
 		{ c->has_clflushopt, "clflushopt" },
+		{ c->has_tsc_deadline, "tsc_deadline" },
 	};
 	size_t pos = 0;
 

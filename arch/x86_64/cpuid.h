@@ -22,7 +22,7 @@ struct cpu_info {
 	bool has_sse2, has_xsave, has_avx, has_avx2, has_avx512f;
 	bool has_erms, has_fsrm, has_clzero;
 	bool has_tsc, has_invariant_tsc, has_rdtscp, has_hypervisor;
-	bool has_x2apic, has_clflushopt;
+	bool has_apic, has_x2apic, has_tsc_deadline, has_clflushopt;
 	u32 cache_line;
 	u64 l1d, l2, l3;	/* bytes, 0 if not reported */
 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Exception dispatch.  In order: a handler registered for the vector
- * (the benchmark's user page faults), then a trap_try() in progress, else
+ * Exception and interrupt dispatch.  In order: a handler registered for
+ * the vector (the benchmark's user page faults, the timer interrupt; after
+ * an interrupt's, the irq-exit hook), then a trap_try() in progress, else
  * the exception was not expected: print everything a developer needs to
  * find it (registers, CR2, a backtrace to symbolize on the host with
  * `scripts/hugezero symbolize`), report failure and stop the machine.
@@ -13,6 +14,7 @@
 
 static trap_handler_fn handlers[256];
 static fatal_hook_fn fatal_hook;
+static irq_exit_fn irq_exit_hook;
 
 u64 trap_try_asm(void (*fn)(void *), void *arg, struct trap_jmp *j);
 
@@ -44,6 +46,14 @@ void trap_set_handler(u32 vector, trap_handler_fn fn)
 void trap_set_fatal_hook(fatal_hook_fn fn)
 {
 	fatal_hook = fn;
+}
+
+irq_exit_fn trap_set_irq_exit_hook(irq_exit_fn fn)
+{
+	irq_exit_fn old = irq_exit_hook;
+
+	irq_exit_hook = fn;
+	return old;
 }
 
 u64 trap_try(void (*fn)(void *), void *arg, struct trap_info *info)
@@ -174,8 +184,11 @@ void trap_dispatch(struct regs *r)
 {
 	trap_handler_fn h = handlers[r->vector & 0xff];
 
-	if (h && h(r))
+	if (h && h(r)) {
+		if (r->vector >= 32 && irq_exit_hook)
+			irq_exit_hook(r);
 		return;
+	}
 	if (try_recover(r))
 		return;
 	fatal(r);

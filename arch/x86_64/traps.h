@@ -46,6 +46,23 @@ typedef bool (*trap_handler_fn)(struct regs *r);
 void trap_set_handler(u32 vector, trap_handler_fn fn);
 
 /*
+ * Called after a handler of a vector >= 32 (an interrupt) has claimed it
+ * and before the IRET, with the interrupted context's frame: where a
+ * scheduler preempts on return from an interrupt, as Linux's
+ * irqentry_exit() -> preempt_schedule_irq().  It runs with IF=0, on the
+ * stack the interrupt arrived on -- the interrupted task's kernel stack
+ * (interrupt gates, no IST; from ring 3, TSS.rsp0) -- and after the
+ * handler's EOI, so it may switch to another task and come back much
+ * later: the frame waits on that stack and the IRET resumes it.  The
+ * interrupted context had interrupts enabled iff RFLAGS.IF is set in the
+ * frame; int 0x81 from the workload passes here too, with IF clear, and
+ * irqentry_exit() preempts only when it is set.  Returns the previous
+ * hook; NULL removes it.
+ */
+typedef void (*irq_exit_fn)(struct regs *r);
+irq_exit_fn trap_set_irq_exit_hook(irq_exit_fn fn);
+
+/*
  * Run fn(arg); if it raises an exception (other than #DF, NMI, #MC), come
  * back here instead of dying.  Returns 0 when fn returned normally, else
  * vector + 1 with the details in *info.  Used by self-tests that fault on
