@@ -8,6 +8,7 @@
 #include "arch/x86_64/irqflags.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/switch.h"
+#include "arch/x86_64/traps.h"
 #include "kernel/sched/rq.h"
 #include "lib/format.h"
 #include "lib/printk.h"
@@ -211,14 +212,18 @@ struct sched_stats *sched_stats(u32 cpu)
 	return &cpu_rq(cpu)->stats;
 }
 
-void sched_set_model(u32 cpu, enum preempt_model m, u32 hz)
+bool sched_set_model(u32 cpu, enum preempt_model m, u32 hz)
 {
 	struct rq *rq = cpu_rq(cpu);
 	u64 flags = irq_save();
+	bool ok = true;
 
+	sched_tick_stop(rq);
 	rq->model = m;
-	rq->hz = m == PREEMPT_MODEL_OFF ? 0 : hz;
+	if (m != PREEMPT_MODEL_OFF && hz)
+		ok = sched_tick_start(rq, hz);
 	irq_restore(flags);
+	return ok;
 }
 
 /* The boot context keeps the CPU's own stack and whatever TSS.rsp0 says. */
@@ -253,6 +258,7 @@ bool sched_init_cpu(u32 cpu, char *why, size_t n)
 	}
 	/* Never queued: picked when nothing else is runnable. */
 	rq->idle->state = TASK_RUNNABLE;
+	trap_set_irq_exit_hook(sched_irq_exit);
 	rq->ready = true;
 	return true;
 }

@@ -16,7 +16,7 @@ struct rq {
 	u32 cpu;
 	bool ready;
 	enum preempt_model model;
-	u32 hz;
+	u32 hz;				/* of its tick; 0: none */
 	u32 preempt_count;
 	bool need_resched;		/* TIF_NEED_RESCHED */
 	bool need_resched_lazy;		/* TIF_NEED_RESCHED_LAZY */
@@ -56,6 +56,10 @@ bool model_might_resched(enum preempt_model m);
 bool model_preemptible(enum preempt_model m);	/* preempt_schedule, irq exit */
 bool model_lazy(enum preempt_model m);
 void preempt_schedule_irq(struct rq *rq);
+
+/* tick.c: the model's tick, hz = 0 for none. */
+bool sched_tick_start(struct rq *rq, u32 hz);
+void sched_tick_stop(struct rq *rq);
 
 /* entry.c: traps.c's irq-exit hook. */
 struct regs;

@@ -56,7 +56,10 @@ struct sched_stats {
 
 /* The calling context becomes CPU @cpu's first task; an idle task is made. */
 bool sched_init_cpu(u32 cpu, char *why, size_t n);
-void sched_set_model(u32 cpu, enum preempt_model m, u32 hz);
+/* With @hz (100, 250 or 1000) a tick calls sched_tick(), 0 for none;
+ * false (and printed) when the tick cannot start.  Interrupts are the
+ * caller's to enable. */
+bool sched_set_model(u32 cpu, enum preempt_model m, u32 hz);
 /* A new task is stopped, as after kthread_create(): wake_up() starts it.
  * It runs fn(arg) with interrupts as the switch left them (off), then
  * task_exit(). */
