@@ -62,7 +62,7 @@ user_return:
 ; Ring-3 code for the scheduler's self-tests, after the workload's page so
 ; that nothing of the workload moves.  user_spin(struct user_spin *s at
 ; rdi): spin until s->stop is set or s->bound spins have passed, store the
-; count in s->spins and leave.
+; count in s->spins and leave.  user_trap: one #BP, then leave.
 section .utext.spin progbits alloc exec nowrite align=16
 global user_spin
 user_spin:
@@ -76,4 +76,9 @@ user_spin:
 	jb .again
 .done:
 	mov [rdi + 16], rcx
+	int 0x81
+
+global user_trap
+user_trap:
+	int3
 	int 0x81

@@ -15,12 +15,14 @@ void user_init(void);
 
 #define USER_RFLAGS	0x2	/* bit 1 is always set */
 
-/* arch/x86_64/user.asm's user_spin(), for the scheduler's self-tests. */
+/* arch/x86_64/user.asm's user_spin(), for the scheduler's self-tests ... */
 struct user_spin {
 	volatile u64 stop;	/* set from the kernel to end the spin */
 	u64 bound;		/* spins before it gives up */
 	u64 spins;		/* out */
 };
 void user_spin(struct user_spin *s);
+/* ... and user_trap(): an int3 from ring 3, then back. */
+void user_trap(void);
 
 #endif

@@ -212,6 +212,22 @@ struct sched_stats *sched_stats(u32 cpu)
 	return &cpu_rq(cpu)->stats;
 }
 
+/*
+ * The irq-exit hook is there only while some CPU has a model (a static
+ * key's count): without one every trap returns exactly as before.
+ */
+static u32 cpus_with_model;
+
+static void count_model(enum preempt_model from, enum preempt_model to)
+{
+	bool was = from != PREEMPT_MODEL_OFF, is = to != PREEMPT_MODEL_OFF;
+
+	if (is && !was && !cpus_with_model++)
+		trap_set_irq_exit_hook(sched_irq_exit);
+	if (was && !is && !--cpus_with_model)
+		trap_set_irq_exit_hook(NULL);
+}
+
 bool sched_set_model(u32 cpu, enum preempt_model m, u32 hz)
 {
 	struct rq *rq = cpu_rq(cpu);
@@ -219,6 +235,7 @@ bool sched_set_model(u32 cpu, enum preempt_model m, u32 hz)
 	bool ok = true;
 
 	sched_tick_stop(rq);
+	count_model(rq->model, m);
 	rq->model = m;
 	if (m != PREEMPT_MODEL_OFF && hz)
 		ok = sched_tick_start(rq, hz);
@@ -258,7 +275,6 @@ bool sched_init_cpu(u32 cpu, char *why, size_t n)
 	}
 	/* Never queued: picked when nothing else is runnable. */
 	rq->idle->state = TASK_RUNNABLE;
-	trap_set_irq_exit_hook(sched_irq_exit);
 	rq->ready = true;
 	return true;
 }
