@@ -3,6 +3,7 @@
 
 bits 64
 default rel
+%include "arch/x86_64/calling.inc"
 
 section .text
 
@@ -11,20 +12,10 @@ section .text
 ; belongs to the CPU rather than the stack.
 global switch_stack
 switch_stack:
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_CALLEE_SAVED
 	mov [rdi], rsp
 	mov rsp, rsi
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+	POP_CALLEE_SAVED
 	ret
 
 ; A new task's first return from switch_stack lands here, RSP 16-byte

@@ -10,18 +10,14 @@
 
 bits 64
 default rel
+%include "arch/x86_64/calling.inc"
 %define SEL_UDATA 0x23
 %define SEL_UCODE 0x2b
 
 section .text
 global user_enter
 user_enter:
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_CALLEE_SAVED
 	mov [r8], rsp
 	mov rax, rsp
 	and rax, -16
@@ -51,12 +47,7 @@ user_enter:
 
 global user_return
 user_return:
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+	POP_CALLEE_SAVED
 	ret
 
 ; Ring-3 code for the scheduler's self-tests, after the workload's page so

@@ -24,8 +24,8 @@ void *kstack_alloc(u64 bytes)
 	va += SZ_4K;		/* the guard stays unmapped */
 	for (u64 off = 0; off < bytes; off += SZ_4K) {
 		pa = frame_alloc(SZ_4K);
-		if (pa == FRAME_NONE ||
-		    pt_map(kernel_pml4, va + off, pa, LEAF_4K, PTE_W | PTE_NX)) {
+		if (pa == FRAME_NONE || pt_map(kernel_pml4, va + off, pa,
+					       LEAF_4K, PTE_W | PTE_NX)) {
 			if (pa != FRAME_NONE)
 				frame_free(pa, SZ_4K);
 			kstack_free((void *)va, off);

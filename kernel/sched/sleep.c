@@ -22,7 +22,7 @@ void sleep_until(u64 deadline)
 	u64 flags = irq_save();
 
 	if (rq->model == PREEMPT_MODEL_OFF)
-		sched_bug("sleep_until() without a model: no timer can wake it");
+		sched_bug("sleep_until() without a model: nothing wakes it");
 	t->wake.fn = sleep_timer_fn;
 	while (rdtsc() < deadline) {
 		set_current_state(TASK_SLEEPING);

@@ -65,7 +65,7 @@ static bool sched_up(struct tctx *t, enum preempt_model m)
 static void sched_down(struct tctx *t)
 {
 	sched_set_model(cpu(), PREEMPT_MODEL_OFF, 0);
-	check(t, current_task() == &this_rq()->boot, "not back on the boot task");
+	check(t, current_task() == &this_rq()->boot, "not on the boot task");
 	check(t, !preempt_count(), "preempt_count %u left behind",
 	      preempt_count());
 	check(t, irqs_disabled(), "interrupts left enabled");
@@ -85,6 +85,23 @@ static struct task *spawn(struct tctx *t, const char *name,
 
 	check(t, p != NULL, "no memory for task %s", name);
 	return p;
+}
+
+/*
+ * Start each task in turn and join it: the first usually wakes the rest
+ * itself, and one a wake-up never reached is started here so that none
+ * is left behind.  False if one of them could not be made.
+ */
+static bool run_tasks(struct task *const *ts, u32 n)
+{
+	for (u32 i = 0; i < n; i++)
+		if (!ts[i])
+			return false;
+	for (u32 i = 0; i < n; i++) {
+		wake_up(ts[i]);
+		task_join(ts[i]);
+	}
+	return true;
 }
 
 /* Ping-pong: each side wakes the other and sleeps. */
@@ -122,6 +139,7 @@ static void ping_pong(struct tctx *t)
 {
 	struct pingpong pp = { 0 };
 	struct sched_stats *st = sched_stats(cpu());
+	unsigned long long n;
 	u64 before;
 	u32 i;
 
@@ -129,20 +147,17 @@ static void ping_pong(struct tctx *t)
 		return;
 	pp.a = spawn(t, "ping", ping, &pp, PRIO_WORKLOAD, false);
 	pp.b = spawn(t, "pong", pong, &pp, PRIO_WORKLOAD, false);
-	if (pp.a && pp.b) {
-		before = st->switches;
-		wake_up(pp.a);
-		task_join(pp.a);
-		task_join(pp.b);
+	before = st->switches;
+	if (run_tasks((struct task *[]){ pp.a, pp.b }, 2)) {
+		n = st->switches - before;
 		/* boot->a, then a->b and b->a each round, a->boot at the end */
-		check(t, st->switches - before == 2 * ROUNDS + 2, "%llu switches, "
-		      "expected %u", (unsigned long long)(st->switches - before),
+		check(t, n == 2 * ROUNDS + 2, "%llu switches, expected %u", n,
 		      2 * ROUNDS + 2);
 		for (i = 0; i < pp.log.n && pp.log.ev[i] == "ab"[i & 1]; i++)
 			;
 		check(t, i == 2 * ROUNDS && pp.log.n == 2 * ROUNDS,
 		      "not alternating from event %u: '%s'", i, pp.log.ev);
-		note(t, "%llu switches", (unsigned long long)(st->switches - before));
+		note(t, "%llu switches", n);
 	}
 	sched_down(t);
 }
@@ -177,7 +192,8 @@ static void run_order(struct tctx *t)
 		return;
 	for (i = 0; i < ARRAY_SIZE(spec); i++) {
 		ms[i] = (struct mark){ &log, spec[i].c };
-		ts[i] = spawn(t, "mark", mark_fn, &ms[i], spec[i].prio, spec[i].rt);
+		ts[i] = spawn(t, "mark", mark_fn, &ms[i], spec[i].prio,
+			      spec[i].rt);
 	}
 	for (i = 0; i < ARRAY_SIZE(spec); i++)
 		if (ts[i])
@@ -224,10 +240,7 @@ static void higher_first(struct tctx *t)
 		return;
 	lo = spawn(t, "low", low_fn, &w, PRIO_WORKLOAD, false);
 	w.hi = spawn(t, "high", high_fn, &w, PRIO_PROBE, false);
-	if (lo && w.hi) {
-		wake_up(lo);
-		task_join(lo);
-		task_join(w.hi);
+	if (run_tasks((struct task *[]){ lo, w.hi }, 2)) {
 		check(t, w.flagged, "waking a higher task did not set "
 		      "need_resched");
 		log_is(t, &w.log, "12H3");
@@ -265,9 +278,7 @@ static void stack_guard(struct tctx *t)
 	if (!sched_up(t, PREEMPT_MODEL_NONE))
 		return;
 	p = spawn(t, "guard", guard_fn, &g, PRIO_WORKLOAD, false);
-	if (p) {
-		wake_up(p);
-		task_join(p);
+	if (run_tasks(&p, 1)) {
 		check(t, g.rv_bottom == 0, "the stack's lowest byte faulted");
 		check(t, g.rv_below == X86_PF + 1 && g.cr2 == (u64)g.stack - 1,
 		      "no #PF below the stack (trap %llu, cr2 %#llx, stack %p)",
@@ -289,7 +300,7 @@ static void preempt_nesting(struct tctx *t)
 
 	if (!sched_up(t, PREEMPT_MODEL_NONE))
 		return;
-	check(t, preempt_count() == 0, "count %u at the start", preempt_count());
+	check(t, !preempt_count(), "count %u at the start", preempt_count());
 	preempt_disable();
 	preempt_disable();
 	check(t, preempt_count() == 2, "count %u after two disables",
@@ -416,6 +427,7 @@ static void hog_fn(void *arg)
 		}
 	}
 	irq_disable();
+	ktimer_cancel(cpu(), &h->kt);
 	h->ran_during = h->probe_ran;
 }
 
@@ -423,6 +435,7 @@ static bool run_hog(struct tctx *t, const struct hog_spec *spec,
 		    struct hog_run *h)
 {
 	struct task *hog;
+	bool ok;
 
 	*h = (struct hog_run){ .spec = spec };
 	h->kt.fn = hog_wake;
@@ -435,17 +448,11 @@ static bool run_hog(struct tctx *t, const struct hog_spec *spec,
 	}
 	hog = spawn(t, "hog", hog_fn, h, PRIO_WORKLOAD, false);
 	h->probe = spawn(t, "probe", hog_probe, h, PRIO_PROBE, spec->probe_rt);
-	if (hog && h->probe) {
-		h->before = *sched_stats(cpu());
-		wake_up(hog);
-		task_join(hog);
-		ktimer_cancel(cpu(), &h->kt);
-		wake_up(h->probe);	/* if the timer never came */
-		task_join(h->probe);
-		h->after = *sched_stats(cpu());
-	}
+	h->before = *sched_stats(cpu());
+	ok = run_tasks((struct task *[]){ hog, h->probe }, 2);
+	h->after = *sched_stats(cpu());
 	sched_down(t);
-	return hog && h->probe;
+	return ok;
 }
 
 static u64 delta(const struct hog_run *h, size_t field)
@@ -535,7 +542,8 @@ static void lazy_tick_upgrades(struct tctx *t)
 	check(t, h.ran_during, "the probe did not run while the hog spun");
 	check(t, h.run_ticks > h.wake_ticks, "the probe ran before a tick "
 	      "(%llu ticks at the wake-up, %llu at the run)",
-	      (unsigned long long)h.wake_ticks, (unsigned long long)h.run_ticks);
+	      (unsigned long long)h.wake_ticks,
+	      (unsigned long long)h.run_ticks);
 	check(t, DELTA(&h, preemptions) == 1, "%llu preemptions",
 	      (unsigned long long)DELTA(&h, preemptions));
 }
@@ -595,13 +603,8 @@ static void full_preempt_enable(struct tctx *t)
 	lo = spawn(t, "low", nest_fn, &n, PRIO_WORKLOAD, false);
 	n.th = spawn(t, "high", mark_fn, &n.h, PRIO_PROBE, false);
 	n.ti = spawn(t, "high", mark_fn, &n.i, PRIO_PROBE, false);
-	if (lo && n.th && n.ti) {
-		wake_up(lo);
-		task_join(lo);
-		task_join(n.th);
-		task_join(n.ti);
+	if (run_tasks((struct task *[]){ lo, n.th, n.ti }, 3))
 		log_is(t, &n.log, "1H234I5");
-	}
 	sched_down(t);
 }
 
@@ -646,6 +649,7 @@ static void stosb_hog(void *arg)
 	irq_enable();
 	__asm__ volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(0) : "memory");
 	irq_disable();
+	ktimer_cancel(cpu(), &r->kt);
 	r->cleared = !r->buf[0] && !r->buf[STOSB_BYTES - 1] && !n;
 }
 
@@ -657,14 +661,7 @@ static bool stosb_once(struct tctx *t, struct stosb_run *r)
 	r->first = r->last = 0x5a;
 	hog = spawn(t, "stosb", stosb_hog, r, PRIO_WORKLOAD, false);
 	r->probe = spawn(t, "probe", stosb_probe, r, PRIO_PROBE, false);
-	if (hog && r->probe) {
-		wake_up(hog);
-		task_join(hog);
-		ktimer_cancel(cpu(), &r->kt);
-		wake_up(r->probe);
-		task_join(r->probe);
-	}
-	return hog && r->probe;
+	return run_tasks((struct task *[]){ hog, r->probe }, 2);
 }
 
 static void full_rep_stosb(struct tctx *t)
