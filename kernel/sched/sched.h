@@ -36,9 +36,9 @@ struct task {
 	u64 rsp;			/* saved by the context switch */
 	u8 *stack;			/* kernel stack, an unmapped guard below */
 	u64 stack_size;
-	u64 rsp0;			/* TSS.rsp0 while it runs (stack top) */
-	u64 *pml4;			/* its address space; NULL: the kernel's */
-	void *fpu;			/* extended state saved by kernel_fpu_begin */
+	u64 rsp0;			/* TSS.rsp0 while it runs */
+	u64 *pml4;			/* its address space; NULL: any (lazy TLB) */
+	void *fpu;			/* unused (docs/sched.md) */
 	struct ktimer wake;		/* sleep_until() */
 	void (*entry)(void *arg);
 	void *arg;
@@ -51,7 +51,7 @@ struct task {
 struct sched_stats {
 	u64 switches;			/* context switches on this CPU */
 	u64 preemptions;		/* of them, on return from an interrupt */
-	u64 resched_calls;		/* cond_resched() that switched */
+	u64 resched_calls;		/* cond_/might_resched() that switched */
 };
 
 /* The calling context becomes CPU @cpu's first task; an idle task is made. */
@@ -76,7 +76,8 @@ void set_current_state(enum task_state s);
 
 void schedule(void);
 void wake_up(struct task *t);
-/* Sleep until TSC time @deadline (a ktimer wakes the task). */
+/* Sleep until TSC time @deadline has passed (the task's ktimer wakes it;
+ * an earlier wake_up() does not end the sleep).  Needs a model. */
 void sleep_until(u64 deadline);
 
 void preempt_disable(void);
