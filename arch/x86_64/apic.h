@@ -46,5 +46,12 @@ bool lapic_in_service(u8 vector);
  * for what remains.  Call with interrupts disabled.
  */
 void lapic_timer_arm(u64 deadline);
+/*
+ * For self-tests: clamp the one-shot count at @max instead of 32 bits, so
+ * that interrupts coming early and arming again for the rest show in a
+ * short test; returns the clamp it replaces (0 in TSC-deadline mode,
+ * which has no count and ignores this).
+ */
+u32 lapic_timer_clamp(u32 max);
 
 #endif

@@ -22,6 +22,7 @@
 struct lapic_timer {
 	u64 tsc_hz;
 	u64 hz;			/* count rate; 0: not brought up */
+	u32 max_count;		/* the clamp: 32 bits but for self-tests */
 	bool deadline_mode;
 	bool unmasked;
 };
@@ -65,7 +66,7 @@ bool lapic_timer_init(struct lapic_info *out, u64 tsc_hz, char *why,
 {
 	struct lapic_timer *lt = &timers[this_cpu()->cpu];
 
-	*lt = (struct lapic_timer){ .tsc_hz = tsc_hz };
+	*lt = (struct lapic_timer){ .tsc_hz = tsc_hz, .max_count = ~0u };
 	if (!tsc_hz) {
 		ksnprintf(why, n, "no TSC frequency to convert deadlines with");
 		return false;
@@ -90,7 +91,7 @@ bool lapic_timer_init(struct lapic_info *out, u64 tsc_hz, char *why,
 
 /*
  * The count that does not expire before @deadline: rounded up, and
- * clamped to 32 bits -- the interrupt then comes early, and the caller
+ * clamped to its 32 bits -- the interrupt then comes early, and the caller
  * arms again for what remains, as Linux's clockevents core does past a
  * device's max_delta_ns.
  */
@@ -101,7 +102,7 @@ static u32 count_until(const struct lapic_timer *lt, u64 deadline)
 	if (deadline <= now)
 		return 1;
 	c = mul_div_u64(deadline - now, lt->hz, lt->tsc_hz) + 1;
-	return c > ~0u ? ~0u : (u32)c;
+	return c > lt->max_count ? lt->max_count : (u32)c;
 }
 
 static void unmask(struct lapic_timer *lt)
@@ -136,4 +137,15 @@ void lapic_timer_arm(u64 deadline)
 		write_deadline(deadline);
 	else
 		apic_write(APIC_TIMER_INIT, deadline ? count_until(lt, deadline) : 0);
+}
+
+u32 lapic_timer_clamp(u32 max)
+{
+	struct lapic_timer *lt = &timers[this_cpu()->cpu];
+	u32 old = lt->max_count;
+
+	if (lt->deadline_mode || !max)
+		return 0;
+	lt->max_count = max;
+	return old;
 }

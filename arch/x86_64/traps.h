@@ -58,8 +58,10 @@ void trap_set_handler(u32 vector, trap_handler_fn fn);
  * later: the frame waits on that stack and the IRET resumes it.  The
  * interrupted context had interrupts enabled iff RFLAGS.IF is set in the
  * frame; int 0x81 from the workload passes here too, with IF clear, and
- * irqentry_exit() preempts only when it is set.  Returns the previous
- * hook; NULL removes it.
+ * irqentry_exit() preempts only when it is set.  Entry saves no SIMD
+ * state, and neither does the task switch (kernel/sched): code using
+ * vector registers must not be preempted, as under Linux's
+ * kernel_fpu_begin().  Returns the previous hook; NULL removes it.
  */
 typedef void (*irq_exit_fn)(struct regs *r);
 irq_exit_fn trap_set_irq_exit_hook(irq_exit_fn fn);

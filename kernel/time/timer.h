@@ -49,7 +49,8 @@ bool tick_start(u32 cpu, u32 hz, void (*tick_fn)(void), char *why,
 		size_t n);
 void tick_stop(u32 cpu);
 /* Arm (or move) @t to fire at TSC time @deadline; a past one fires as
- * soon as interrupts are enabled.  Equal deadlines fire in arming order. */
+ * soon as interrupts are enabled.  Equal deadlines fire in arming order.
+ * On a CPU whose timer_init_cpu() failed it never fires. */
 void ktimer_arm(u32 cpu, struct ktimer *t, u64 deadline);
 void ktimer_cancel(u32 cpu, struct ktimer *t);
 struct irq_stats *irq_stats(u32 cpu);
