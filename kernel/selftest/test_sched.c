@@ -613,9 +613,9 @@ static void full_preempt_enable(struct tctx *t)
  * iterations with RDI and RCX updated.  The probe finds the buffer's
  * first byte cleared and its last not yet; the hog, resumed, finishes.
  * If the timer came before the instruction started or after it ended
- * (a host that stalled the vCPU), it is tried again.
+ * (a host that stalled the vCPU), it is tried again, up to 5 times.
  */
-#define STOSB_BYTES	(16 * MiB)
+#define STOSB_BYTES	(32 * MiB)
 
 struct stosb_run {
 	u8 *buf;
@@ -645,7 +645,7 @@ static void stosb_hog(void *arg)
 	u8 *p = r->buf;
 	u64 n = STOSB_BYTES;
 
-	ktimer_arm(cpu(), &r->kt, rdtsc() + us_to_tsc(200));
+	ktimer_arm(cpu(), &r->kt, rdtsc() + us_to_tsc(500));
 	irq_enable();
 	__asm__ volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(0) : "memory");
 	irq_disable();
@@ -680,7 +680,7 @@ static void full_rep_stosb(struct tctx *t)
 	}
 	if (!sched_up(t, PREEMPT_MODEL_FULL))
 		goto out;
-	while (tries++ < 3 && stosb_once(t, &r) &&
+	while (tries++ < 5 && stosb_once(t, &r) &&
 	       !(r.first == 0 && r.last == 0xff))
 		;
 	check(t, r.first == 0 && r.last == 0xff, "the probe saw first byte "
@@ -710,8 +710,8 @@ static void sleep_until_wakes(struct tctx *t)
 	woke = rdtsc();
 	check(t, woke >= deadline, "woke %llu TSC ticks early",
 	      (unsigned long long)(deadline - woke));
-	check(t, idle->switches_in == before + 1, "idle ran %llu times",
-	      (unsigned long long)(idle->switches_in - before));
+	/* More than once if a one-shot count fired early. */
+	check(t, idle->switches_in > before, "idle never ran");
 	note(t, "woke %llu us after the deadline",
 	     (unsigned long long)mul_div_u64(woke - deadline, 1000000,
 					     timebase.tsc_hz));
