@@ -45,7 +45,9 @@ void lapic_eoi(void)
 
 bool lapic_in_service(u8 vector)
 {
-	return apic_read(APIC_ISR + (vector / 32) * 0x10) & (1u << (vector % 32));
+	u32 isr = apic_read(APIC_ISR + (vector / 32) * 0x10);
+
+	return isr & (1u << (vector % 32));
 }
 
 /* EXTD may only be set from the enabled state (SDM vol. 3, 10.12.5). */

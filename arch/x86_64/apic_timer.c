@@ -22,7 +22,7 @@
 struct lapic_timer {
 	u64 tsc_hz;
 	u64 hz;			/* count rate; 0: not brought up */
-	u32 max_count;		/* the clamp: 32 bits but for self-tests */
+	u32 max_count;		/* 32 bits, but for self-tests */
 	bool deadline_mode;
 	bool unmasked;
 };
@@ -36,7 +36,7 @@ static u64 measure(u64 tsc_hz)
 	u64 t0, t1, window = tsc_hz / CALIB_DIV;
 	u32 c0, c1;
 
-	apic_write(APIC_TIMER_INIT, ~0u);	/* masked: counts, never fires */
+	apic_write(APIC_TIMER_INIT, ~0u);	/* masked: never fires */
 	t0 = rdtsc();
 	c0 = apic_read(APIC_TIMER_CUR);
 	t0 = (t0 + rdtsc()) / 2;
@@ -80,7 +80,7 @@ bool lapic_timer_init(struct lapic_info *out, u64 tsc_hz, char *why,
 	} else {
 		lt->hz = calibrate(tsc_hz);
 		if (!lt->hz) {
-			ksnprintf(why, n, "the LAPIC timer does not count down");
+			ksnprintf(why, n, "the LAPIC timer does not count");
 			return false;
 		}
 	}
@@ -136,7 +136,8 @@ void lapic_timer_arm(u64 deadline)
 	if (lt->deadline_mode)
 		write_deadline(deadline);
 	else
-		apic_write(APIC_TIMER_INIT, deadline ? count_until(lt, deadline) : 0);
+		apic_write(APIC_TIMER_INIT,
+			   deadline ? count_until(lt, deadline) : 0);
 }
 
 u32 lapic_timer_clamp(u32 max)

@@ -9,7 +9,7 @@
 #define PIC1_DATA	0x21
 #define PIC2_CMD	0xa0
 #define PIC2_DATA	0xa1
-#define ICW1_INIT_ICW4	0x11	/* edge triggered, cascaded, ICW4 follows */
+#define ICW1_INIT_ICW4	0x11	/* edge, cascaded, ICW4 follows */
 #define ICW4_8086	0x01
 #define OCW2_EOI	0x20
 #define OCW3_READ_ISR	0x0b

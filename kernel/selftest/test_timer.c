@@ -27,12 +27,14 @@ struct fire_log {
 	u32 order[LOG_MAX];
 };
 
-/* A ktimer that notes when, and with which RFLAGS, it fired. */
+/* A ktimer that notes when, in which interrupt and with which RFLAGS it
+ * fired. */
 struct probe {
 	struct ktimer kt;	/* first: the callback's pointer is ours */
 	struct fire_log *log;
 	u32 id;
 	u64 fired_at;
+	u64 irqs;		/* irq_stats' count before this interrupt's */
 	u64 rflags;
 };
 
@@ -65,7 +67,7 @@ static bool need_timer(struct tctx *t)
 /*
  * Interrupts on until *@count reaches @want (never, for a NULL @count) or
  * @us have passed; the caller's IF after.  True if the count was reached.
- * The loop reads the TSC without pause and leaves its latest read in
+ * The loop reads the TSC continually and leaves its latest read in
  * *@last if given: a handler that finds it old knows the vCPU stalled (a
  * loaded host, a stopped QEMU) just before it.
  */
@@ -98,6 +100,7 @@ static void probe_fire(struct ktimer *kt)
 	struct probe *p = (struct probe *)kt;
 
 	p->fired_at = rdtsc();
+	p->irqs = irq_stats(cpu())->irqs;
 	p->rflags = read_rflags();
 	if (p->log->n < LOG_MAX)
 		p->log->order[p->log->n] = p->id;
@@ -134,8 +137,8 @@ static bool fire_one(struct tctx *t, struct probe *p, u64 us, u64 *latency)
 	ktimer_arm(cpu(), &p->kt, rdtsc() + us_to_tsc(us));
 	if (!irqs_on(&log.n, 1, 1000000)) {
 		ktimer_cancel(cpu(), &p->kt);
-		return check(t, false, "a ktimer %llu us ahead did not fire in 1 s",
-			     (unsigned long long)us);
+		return check(t, false, "a ktimer %llu us ahead did not fire "
+			     "in 1 s", (unsigned long long)us);
 	}
 	check(t, p->fired_at >= p->kt.deadline, "fired %llu ticks early",
 	      (unsigned long long)(p->kt.deadline - p->fired_at));
@@ -384,7 +387,8 @@ static void tick_rates(struct tctx *t)
 		return;
 	irqs0 = s->irqs;
 	for (u32 i = 0; i < ARRAY_SIZE(bad); i++) {
-		bool ok = tick_start(cpu(), bad[i], count_tick, why, sizeof(why));
+		bool ok = tick_start(cpu(), bad[i], count_tick, why,
+				     sizeof(why));
 
 		check(t, !ok, "hz=%u accepted", bad[i]);
 		check(t, ok || !strncmp(why, "hz=", 3), "hz=%u: '%s'",
@@ -415,18 +419,11 @@ struct between {
 	struct fire_log log;
 	volatile u64 last;	/* the wait loop's latest TSC read */
 	u64 stall;		/* half a period */
-	u64 fired_irqs;
 	u32 rounds, separate, stalled;
 	bool waiting;
 };
 
 static struct between between;
-
-static void between_fire(struct ktimer *kt)
-{
-	probe_fire(kt);
-	between.fired_irqs = irq_stats(cpu())->irqs;
-}
 
 static void between_tick(void)
 {
@@ -435,7 +432,7 @@ static void between_tick(void)
 
 	ticks_seen++;
 	if (b->waiting && b->log.n) {
-		bool separate = b->fired_irqs < irqs;
+		bool separate = b->p.irqs < irqs;
 
 		if (separate || rdtsc() - b->last < b->stall) {
 			b->separate += separate;
@@ -461,7 +458,6 @@ static void ktimer_between_ticks(struct tctx *t)
 		return;
 	memset(b, 0, sizeof(*b));
 	probe_init(&b->p, &b->log, 0);
-	b->p.kt.fn = between_fire;
 	b->stall = timebase.tsc_hz / 200;
 	if (!start_tick(t, 100, between_tick))
 		return;
@@ -519,9 +515,9 @@ static void spurious(struct tctx *t)
 
 struct hook_seen {
 	u32 calls;
-	u64 vector, rflags;
-	bool eoi_done, frame_on_my_stack, irqs_off, after_handler;
-	struct fire_log *log;
+	u64 vector, rflags, irqs;
+	bool eoi_done, frame_on_my_stack, irqs_off;
+	const struct fire_log *log;
 };
 
 static struct hook_seen hook_seen;
@@ -531,15 +527,16 @@ static void record_exit(struct regs *r)
 	struct hook_seen *h = &hook_seen;
 	u64 at = (u64)r, me = (u64)__builtin_frame_address(0);
 
-	if (h->calls++)
+	/* An interrupt left pending by an earlier case may come first. */
+	if (!h->log->n || h->calls++)
 		return;
+	h->irqs = irq_stats(cpu())->irqs;
 	h->vector = r->vector;
 	h->rflags = r->rflags;
 	h->eoi_done = !timer_apic(cpu()) || !lapic_in_service((u8)r->vector);
 	/* Just above the hook's own frame: the stack a switch would save. */
 	h->frame_on_my_stack = at > me && at - me < KSTACK_SIZE;
 	h->irqs_off = !(read_rflags() & RFLAGS_IF);
-	h->after_handler = h->log->n == 1;
 }
 
 static void irq_exit_hook(struct tctx *t)
@@ -559,13 +556,15 @@ static void irq_exit_hook(struct tctx *t)
 	irqs_on(&log.n, 1, 1000000);
 	ktimer_cancel(cpu(), &p.kt);
 	trap_set_irq_exit_hook(old);
-	if (!check(t, h->calls >= 1, "hook not called"))
+	if (!check(t, h->calls >= 1, "hook not called after the timer fired"))
 		return;
 	check(t, h->vector == VEC_LOCAL_TIMER, "hook saw vector %#llx",
 	      (unsigned long long)h->vector);
-	check(t, h->rflags & RFLAGS_IF, "frame's RFLAGS %#llx: the "
-	      "interrupted context had IF clear", (unsigned long long)h->rflags);
-	check(t, h->after_handler, "hook ran before the handler");
+	check(t, h->rflags & RFLAGS_IF, "frame's RFLAGS %#llx: the interrupted "
+	      "context had IF clear", (unsigned long long)h->rflags);
+	check(t, h->irqs == p.irqs + 1, "hook not after the handler that "
+	      "fired the timer (irqs %llu, then %llu)",
+	      (unsigned long long)p.irqs, (unsigned long long)h->irqs);
 	check(t, h->eoi_done, "timer vector still in service in the hook");
 	check(t, h->frame_on_my_stack, "frame not on the hook's stack");
 	check(t, h->irqs_off, "hook ran with IF set");

@@ -16,7 +16,7 @@
 #include "kernel/timebase.h"
 #include "lib/format.h"
 
-#define ARMED_UNKNOWN	(~0ULL)	/* after an interrupt: write it again */
+#define ARMED_UNKNOWN	(~0ULL)	/* after an interrupt: rewrite */
 
 struct timer_cpu {
 	bool up;
