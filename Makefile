@@ -53,7 +53,7 @@ $(BUILD)/k/%.o: %.c
 	$(call quiet,CC,$*.o)
 	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/k/%.asm.o: %.asm boot/layout.inc
+$(BUILD)/k/%.asm.o: %.asm boot/layout.inc arch/x86_64/calling.inc
 	@mkdir -p $(dir $@)
 	$(call quiet,AS,$*.asm.o)
 	$(Q)$(NASM) $(NASMFLAGS) $< -o $@

@@ -6,7 +6,9 @@
  */
 #include <stddef.h>
 #include "arch/x86_64/percpu.h"
+#include "arch/x86_64/switch.h"
 #include "arch/x86_64/traps.h"
+#include "arch/x86_64/user.h"
 #include "arch/x86_64/workload.h"
 
 /* isr.asm: the frame isr_common pushes is struct regs. */
@@ -47,3 +49,17 @@ _Static_assert(offsetof(struct wl_args, user) == 56, "A_USER");
 
 /* user.asm and workload.asm push these selectors by number. */
 _Static_assert(SEL_UDATA == 0x23 && SEL_UCODE == 0x2b, "user.asm SEL_U*");
+
+/* switch.asm pushes rbx first and r15 last; a new task's frame is built
+ * in C with the trampoline as its return address. */
+_Static_assert(offsetof(struct switch_frame, r15) == 0, "pops r15 first");
+_Static_assert(offsetof(struct switch_frame, r13) == 16, "call r13");
+_Static_assert(offsetof(struct switch_frame, r12) == 24, "rdi = r12");
+_Static_assert(offsetof(struct switch_frame, rbx) == 40, "pushes rbx first");
+_Static_assert(offsetof(struct switch_frame, ret) == 48, "then ret");
+_Static_assert(sizeof(struct switch_frame) == 7 * 8, "six registers, ret");
+
+/* user.asm's user_spin reads struct user_spin by offset. */
+_Static_assert(offsetof(struct user_spin, stop) == 0, "[rdi]");
+_Static_assert(offsetof(struct user_spin, bound) == 8, "[rdi + 8]");
+_Static_assert(offsetof(struct user_spin, spins) == 16, "[rdi + 16]");

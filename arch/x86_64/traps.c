@@ -2,7 +2,7 @@
 /*
  * Exception and interrupt dispatch.  In order: a handler registered for
  * the vector (the benchmark's user page faults, the timer interrupt; after
- * an interrupt's, the irq-exit hook), then a trap_try() in progress, else
+ * either, the irq-exit hook), then a trap_try() in progress, else
  * the exception was not expected: print everything a developer needs to
  * find it (registers, CR2, a backtrace to symbolize on the host with
  * `scripts/hugezero symbolize`), report failure and stop the machine.
@@ -71,10 +71,15 @@ u64 trap_try(void (*fn)(void *), void *arg, struct trap_info *info)
 	return r;
 }
 
+/* On a stack of their own, which a task switch would leave behind. */
+static bool ist_vector(u64 vector)
+{
+	return vector == X86_DF || vector == X86_NMI || vector == X86_MC;
+}
+
 static bool recoverable(u64 vector)
 {
-	return vector < 32 && vector != X86_DF && vector != X86_NMI &&
-	       vector != X86_MC;
+	return vector < 32 && !ist_vector(vector);
 }
 
 static bool try_recover(struct regs *r)
@@ -185,7 +190,7 @@ void trap_dispatch(struct regs *r)
 	trap_handler_fn h = handlers[r->vector & 0xff];
 
 	if (h && h(r)) {
-		if (r->vector >= 32 && irq_exit_hook)
+		if (irq_exit_hook && !ist_vector(r->vector))
 			irq_exit_hook(r);
 		return;
 	}

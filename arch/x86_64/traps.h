@@ -46,10 +46,12 @@ typedef bool (*trap_handler_fn)(struct regs *r);
 void trap_set_handler(u32 vector, trap_handler_fn fn);
 
 /*
- * Called after a handler of a vector >= 32 (an interrupt) has claimed it
- * and before the IRET, with the interrupted context's frame: where a
- * scheduler preempts on return from an interrupt, as Linux's
- * irqentry_exit() -> preempt_schedule_irq().  It runs with IF=0, on the
+ * Called after a handler has claimed an interrupt or an exception (not
+ * NMI, #DF or #MC, which run on IST stacks) and before the IRET, with the
+ * interrupted context's frame: where a scheduler preempts on return from
+ * an interrupt, as Linux's irqentry_exit() -> preempt_schedule_irq(), and
+ * reschedules on every return to ring 3 -- the workload's #PF included,
+ * as exc_page_fault() ends in irqentry_exit().  It runs with IF=0, on the
  * stack the interrupt arrived on -- the interrupted task's kernel stack
  * (interrupt gates, no IST; from ring 3, TSS.rsp0) -- and after the
  * handler's EOI, so it may switch to another task and come back much
@@ -57,8 +59,9 @@ void trap_set_handler(u32 vector, trap_handler_fn fn);
  * interrupted context had interrupts enabled iff RFLAGS.IF is set in the
  * frame; int 0x81 from the workload passes here too, with IF clear, and
  * irqentry_exit() preempts only when it is set.  Entry saves no SIMD
- * state: a switch saves whatever the next task may clobber.  Returns the
- * previous hook; NULL removes it.
+ * state, and neither does the task switch (kernel/sched): code using
+ * vector registers must not be preempted, as under Linux's
+ * kernel_fpu_begin().  Returns the previous hook; NULL removes it.
  */
 typedef void (*irq_exit_fn)(struct regs *r);
 irq_exit_fn trap_set_irq_exit_hook(irq_exit_fn fn);

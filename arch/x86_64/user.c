@@ -8,7 +8,8 @@
 #include "arch/x86_64/user.h"
 
 /* tss_rsp0 may be unaligned (the TSS is packed); x86 stores don't mind. */
-void user_enter(u64 rip, u64 rsp, u64 arg, void *tss_rsp0, u64 *saved_rsp);
+void user_enter(u64 rip, u64 rsp, u64 arg, void *tss_rsp0, u64 *saved_rsp,
+		u64 rflags);
 void user_return(void);
 
 static bool user_exit(struct regs *r)
@@ -31,12 +32,18 @@ void user_init(void)
 	trap_set_handler(VEC_USER_EXIT, user_exit);
 }
 
-void user_run(u64 rip, u64 rsp, u64 arg)
+void user_run_flags(u64 rip, u64 rsp, u64 arg, u64 rflags)
 {
 	struct percpu *pc = this_cpu();
 	u64 old_rsp0 = pc->tss.rsp0;
 
 	user_enter(rip, rsp, arg, (u8 *)&pc->tss + offsetof(struct tss, rsp0),
-		   &pc->user_saved_rsp);
+		   &pc->user_saved_rsp, rflags);
 	pc->tss.rsp0 = old_rsp0;
+}
+
+/* Interrupts off, as for every timed region. */
+void user_run(u64 rip, u64 rsp, u64 arg)
+{
+	user_run_flags(rip, rsp, arg, USER_RFLAGS);
 }

@@ -8,6 +8,7 @@
 
 bits 64
 default rel
+%include "arch/x86_64/calling.inc"
 
 ; struct wl_args (arch/x86_64/workload.h; offsets asserted in asm-offsets.c)
 %define A_COUNT		0
@@ -65,12 +66,7 @@ default rel
 section .utext progbits alloc exec nowrite align=4096
 global workload_main
 workload_main:
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_CALLEE_SAVED
 	mov rbp, rdi
 	mov r12, [rbp + A_COUNT]
 	mov r13, [rbp + A_ADDRS]
@@ -84,12 +80,7 @@ workload_main:
 	TOUCH_LOOP rdtsc
 .done:
 	mov rax, [rbp + A_USER]
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+	POP_CALLEE_SAVED
 	test rax, rax
 	jz .ret
 	int VEC_USER_EXIT		; back to the kernel; never returns here

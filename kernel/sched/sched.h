@@ -36,33 +36,48 @@ struct task {
 	u64 rsp;			/* saved by the context switch */
 	u8 *stack;			/* kernel stack, an unmapped guard below */
 	u64 stack_size;
-	u64 rsp0;			/* TSS.rsp0 while it runs (stack top) */
-	u64 *pml4;			/* its address space; NULL: the kernel's */
-	void *fpu;			/* extended state saved by kernel_fpu_begin */
+	u64 rsp0;			/* TSS.rsp0 while it runs */
+	u64 *pml4;			/* its address space; NULL: any (lazy TLB) */
+	void *fpu;			/* unused (docs/sched.md) */
 	struct ktimer wake;		/* sleep_until() */
 	void (*entry)(void *arg);
 	void *arg;
 	struct task *next;		/* run queue link */
+	bool on_rq;			/* queued (Linux's p->on_rq) */
+	struct task *joiner;		/* task_join() sleeping on it */
 	u64 switches_in;
 };
 
 struct sched_stats {
 	u64 switches;			/* context switches on this CPU */
 	u64 preemptions;		/* of them, on return from an interrupt */
-	u64 resched_calls;		/* cond_resched() that switched */
+	u64 resched_calls;		/* cond_/might_resched() that switched */
 };
 
 /* The calling context becomes CPU @cpu's first task; an idle task is made. */
 bool sched_init_cpu(u32 cpu, char *why, size_t n);
-void sched_set_model(u32 cpu, enum preempt_model m, u32 hz);
+/* With @hz (100, 250 or 1000) a tick calls sched_tick(), 0 for none;
+ * false (and printed) when the tick cannot start.  Interrupts are the
+ * caller's to enable. */
+bool sched_set_model(u32 cpu, enum preempt_model m, u32 hz);
+/* A new task is stopped, as after kthread_create(): wake_up() starts it.
+ * It runs fn(arg) with interrupts as the switch left them (off), then
+ * task_exit(). */
 struct task *task_create(u32 cpu, const char *name, void (*fn)(void *),
 			 void *arg, u32 prio, bool rt);
 __noreturn void task_exit(void);
+/* Wait until @t has exited, then free it (kthread_stop()'s wait and the
+ * last put_task_struct()): a task's memory has no other owner. */
+void task_join(struct task *t);
 struct task *current_task(void);
+/* Linux's set_current_state(): TASK_SLEEPING then schedule() blocks until
+ * a wake_up(); a wake-up in between makes the schedule() return at once. */
+void set_current_state(enum task_state s);
 
 void schedule(void);
 void wake_up(struct task *t);
-/* Sleep until TSC time @deadline (a ktimer wakes the task). */
+/* Sleep until TSC time @deadline has passed (the task's ktimer wakes it;
+ * an earlier wake_up() does not end the sleep).  Needs a model. */
 void sleep_until(u64 deadline);
 
 void preempt_disable(void);
