@@ -198,6 +198,12 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 	if (p->access != ACCESS_NONE && p->access_t)
 		rec_u64(&r, "access_ticks", sum_u64(p->access_t, p->faults));
 	rec_str(&r, "verify", p->verify);
+	if (p->counted) {
+		rec_u64(&r, "irqs", p->irqs);
+		rec_u64(&r, "irq_ticks", p->irq_ticks);
+		rec_u64(&r, "switches", p->switches);
+		rec_u64(&r, "preemptions", p->preemptions);
+	}
 	if (p->probe) {
 		rec_u64(&r, "probe_wakeups", p->nprobe);
 		rec_u64(&r, "probe_expected", p->probe_expected);

@@ -70,6 +70,9 @@ struct bench_pass {
 	const u64 *probe_fault;
 	u32 nprobe;
 	u64 probe_expected;		/* deadlines the pass passed */
+	/* Kernel: what interrupted the pass (counted in the handlers) */
+	bool counted;
+	u64 irqs, irq_ticks, switches, preemptions;
 };
 
 /* Who measured: the same fields whichever side wrote them. */

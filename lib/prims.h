@@ -23,4 +23,12 @@ enum prim_id {
 
 extern const char *const prim_names[];	/* NULL-terminated, by enum */
 
+/* Does @p use SSE/AVX registers (so Linux would run it between
+ * kernel_fpu_begin() and kernel_fpu_end())? */
+static inline int prim_is_simd(enum prim_id p)
+{
+	return p == PRIM_MOVNTDQ || p == PRIM_AVX2 || p == PRIM_AVX2_NT ||
+	       p == PRIM_AVX512 || p == PRIM_AVX512_NT;
+}
+
 #endif

@@ -12,17 +12,21 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpuid.h"
+#include "arch/x86_64/fpu.h"
 #include "arch/x86_64/memops.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/user.h"
 #include "kernel/bench/bench.h"
 #include "kernel/bench/fault.h"
+#include "kernel/bench/probe.h"
 #include "kernel/bench/workload.h"
 #include "kernel/console.h"
 #include "kernel/mm/memory.h"
 #include "kernel/mm/vmem.h"
 #include "kernel/report.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time/timer.h"
 #include "kernel/timebase.h"
 #include "lib/benchrun.h"
 #include "lib/calib.h"
@@ -41,6 +45,8 @@ struct bench_cpu {
 	struct dirty_line lines[INJECT_MAX_LINES];
 	struct folio *slots;	/* the pool's descriptors: POOL_MAX */
 	u64 fault_timer;	/* the timer pairs inside one fault window */
+	u8 fpu_area[8192] __aligned(FPU_ALIGN);	/* kernel_fpu_begin's */
+	struct bench_probe probe;
 };
 
 /* One configuration on one CPU. */
@@ -53,6 +59,7 @@ struct bench_cfg {
 	u32 count;		/* folios in the region */
 	u64 region;
 	const char *no_folio;	/* why count is 0 */
+	bool model_on;		/* this point has a scheduling model */
 };
 
 static struct bench_cpu *bench_cpus[MAX_CPUS];
@@ -123,15 +130,48 @@ static void arm(struct bench_cfg *b)
 	fc->max = b->count;
 	fc->clear_ticks = bc->wl.clear_ticks;
 	fc->fault_page = bc->wl.fault_page;
+	fc->current = ~0ULL;
+	fc->model_on = b->d.at.v[AXIS_PREEMPT] != MODEL_OFF;
+	if (fc->model_on && prim_is_simd(b->d.at.v[AXIS_PRIM]))
+		fc->fpu_area = bc->fpu_area;
 	fault_arm(bc->cpu, fc);
+}
+
+/* What interrupted a pass: counters the handlers keep, before and after. */
+struct noise {
+	u64 irqs, irq_ticks, switches, preemptions;
+};
+
+static void noise_now(u32 cpu, struct noise *n)
+{
+	const struct irq_stats *i = irq_stats(cpu);
+	const struct sched_stats *s = sched_stats(cpu);
+
+	*n = (struct noise){ i->irqs, i->handler_tsc, s->switches,
+			     s->preemptions };
+}
+
+static void noise_since(u32 cpu, const struct noise *a, struct bench_pass *p)
+{
+	struct noise b;
+
+	noise_now(cpu, &b);
+	p->counted = true;
+	p->irqs = b.irqs - a->irqs;
+	p->irq_ticks = b.irq_ticks - a->irq_ticks;
+	p->switches = b.switches - a->switches;
+	p->preemptions = b.preemptions - a->preemptions;
 }
 
 static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		     struct bench_outcome *o)
 {
 	struct bench_cfg *b = ctx;
-	struct workload *wl = &b->bc->wl;
-	struct fault_ctx *fc = &b->bc->fault;
+	struct bench_cpu *bc = b->bc;
+	struct workload *wl = &bc->wl;
+	struct fault_ctx *fc = &bc->fault;
+	bool probe = b->c->probe == PROBE_LATENCY && b->model_on;
+	struct noise before;
 
 	touch_plan(b->c, b->count, b->bytes, b->region, wl->addrs);
 	memset(wl->access_ticks, 0, (u64)b->count * 8);
@@ -140,8 +180,19 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	wl->args->folio_bytes = b->bytes;
 	wl->args->access = access;
 	wl->args->use_rdtscp = cpu_info.has_rdtscp;
-	workload_run(wl, b->c->cpl == 1);
-	fault_disarm(b->bc->cpu);
+	noise_now(bc->cpu, &before);
+	if (probe && !bench_probe_start(&bc->probe, bc->cpu, b->c, &fc->current))
+		bench_fail(o, "%s: no memory for the probe task", b->d.name);
+	workload_run(wl, b->c->cpl == 1, b->model_on);
+	if (probe && bc->probe.task) {
+		bench_probe_stop(&bc->probe);
+		p->probe = bc->probe.late;
+		p->probe_fault = bc->probe.fault;
+		p->nprobe = bc->probe.n;
+		p->probe_expected = bc->probe.expected;
+	}
+	noise_since(bc->cpu, &before, p);
+	fault_disarm(bc->cpu);
 	if (fc->nfaults != b->count)
 		bench_fail(o, "%s: %u of %u folios faulted", b->d.name,
 			   fc->nfaults, b->count);
@@ -233,6 +284,25 @@ static const struct bench_ops fault_ops = {
 	op_fill, op_cache, op_timed, op_verify, op_reset, NULL,
 };
 
+/* A scheduling model for this configuration, or why it cannot have one. */
+static bool model_up(struct bench_cfg *b, char *why, size_t n)
+{
+	u32 cpu = b->bc->cpu, m = b->d.at.v[AXIS_PREEMPT];
+
+	b->model_on = m != MODEL_OFF;
+	if (!b->model_on)
+		return true;
+	if (!sched_init_cpu(cpu, why, n))
+		return false;
+	/* enum preempt_model is 1 + preempt=, as the matrix axis. */
+	if (sched_set_model(cpu, (enum preempt_model)m, (u32)b->c->hz))
+		return true;
+	sched_set_model(cpu, PREEMPT_MODEL_OFF, 0);
+	ksnprintf(why, n, "preempt=%s needs a tick: %s", b->d.preempt,
+		  "this CPU's local APIC timer is unusable (see the apic: line)");
+	return false;
+}
+
 static void run_config(struct ktap *k, struct bench_cfg *b)
 {
 	struct bench_job j = {
@@ -240,19 +310,20 @@ static void run_config(struct ktap *k, struct bench_cfg *b)
 		timebase.overhead_median, b->bc->fault_timer, NULL,
 	};
 	struct bench_outcome *o = &b->bc->out;
-	char why[160];
+	char why[160] = "";
 	bool ok;
 
 	if (b->count == 0)
 		strlcpy(why, b->no_folio, sizeof(why));
-	else if (b->d.at.v[AXIS_PREEMPT] != MODEL_OFF)
-		ksnprintf(why, sizeof(why), "preempt=%s: the scheduling models "
-			  "are not in bench=fault yet", b->d.preempt);
-	else if (prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why)))
+	else if (prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why)) &&
+		 model_up(b, why, sizeof(why)))
 		why[0] = '\0';
 	/* The page array is printed before it is reused as scratch. */
 	j.scratch = b->bc->wl.fault_page;
 	ok = bench_run_config(&j, why[0] ? why : NULL);
+	if (b->model_on)
+		sched_set_model(b->bc->cpu, PREEMPT_MODEL_OFF, 0);
+	b->model_on = false;
 	if (why[0]) {
 		ktap_result(k, KTAP_SKIP, b->d.name, why);
 		return;

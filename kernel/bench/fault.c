@@ -9,6 +9,7 @@
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/bench/fault.h"
+#include "kernel/sched/fpu.h"
 #include "kernel/sched/sched.h"
 
 static struct fault_ctx *armed[MAX_CPUS];
@@ -92,10 +93,24 @@ static bool fault_handle(struct regs *r)
 	va = ALIGN_DOWN(cr2, bytes);
 	page = (u32)((cr2 - va) / SZ_4K);
 	ops.prim = fc->prim;
+	fc->current = fc->nfaults;
+	/* do_user_addr_fault(): local_irq_enable() once the address is read. */
+	if (fc->model_on) {
+		irq_enable();
+		/* The folio allocation's might_sleep(): a reschedule point
+		 * under voluntary (vma_alloc_folio -> might_alloc). */
+		might_resched();
+	}
 	t0 = tsc_begin();
+	if (fc->fpu_area)
+		kernel_fpu_begin(fc->fpu_area);
 	taken = folio_zero(phys_to_virt(f->pa), (u32)(bytes / SZ_4K), page,
 			   &fc->plan, &ops);
+	if (fc->fpu_area)
+		kernel_fpu_end(fc->fpu_area);
 	t1 = tsc_end();
+	if (fc->model_on)
+		irq_disable();
 	if (taken < 0)
 		return false;
 	dirty_lines(fc, phys_to_virt(f->pa));
@@ -108,6 +123,7 @@ static bool fault_handle(struct regs *r)
 	fc->clear_ticks[fc->nfaults] = t1 - t0;
 	fc->fault_page[fc->nfaults] = page;
 	fc->nfaults++;
+	fc->current = ~0ULL;
 	return true;
 }
 

@@ -33,6 +33,11 @@ struct fault_ctx {
 	u64 *fault_page;	/* 4K page index within the folio */
 	u64 resched;		/* resched points taken, this run */
 	u64 last_entry;		/* the leaf as installed by the last fault */
+	/* Under a scheduling model: interrupts on while clearing, as Linux's
+	 * fault path runs; a SIMD primitive between kernel_fpu_begin/end. */
+	bool model_on;
+	void *fpu_area;		/* non-NULL: the primitive is SIMD */
+	volatile u64 current;	/* the fault being handled; ~0 between */
 };
 
 /* Hook the #PF vector (once). */

@@ -82,17 +82,23 @@ void workload_leave_space(void)
 	write_cr3(virt_to_phys(kernel_pml4));
 }
 
-void workload_run(struct workload *w, bool ring3)
+void workload_run(struct workload *w, bool ring3, bool irqs_on)
 {
 	struct wl_args *a = w->args;
+	u64 rflags = USER_RFLAGS | (irqs_on ? RFLAGS_IF : 0);
 
 	a->addrs = USER_DATA_VA;
 	a->fault_ticks = USER_DATA_VA + SZ_2M;
 	a->access_ticks = USER_DATA_VA + 2 * SZ_2M;
 	a->user = ring3;
-	if (ring3)
-		user_run(USER_CODE_VA + (u64)((char *)workload_main - __utext_start),
-			 USER_STACK_VA + SZ_4K, USER_ARGS_VA);
-	else
-		workload_main((struct wl_args *)USER_ARGS_VA);
+	if (ring3) {
+		user_run_flags(USER_CODE_VA +
+			       (u64)((char *)workload_main - __utext_start),
+			       USER_STACK_VA + SZ_4K, USER_ARGS_VA, rflags);
+		return;
+	}
+	if (irqs_on)
+		irq_enable();
+	workload_main((struct wl_args *)USER_ARGS_VA);
+	irq_disable();
 }

@@ -33,7 +33,8 @@ void workload_destroy(struct workload *w);
 /* Switch to the workload's address space (and back to the kernel's). */
 void workload_enter_space(struct workload *w);
 void workload_leave_space(void);
-/* Run the touch loop at CPL 3 or CPL 0. */
-void workload_run(struct workload *w, bool ring3);
+/* Run the touch loop at CPL 3 or CPL 0, with interrupts on only under a
+ * scheduling model; it returns with them off. */
+void workload_run(struct workload *w, bool ring3, bool irqs_on);
 
 #endif

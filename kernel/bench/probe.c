@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "arch/x86_64/tsc.h"
+#include "kernel/bench/probe.h"
+#include "kernel/timebase.h"
+#include "lib/calib.h"
+
+static void probe_fn(void *arg)
+{
+	struct bench_probe *p = arg;
+
+	for (u64 k = 1; !p->stop && p->n < PROBE_MAX; k++) {
+		u64 deadline = p->start + k * p->period, now;
+
+		sleep_until(deadline);
+		now = rdtsc();
+		/* A deadline before the stop is owed its sample. */
+		if (p->stop && deadline > p->stop_at)
+			break;
+		p->late[p->n] = now > deadline ? now - deadline : 0;
+		p->fault[p->n] = *p->current;
+		p->n++;
+	}
+}
+
+bool bench_probe_start(struct bench_probe *p, u32 cpu,
+		       const struct hz_config *c, const volatile u64 *current)
+{
+	p->stop = false;
+	p->n = 0;
+	p->expected = 0;
+	p->current = current;
+	p->period = mul_div_u64(c->probe_us, timebase.tsc_hz, 1000000ULL);
+	p->start = rdtsc();
+	p->task = task_create(cpu, "probe", probe_fn, p, PRIO_PROBE,
+			      c->probe_class == PROBE_RT);
+	if (!p->task)
+		return false;
+	wake_up(p->task);	/* made asleep: it starts at a resched point */
+	return true;
+}
+
+void bench_probe_stop(struct bench_probe *p)
+{
+	p->stop_at = rdtsc();
+	p->stop = true;
+	task_join(p->task);
+	p->expected = MIN((p->stop_at - p->start) / p->period, (u64)PROBE_MAX);
+}
