@@ -22,8 +22,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 from hzlib import image, paths, qemu, records, results  # noqa: E402
 from qemu_cases import CASES as BOOT_CASES, Case  # noqa: E402
 from qemu_bench_cases import CASES as BENCH_CASES  # noqa: E402
+from qemu_sched_cases import CASES as SCHED_CASES  # noqa: E402
 
-CASES = BOOT_CASES + BENCH_CASES
+# The long scheduling boots first, so the pool finishes sooner.
+CASES = SCHED_CASES + BOOT_CASES + BENCH_CASES
 
 LOGS = paths.BUILD / "test-logs"
 # Only a hung boot waits this long, so it can be generous: the slowest case

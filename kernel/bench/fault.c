@@ -24,10 +24,16 @@ void fault_disarm(u32 cpu)
 	armed[cpu] = NULL;
 }
 
+/* A task run from the resched point ran between two primitive calls, not
+ * inside one: the probe must see that. */
 static void resched(void *ctx)
 {
-	(void)ctx;
+	struct fault_ctx *fc = ctx;
+	u64 cur = fc->current;
+
+	fc->current = ~0ULL;
 	cond_resched();
+	fc->current = cur;
 }
 
 /*
@@ -78,7 +84,7 @@ static bool fault_handle(struct regs *r)
 {
 	struct fault_ctx *fc = armed[this_cpu()->cpu];
 	u64 cr2 = read_cr2(), bytes, va, t0, t1;
-	struct zero_ops ops = { NULL, resched, NULL };
+	struct zero_ops ops = { NULL, resched, fc };
 	struct folio *f;
 	s64 taken;
 	u32 page;
@@ -93,7 +99,6 @@ static bool fault_handle(struct regs *r)
 	va = ALIGN_DOWN(cr2, bytes);
 	page = (u32)((cr2 - va) / SZ_4K);
 	ops.prim = fc->prim;
-	fc->current = fc->nfaults;
 	/* do_user_addr_fault(): local_irq_enable() once the address is read. */
 	if (fc->model_on) {
 		irq_enable();
@@ -104,8 +109,10 @@ static bool fault_handle(struct regs *r)
 	t0 = tsc_begin();
 	if (fc->fpu_area)
 		kernel_fpu_begin(fc->fpu_area);
+	fc->current = fc->nfaults;	/* a probe that runs now ran inside */
 	taken = folio_zero(phys_to_virt(f->pa), (u32)(bytes / SZ_4K), page,
 			   &fc->plan, &ops);
+	fc->current = ~0ULL;
 	if (fc->fpu_area)
 		kernel_fpu_end(fc->fpu_area);
 	t1 = tsc_end();
@@ -123,7 +130,6 @@ static bool fault_handle(struct regs *r)
 	fc->clear_ticks[fc->nfaults] = t1 - t0;
 	fc->fault_page[fc->nfaults] = page;
 	fc->nfaults++;
-	fc->current = ~0ULL;
 	return true;
 }
 

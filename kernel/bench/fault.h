@@ -37,7 +37,7 @@ struct fault_ctx {
 	 * fault path runs; a SIMD primitive between kernel_fpu_begin/end. */
 	bool model_on;
 	void *fpu_area;		/* non-NULL: the primitive is SIMD */
-	volatile u64 current;	/* the fault being handled; ~0 between */
+	volatile u64 current;	/* the fault whose folio_zero() runs; ~0 */
 };
 
 /* Hook the #PF vector (once). */

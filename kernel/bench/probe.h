@@ -8,8 +8,8 @@
 /*
  * probe=latency: a task on the faulting CPU, above the workload, that
  * sleeps until a TSC deadline every probe_us and records how late it ran
- * (actual - deadline) and the fault it ran in (the fault path's current
- * index, ~0 between faults).  Every deadline is owed one wake-up: none is
+ * (actual - deadline) and the fault whose clear it interrupted (the
+ * fault path's index while folio_zero() runs; ~0 when it ran outside one).  Every deadline is owed one wake-up: none is
  * skipped, so wake-ups against deadlines passed counts the lost ones.
  */
 #define PROBE_MAX 65536		/* wake-ups one pass keeps */

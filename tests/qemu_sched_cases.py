@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""QEMU tests of the scheduling models' mechanisms in bench=fault
+(correctness, not speed: every bound is relative, so TCG's speed does not
+matter).  1G folios cleared by REP STOSB (interruptible) and by AVX2
+(between kernel_fpu_begin/end), a probe task beside them; every folio is
+verified as in every bench case."""
+from __future__ import annotations
+
+from hzlib import records
+
+from qemu_cases import Case, Check, all_of, bench_ok, passes
+
+NOT_IN_FAULT = (1 << 64) - 1
+ONE_G = ["bench=fault", "folio=1G", "size=1G", "runs=1", "warmups=0",
+         "probe=latency", "probe_us=2000", "selftest=off"]
+
+
+class Cfg:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.runs: list[records.Record] = []
+        self.samples: dict[str, list[int]] = {}
+
+
+def by_name(res) -> dict[str, Cfg]:  # type: ignore[no-untyped-def]
+    out: dict[int, Cfg] = {}
+    for b in records.parse(res.log):
+        for r in b.records:
+            if r.type == "config":
+                out[r.int("cfg")] = Cfg(r.f["name"])
+            elif r.type == "run" and r.int("cfg") in out:
+                out[r.int("cfg")].runs.append(r)
+            elif r.type == "samples" and r.int("cfg") in out:
+                v = [int(x) for x in r.f["v"].split(",") if x]
+                out[r.int("cfg")].samples.setdefault(r.f["kind"], []).extend(v)
+    return {c.name: c for c in out.values()}
+
+
+def late_max(c: Cfg) -> int:
+    return max(c.samples.get("probe", [0]))
+
+
+def inside(c: Cfg) -> int:
+    """Wake-ups that ran inside a fault's folio_zero()."""
+    return sum(1 for f in c.samples.get("probe_fault", []) if f != NOT_IN_FAULT)
+
+
+def mechanisms(rt: bool) -> Check:
+    def run(res) -> str | None:  # type: ignore[no-untyped-def]
+        cs = by_name(res)
+        for c in cs.values():
+            for r in c.runs:
+                if r.int("probe_expected") != r.int("probe_wakeups"):
+                    return f"{c.name}: {r.f['probe_wakeups']} wake-ups of {r.f['probe_expected']}"
+                if not (r.int("irqs") > 0 and r.int("switches") > 0):
+                    return f"{c.name}: irqs={r.f['irqs']} switches={r.f['switches']} under a model"
+            if not c.samples.get("probe"):
+                return f"{c.name}: no probe samples"
+        if rt:
+            lazy = cs["lazy.1G.erms.contiguous-page"]
+            if not inside(lazy):
+                return "lazy, rt probe: never ran inside a REP STOSB clear (it should preempt as under full)"
+            return None
+        none_c, none_l = cs["none.1G.erms.contiguous-page"], cs["none.1G.erms.linux"]
+        full_c, full_v = cs["full.1G.erms.contiguous-page"], cs["full.1G.avx2.contiguous-page"]
+        lazy_c = cs["lazy.1G.erms.contiguous-page"]
+        clear = max(none_c.samples["clear"])
+        for c in (none_c, none_l, full_v, cs["none.1G.avx2.contiguous-page"]):
+            if inside(c):
+                return f"{c.name}: the probe ran inside a clear {inside(c)} times"
+        if late_max(none_c) < clear // 2:
+            return (f"none, one call over 1G: max latency {late_max(none_c)} below half "
+                    f"the longest clear {clear}: the probe ran inside a fault?")
+        if late_max(none_l) * 4 > late_max(none_c):
+            return (f"none, 32M units: max latency {late_max(none_l)} not 4x below one "
+                    f"call's {late_max(none_c)}")
+        if late_max(full_c) * 10 > late_max(none_c):
+            return f"full: max latency {late_max(full_c)} not 10x below none's {late_max(none_c)}"
+        if not inside(full_c):
+            return "full: no probe wake-up inside a REP STOSB clear (not preempted mid-call)"
+        if late_max(lazy_c) * 4 > late_max(none_c):
+            return (f"lazy, normal probe: max latency {late_max(lazy_c)} not well below "
+                    f"none's {late_max(none_c)} (it should wait about a tick)")
+        return None
+    return run
+
+
+def no_model_no_noise(res) -> str | None:  # type: ignore[no-untyped-def]
+    for c in by_name(res).values():
+        for r in c.runs:
+            if r.int("irqs", -1) != 0 or r.int("switches", -1) != 0:
+                return f"{c.name}: irqs={r.f.get('irqs')} switches={r.f.get('switches')} without a model"
+    return None
+
+
+CASES = [
+    Case("sched-models-1g", args=[*ONE_G, "preempt=all", "clear=erms,avx2",
+                                  "order=contiguous-page,linux"],
+         timeout=600, check=all_of(passes, bench_ok(16), mechanisms(rt=False))),
+    Case("sched-lazy-rt-1g", args=[*ONE_G, "preempt=lazy", "probe_class=rt",
+                                   "clear=erms", "order=contiguous-page"],
+         timeout=300, check=all_of(passes, bench_ok(1), mechanisms(rt=True))),
+    Case("sched-off-is-quiet", args=["bench=fault", "folio=2M", "size=8M", "runs=1",
+                                     "clear=erms", "order=contiguous-page", "selftest=off"],
+         check=all_of(passes, no_model_no_noise)),
+]
