@@ -154,6 +154,8 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	rec_str(&r, "pte", pte_names[c->pte]);
 	if (d->preempt)
 		rec_str(&r, "preempt", d->preempt);
+	if (d->kernel_fpu_ticks)
+		rec_u64(&r, "kernel_fpu_ticks", d->kernel_fpu_ticks);
 	if (c->preempts)
 		rec_u64(&r, "hz", c->hz);
 	/* The probe runs beside kernel models and Linux's demand faults,

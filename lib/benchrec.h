@@ -28,6 +28,7 @@ struct bench_desc {
 	u64 llc;			/* last-level cache bytes, 0 unknown */
 	bool linux_folios;		/* Linux allocates and fills them */
 	const char *probe_policy;	/* companion: the probe's policy */
+	u64 kernel_fpu_ticks;		/* a SIMD clear's begin/end pair; 0 none */
 };
 
 /* What one configuration found, across its passes. */

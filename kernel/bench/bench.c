@@ -25,6 +25,7 @@
 #include "kernel/mm/memory.h"
 #include "kernel/mm/vmem.h"
 #include "kernel/report.h"
+#include "kernel/sched/fpu.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time/timer.h"
 #include "kernel/timebase.h"
@@ -45,6 +46,7 @@ struct bench_cpu {
 	struct dirty_line lines[INJECT_MAX_LINES];
 	struct folio *slots;	/* the pool's descriptors: POOL_MAX */
 	u64 fault_timer;	/* the timer pairs inside one fault window */
+	u64 kernel_fpu;		/* a kernel_fpu_begin/end pair, ticks */
 	u8 fpu_area[8192] __aligned(FPU_ALIGN);	/* kernel_fpu_begin's */
 	struct bench_probe probe;
 };
@@ -397,8 +399,12 @@ static void run_folio(struct ktap *k, const struct hz_config *c,
 	}
 	b.d.folios = b.count;
 	b.d.size = (u64)b.count * b.bytes;
-	while (bench_matrix_next(c, f, "", &it, &b.d, id))
+	while (bench_matrix_next(c, f, "", &it, &b.d, id)) {
+		b.d.kernel_fpu_ticks = b.d.at.v[AXIS_PREEMPT] != MODEL_OFF &&
+				       prim_is_simd(b.d.at.v[AXIS_PRIM]) ?
+				       bc->kernel_fpu : 0;
 		run_config(k, &b);
+	}
 	pool_destroy(&bc->pool);
 }
 
@@ -423,6 +429,21 @@ static u64 fault_timer_cost(void)
 	return median_u64(d, ARRAY_SIZE(d));
 }
 
+/* What a SIMD clear under a model pays around itself, measured alone. */
+static u64 kernel_fpu_cost(struct bench_cpu *bc)
+{
+	static u64 d[256];
+
+	for (u32 i = 0; i < ARRAY_SIZE(d); i++) {
+		u64 a = tsc_begin();
+
+		kernel_fpu_begin(bc->fpu_area);
+		kernel_fpu_end(bc->fpu_area);
+		d[i] = tsc_end() - a;
+	}
+	return median_u64(d, ARRAY_SIZE(d));
+}
+
 static struct bench_cpu *bench_cpu_get(u32 cpu)
 {
 	struct bench_cpu *bc = bench_cpus[cpu];
@@ -439,6 +460,7 @@ static struct bench_cpu *bench_cpu_get(u32 cpu)
 	if (bc) {
 		bc->cpu = cpu;
 		bc->fault_timer = fault_timer_cost();
+		bc->kernel_fpu = fpu_area_size() ? kernel_fpu_cost(bc) : 0;
 	}
 	return bc;
 }

@@ -28,6 +28,7 @@ BOOKKEEPING: dict[str, str] = {
     "sample_lines_per_page": "how much the zero check reads, after the timed pass",
     "llc": "the machine's last-level cache (its machine record says it too)",
     "fits_llc": "size against llc: follows from size and the machine",
+    "kernel_fpu_ticks": "a measurement of the machine (the SIMD begin/end pair)",
 }
 
 # Defaults for fields older logs lack, where what the older program did is
