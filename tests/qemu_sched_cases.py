@@ -71,13 +71,18 @@ def mechanisms(rt: bool) -> Check:
         if late_max(none_c) < clear // 2:
             return (f"none, one call over 1G: max latency {late_max(none_c)} below half "
                     f"the longest clear {clear}: the probe ran inside a fault?")
-        if late_max(none_l) * 4 > late_max(none_c):
-            return (f"none, 32M units: max latency {late_max(none_l)} not 4x below one "
-                    f"call's {late_max(none_c)}")
+        for m in ("none", "voluntary"):
+            one, units = cs[f"{m}.1G.erms.contiguous-page"], cs[f"{m}.1G.erms.linux"]
+            if late_max(units) * 4 > late_max(one):
+                return (f"{m}, 32M units: max latency {late_max(units)} not 4x below one "
+                        f"call's {late_max(one)}")
         if late_max(full_c) * 10 > late_max(none_c):
             return f"full: max latency {late_max(full_c)} not 10x below none's {late_max(none_c)}"
         if not inside(full_c):
             return "full: no probe wake-up inside a REP STOSB clear (not preempted mid-call)"
+        # About one tick: under TCG on a loaded host a tick can come late
+        # (16 ms seen at 250 Hz), so the bound is relative to none's wait
+        # for the whole clear, never an absolute time.
         if late_max(lazy_c) * 4 > late_max(none_c):
             return (f"lazy, normal probe: max latency {late_max(lazy_c)} not well below "
                     f"none's {late_max(none_c)} (it should wait about a tick)")
