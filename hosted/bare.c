@@ -62,7 +62,8 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		b->d.plan.chunk ? (u32)(b->d.plan.chunk / SZ_4K) : 1,
 		(u32)b->d.plan.radius,
 	};
-	struct zero_ops ops = { prim_fns[b->d.at.v[AXIS_PRIM]], resched, NULL };
+	struct zero_ops ops = { prim_fns[b->d.at.v[AXIS_PRIM]], resched, NULL,
+				 NULL, NULL };
 	u32 nr = (u32)(b->bytes / SZ_4K);
 
 	(void)o;

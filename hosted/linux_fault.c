@@ -96,6 +96,10 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	}
 	if (l->d.c->probe == PROBE_LATENCY) {
 		probe_stop(&l->probe);
+		if (l->probe.truncated)
+			bench_fail(o, "%s: the probe filled its %u samples before "
+				   "the pass ended: raise probe_us", l->d.name,
+				   PROBE_CAP);
 		p->probe = l->probe.late;
 		p->probe_fault = l->probe.fault;
 		p->nprobe = l->probe.n;

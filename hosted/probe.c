@@ -24,28 +24,38 @@ const char *probe_policy(const struct hz_config *c)
 						       : "SCHED_OTHER";
 }
 
-/* Each deadline gets one wake-up, late or not: none is skipped, so the
- * count against the deadlines passed says whether any was lost. */
+/*
+ * Every deadline up to the stop is owed a sample, however late.  The sleep
+ * and the lateness are both CLOCK_MONOTONIC's (which NTP may slew: the same
+ * clock on both sides cancels it); lateness is then converted to TSC ticks.
+ */
 static void *probe_main(void *arg)
 {
 	struct probe *p = arg;
 
-	for (u64 k = 1; !p->stop && p->n < p->cap; k++) {
-		u64 deadline = p->start + k * p->period, now;
-		/* Deadlines are after start, the pair's TSC side: no wrap. */
-		u64 ns = p->start_ns + mul_div_u64(deadline - p->start,
-						   1000000000ULL, tsc_hz);
+	for (u64 k = 1;; k++) {
+		u64 deadline = p->start + k * p->period, now_ns;
+		u64 ns = p->start_ns + mul_div_u64(k * p->period, 1000000000ULL,
+						   tsc_hz);
 		struct timespec ts = { (time_t)(ns / 1000000000ULL),
 				       (long)(ns % 1000000000ULL) };
 
+		if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE) &&
+		    deadline > p->stop_at)
+			break;
+		if (p->n == p->cap) {
+			p->truncated = true;
+			break;
+		}
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 		       EINTR)
 			;
-		now = rdtsc();
-		/* A deadline before the stop is owed its sample. */
-		if (p->stop && deadline > p->stop_at)
+		now_ns = mono_ns();
+		if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE) &&
+		    deadline > p->stop_at)
 			break;
-		p->late[p->n] = now > deadline ? now - deadline : 0;
+		p->late[p->n] = now_ns > ns ? mul_div_u64(now_ns - ns, tsc_hz,
+							  1000000000ULL) : 0;
 		p->fault[p->n] = *p->current_fault;
 		p->n++;
 	}
@@ -93,6 +103,14 @@ bool probe_start(struct probe *p, const struct hz_config *c, int cpu,
 	p->start = rdtsc();
 	err = pthread_create(&p->thread, &a, probe_main, p);
 	pthread_attr_destroy(&a);
+	if (err == EPERM && strcmp(p->policy, "SCHED_FIFO") == 0) {
+		/* Root without CAP_SYS_NICE (a container): say so, go on. */
+		p->policy = "SCHED_OTHER";
+		snprintf(p->why, sizeof(p->why), "SCHED_FIFO refused (EPERM): the "
+			 "probe runs SCHED_OTHER");
+		fprintf(stderr, "hugezero-linux: %s\n", p->why);
+		err = pthread_create(&p->thread, NULL, probe_main, p);
+	}
 	if (err) {
 		snprintf(p->why, sizeof(p->why), "pthread_create: %s", strerror(err));
 		return false;
@@ -103,11 +121,9 @@ bool probe_start(struct probe *p, const struct hz_config *c, int cpu,
 void probe_stop(struct probe *p)
 {
 	p->stop_at = rdtsc();
-	p->stop = true;
+	__atomic_store_n(&p->stop, true, __ATOMIC_RELEASE);
 	pthread_join(p->thread, NULL);
 	p->expected = (p->stop_at - p->start) / p->period;
-	if (p->expected > p->cap)
-		p->expected = p->cap;
 }
 
 void probe_free(struct probe *p)

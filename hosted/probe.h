@@ -23,7 +23,8 @@ struct probe {
 	u64 start_ns;			/* CLOCK_MONOTONIC at start */
 	u64 expected;
 	volatile u64 *current_fault;	/* the toucher's, ~0 between faults */
-	volatile bool stop;
+	bool stop;			/* atomic: release by the stopper */
+	bool truncated;			/* cap samples: the rest untaken */
 	const char *policy;		/* SCHED_FIFO, SCHED_OTHER */
 	char why[160];			/* why it could not be what was asked */
 };

@@ -269,14 +269,21 @@ static void keep_probe(struct bench_outcome *o, u32 i,
 {
 	struct stats s;
 
-	stats_of(p->probe, p->nprobe, &s);
+	if (p->probe_expected > p->nprobe)
+		o->probe_lost += p->probe_expected - p->nprobe;
+	/* No sample is no latency figure (a starved probe is not a fast
+	 * one): its run keeps none, and the summary says lost. */
 	o->has_probe = true;
+	if (!p->nprobe) {
+		o->probe_med[i] = o->probe_p99[i] = o->probe_p999[i] = 0;
+		o->probe_max[i] = ~0ULL;
+		return;
+	}
+	stats_of(p->probe, p->nprobe, &s);
 	o->probe_med[i] = s.median;
 	o->probe_p99[i] = s.p99;
 	o->probe_p999[i] = s.p999;
 	o->probe_max[i] = s.max;
-	if (p->probe_expected > p->nprobe)
-		o->probe_lost += p->probe_expected - p->nprobe;
 }
 
 void bench_keep_run(struct bench_outcome *o, const struct bench_pass *p,
@@ -333,6 +340,10 @@ static void probe_summary(struct rec *r, const struct bench_outcome *o, u64 hz)
 
 	for (u32 i = 0; i < o->nruns; i++)
 		mx = MAX(mx, o->probe_max[i]);
+	if (mx == ~0ULL) {	/* a run without one sample */
+		rec_u64(r, "probe_lost", o->probe_lost);
+		return;
+	}
 	rec_u64(r, "probe_ns_median", ns_median(o->probe_med, o->nruns, hz));
 	rec_u64(r, "probe_ns_p99", ns_median(o->probe_p99, o->nruns, hz));
 	rec_u64(r, "probe_ns_p999", ns_median(o->probe_p999, o->nruns, hz));

@@ -94,7 +94,8 @@ void stats_of(u64 *v, u64 n, struct stats *s)
 	unsigned __int128 sum = 0, sq = 0;
 
 	s->n = n;
-	s->min = s->max = s->median = s->p99 = s->mean = s->stddev = 0;
+	s->min = s->max = s->median = s->p99 = s->p999 = s->mean = 0;
+	s->stddev = 0;
 	if (n == 0)
 		return;
 	sort_u64(v, n);

@@ -21,7 +21,11 @@ s64 folio_zero(u8 *folio, u32 nr, u32 fault, const struct zero_plan *plan,
 				ops->resched(ops->ctx);
 			points++;
 		}
+		if (ops->enter)
+			ops->enter(ops->ctx);
 		ops->prim(folio + (u64)r.start * SZ_4K, (u64)r.npages * SZ_4K);
+		if (ops->leave)
+			ops->leave(ops->ctx);
 	}
 	return points;
 }

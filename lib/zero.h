@@ -19,6 +19,10 @@ struct zero_ops {
 	void (*prim)(void *dst, u64 len);	/* arch/x86_64/clear.asm */
 	void (*resched)(void *ctx);		/* cond_resched(); may be NULL */
 	void *ctx;
+	/* Around each primitive call, or NULL: a SIMD primitive's
+	 * kernel_fpu_begin()/end(), so a resched point between two calls
+	 * is still one. */
+	void (*enter)(void *ctx), (*leave)(void *ctx);
 };
 
 struct zero_plan {

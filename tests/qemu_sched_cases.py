@@ -36,6 +36,17 @@ def by_name(res) -> dict[str, Cfg]:  # type: ignore[no-untyped-def]
     return {c.name: c for c in out.values()}
 
 
+def tsc_hz(res) -> int:  # type: ignore[no-untyped-def]
+    tb = next((r for b in records.parse(res.log) for r in b.records
+               if r.type == "timebase"), None)
+    return tb.int("tsc_hz") if tb else 0
+
+
+def late_median(c: Cfg) -> int:
+    v = sorted(c.samples.get("probe", [0]))
+    return v[len(v) // 2]
+
+
 def late_max(c: Cfg) -> int:
     return max(c.samples.get("probe", [0]))
 
@@ -60,6 +71,12 @@ def mechanisms(rt: bool) -> Check:
             lazy = cs["lazy.1G.erms.contiguous-page"]
             if not inside(lazy):
                 return "lazy, rt probe: never ran inside a REP STOSB clear (it should preempt as under full)"
+            # A normal-class probe waits for the tick (half a tick on the
+            # median); an rt one is woken at once: far below it.
+            quarter_tick = tsc_hz(res) // 250 // 4
+            if late_median(lazy) > quarter_tick:
+                return (f"lazy, rt probe: median latency {late_median(lazy)} ticks, over a "
+                        f"quarter tick ({quarter_tick}): it waited for the tick")
             return None
         none_c, none_l = cs["none.1G.erms.contiguous-page"], cs["none.1G.erms.linux"]
         full_c, full_v = cs["full.1G.erms.contiguous-page"], cs["full.1G.avx2.contiguous-page"]
@@ -83,6 +100,9 @@ def mechanisms(rt: bool) -> Check:
         # About one tick: under TCG on a loaded host a tick can come late
         # (16 ms seen at 250 Hz), so the bound is relative to none's wait
         # for the whole clear, never an absolute time.
+        if late_median(lazy_c) < 10 * late_median(full_c):
+            return (f"lazy, normal probe: median latency {late_median(lazy_c)} not 10x "
+                    f"above full's {late_median(full_c)}: it did not wait for the tick")
         if late_max(lazy_c) * 4 > late_max(none_c):
             return (f"lazy, normal probe: max latency {late_max(lazy_c)} not well below "
                     f"none's {late_max(none_c)} (it should wait about a tick)")

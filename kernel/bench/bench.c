@@ -135,7 +135,7 @@ static void arm(struct bench_cfg *b)
 	fc->current = ~0ULL;
 	fc->model_on = b->d.at.v[AXIS_PREEMPT] != MODEL_OFF;
 	if (fc->model_on && prim_is_simd(b->d.at.v[AXIS_PRIM]))
-		fc->fpu_area = bc->fpu_area;
+		fc->fpu_area = bc->fpu_area;	/* size checked in model_up() */
 	fault_arm(bc->cpu, fc);
 }
 
@@ -188,6 +188,10 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	workload_run(wl, b->c->cpl == 1, b->model_on);
 	if (probe && bc->probe.task) {
 		bench_probe_stop(&bc->probe);
+		if (bc->probe.truncated)
+			bench_fail(o, "%s: the probe filled its %u samples before "
+				   "the pass ended: raise probe_us", b->d.name,
+				   PROBE_MAX);
 		p->probe = bc->probe.late;
 		p->probe_fault = bc->probe.fault;
 		p->nprobe = bc->probe.n;
@@ -294,6 +298,13 @@ static bool model_up(struct bench_cfg *b, char *why, size_t n)
 	b->model_on = m != MODEL_OFF;
 	if (!b->model_on)
 		return true;
+	if (fpu_area_size() > sizeof(b->bc->fpu_area)) {
+		ksnprintf(why, n, "extended state of %u bytes exceeds the %zu "
+			  "kernel_fpu_begin() keeps", fpu_area_size(),
+			  sizeof(b->bc->fpu_area));
+		b->model_on = false;
+		return false;
+	}
 	if (!sched_init_cpu(cpu, why, n))
 		return false;
 	/* enum preempt_model is 1 + preempt=, as the matrix axis. */

@@ -24,16 +24,34 @@ void fault_disarm(u32 cpu)
 	armed[cpu] = NULL;
 }
 
-/* A task run from the resched point ran between two primitive calls, not
- * inside one: the probe must see that. */
 static void resched(void *ctx)
 {
+	(void)ctx;
+	cond_resched();
+}
+
+/*
+ * Under a model, around each primitive call: a probe that runs now ran
+ * inside a call of fault `current`; a SIMD call runs between
+ * kernel_fpu_begin() and kernel_fpu_end(), as Linux's kernel SIMD, so it
+ * is not preemptible but the resched points between calls still are.
+ */
+static void call_enter(void *ctx)
+{
 	struct fault_ctx *fc = ctx;
-	u64 cur = fc->current;
+
+	if (fc->fpu_area)
+		kernel_fpu_begin(fc->fpu_area);
+	fc->current = fc->nfaults;
+}
+
+static void call_leave(void *ctx)
+{
+	struct fault_ctx *fc = ctx;
 
 	fc->current = ~0ULL;
-	cond_resched();
-	fc->current = cur;
+	if (fc->fpu_area)
+		kernel_fpu_end(fc->fpu_area);
 }
 
 /*
@@ -84,7 +102,7 @@ static bool fault_handle(struct regs *r)
 {
 	struct fault_ctx *fc = armed[this_cpu()->cpu];
 	u64 cr2 = read_cr2(), bytes, va, t0, t1;
-	struct zero_ops ops = { NULL, resched, fc };
+	struct zero_ops ops = { NULL, resched, fc, NULL, NULL };
 	struct folio *f;
 	s64 taken;
 	u32 page;
@@ -99,22 +117,20 @@ static bool fault_handle(struct regs *r)
 	va = ALIGN_DOWN(cr2, bytes);
 	page = (u32)((cr2 - va) / SZ_4K);
 	ops.prim = fc->prim;
-	/* do_user_addr_fault(): local_irq_enable() once the address is read. */
+	/* do_user_addr_fault(): local_irq_enable() if the faulting context
+	 * had interrupts on.  Without a model nothing here changes. */
 	if (fc->model_on) {
-		irq_enable();
+		ops.enter = call_enter;
+		ops.leave = call_leave;
+		if (r->rflags & RFLAGS_IF)
+			irq_enable();
 		/* The folio allocation's might_sleep(): a reschedule point
 		 * under voluntary (vma_alloc_folio -> might_alloc). */
 		might_resched();
 	}
 	t0 = tsc_begin();
-	if (fc->fpu_area)
-		kernel_fpu_begin(fc->fpu_area);
-	fc->current = fc->nfaults;	/* a probe that runs now ran inside */
 	taken = folio_zero(phys_to_virt(f->pa), (u32)(bytes / SZ_4K), page,
 			   &fc->plan, &ops);
-	fc->current = ~0ULL;
-	if (fc->fpu_area)
-		kernel_fpu_end(fc->fpu_area);
 	t1 = tsc_end();
 	if (fc->model_on)
 		irq_disable();

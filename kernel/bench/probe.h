@@ -8,8 +8,8 @@
 /*
  * probe=latency: a task on the faulting CPU, above the workload, that
  * sleeps until a TSC deadline every probe_us and records how late it ran
- * (actual - deadline) and the fault whose clear it interrupted (the
- * fault path's index while folio_zero() runs; ~0 when it ran outside one).  Every deadline is owed one wake-up: none is
+ * (actual - deadline) and the fault whose primitive call it interrupted
+ * (the fault path's index inside a call; ~0 outside one).  Every deadline is owed one wake-up: none is
  * skipped, so wake-ups against deadlines passed counts the lost ones.
  */
 #define PROBE_MAX 65536		/* wake-ups one pass keeps */
@@ -17,6 +17,7 @@
 struct bench_probe {
 	struct task *task;
 	volatile bool stop;
+	bool truncated;			/* PROBE_MAX samples: the rest untaken */
 	u64 start, stop_at, period;	/* TSC */
 	u64 expected;
 	u32 n;

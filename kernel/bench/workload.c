@@ -7,6 +7,7 @@
 #include "arch/x86_64/user.h"
 #include "kernel/mm/memory.h"
 #include "kernel/bench/workload.h"
+#include "kernel/sched/sched.h"
 #include "lib/string.h"
 
 extern char __utext_start[], __utext_end[];
@@ -75,11 +76,13 @@ void workload_destroy(struct workload *w)
 void workload_enter_space(struct workload *w)
 {
 	write_cr3(virt_to_phys(w->pml4));
+	sched_set_space(w->pml4);
 }
 
 void workload_leave_space(void)
 {
 	write_cr3(virt_to_phys(kernel_pml4));
+	sched_set_space(NULL);
 }
 
 void workload_run(struct workload *w, bool ring3, bool irqs_on)

@@ -93,6 +93,12 @@ static void context_switch(struct task *prev, struct task *next)
 	switch_stack(&prev->rsp, next->rsp);
 }
 
+void sched_set_space(u64 *pml4)
+{
+	if (cpu_rq(this_cpu()->cpu)->curr)
+		cpu_rq(this_cpu()->cpu)->curr->pml4 = pml4;
+}
+
 bool __schedule(struct rq *rq, enum sched_mode mode)
 {
 	struct task *prev, *next;
@@ -256,6 +262,9 @@ static void init_boot_task(struct rq *rq, u32 cpu)
 	t->stack = pc->stacks->kernel;
 	t->stack_size = sizeof(pc->stacks->kernel);
 	t->rsp0 = pc->tss.rsp0;
+	/* Whatever it runs in now is its own (the benchmark's workload
+	 * space, say): a switch back must load it again. */
+	t->pml4 = phys_to_virt(read_cr3() & PTE_ADDR);
 	rq->curr = t;
 }
 

@@ -70,6 +70,9 @@ __noreturn void task_exit(void);
  * last put_task_struct()): a task's memory has no other owner. */
 void task_join(struct task *t);
 struct task *current_task(void);
+/* The calling task now runs in @pml4 (NULL: whatever is loaded), so a
+ * switch back to it loads it again. */
+void sched_set_space(u64 *pml4);
 /* Linux's set_current_state(): TASK_SLEEPING then schedule() blocks until
  * a wake_up(); a wake-up in between makes the schedule() return at once. */
 void set_current_state(enum task_state s);

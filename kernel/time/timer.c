@@ -192,10 +192,37 @@ static bool spurious_irq(struct regs *r)
 	return true;
 }
 
+/*
+ * Any other external vector nobody claimed: firmware may leave one pending
+ * in the IRR (a timer it armed), to arrive at the first STI.  Acknowledged
+ * if in service and counted, as Linux's spurious_interrupt(), never fatal.
+ */
+static bool stray_irq(struct regs *r)
+{
+	struct irq_stats *s = &this_timer()->stats;
+	u64 t0 = rdtsc();
+
+	if (this_timer()->up && lapic_in_service((u8)r->vector))
+		lapic_eoi();
+	s->spurious++;
+	account(s, t0);
+	return true;
+}
+
+/* Software interrupts of ours (user_init()'s exit vector) are registered
+ * later and replace this. */
+static void claim_strays(void)
+{
+	for (u32 v = VEC_PIC_BASE + PIC_VECTORS; v < VEC_SPURIOUS; v++)
+		if (v != VEC_LOCAL_TIMER)
+			trap_set_handler(v, stray_irq);
+}
+
 bool timer_init_cpu(u32 cpu, char *why, size_t n)
 {
 	struct timer_cpu *tc = &timer_cpus[cpu];
 
+	claim_strays();
 	trap_set_handler(VEC_LOCAL_TIMER, timer_irq);
 	trap_set_handler(VEC_SPURIOUS, spurious_irq);
 	for (u32 v = VEC_PIC_BASE; v < VEC_PIC_BASE + PIC_VECTORS; v++)

@@ -55,7 +55,7 @@ static u8 *folio_space(void)
 
 static s64 run(struct fake *f, u32 nr, u32 fault, const struct zero_plan *p)
 {
-	const struct zero_ops ops = { fake_prim, fake_resched, f };
+	const struct zero_ops ops = { fake_prim, fake_resched, f, NULL, NULL };
 
 	*f = (struct fake){ .base = folio_space(), .nr = nr };
 	cur = f;
@@ -143,7 +143,7 @@ TEST(zero_resched_before_each_unit)
 TEST(zero_without_resched_callback)
 {
 	const struct zero_plan p = { ORDER_BATCHED, BATCH_32M, 0 };
-	const struct zero_ops ops = { fake_prim, NULL, NULL };
+	const struct zero_ops ops = { fake_prim, NULL, NULL, NULL, NULL };
 	struct fake f = { .base = folio_space(), .nr = NR_1G };
 
 	cur = &f;
@@ -182,7 +182,7 @@ TEST(zero_refuses_bad_arguments)
 TEST(zero_real_folio)
 {
 	const struct zero_plan p = { ORDER_NEIGHBOURHOOD, 100, 2 };
-	const struct zero_ops ops = { prim_fns[PRIM_REP], NULL, NULL };
+	const struct zero_ops ops = { prim_fns[PRIM_REP], NULL, NULL, NULL, NULL };
 	u8 *folio = aligned_alloc(SZ_2M, SZ_2M);
 	u64 bad = ~0ULL;
 
