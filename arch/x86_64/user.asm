@@ -4,7 +4,7 @@
 ; user_enter(rip, rsp, arg, u64 *tss_rsp0, u64 *saved_rsp, rflags) keeps
 ; the callee-saved registers on this stack, points TSS.rsp0 just below
 ; them (so every trap from ring 3 lands below our live frames), and irets
-; to ring 3 with @rflags (the workload's: interrupts off).  The workload
+; to ring 3 with @rflags (interrupts off, or on under a scheduling model).  The workload
 ; leaves with int 0x81, whose handler (user.c) resumes at user_return on
 ; the saved stack.
 

@@ -111,8 +111,8 @@ void preempt_schedule_irq(struct rq *rq)
 /*
  * should_resched(0) && !irqs_disabled(), as Linux: with interrupts off
  * the switch would turn them on behind the caller's back.  The fault
- * path runs with them off today, so its cond_resched() switches only
- * once it enables them, as Linux's #PF handler does.
+ * path enables them under a model, as Linux's #PF handler does, so its
+ * cond_resched() switches there.
  */
 static void __cond_resched(struct rq *rq)
 {

@@ -38,7 +38,6 @@ struct task {
 	u64 stack_size;
 	u64 rsp0;			/* TSS.rsp0 while it runs */
 	u64 *pml4;			/* its address space; NULL: any (lazy TLB) */
-	void *fpu;			/* unused (docs/sched.md) */
 	struct ktimer wake;		/* sleep_until() */
 	void (*entry)(void *arg);
 	void *arg;
