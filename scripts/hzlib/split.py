@@ -23,7 +23,9 @@ from .records import Boot
 Row = dict[str, object]
 
 # What a strategy fixes; every other dimension should equal the fault's.
-STRATEGY_DIMS = ("bench", "clear", "order", "chunk", "radius")
+STRATEGY_DIMS = ("bench", "clear", "order", "chunk", "radius",
+                 # The probe is a task beside the fault, not how it clears.
+                 "probe", "probe_us", "probe_class", "probe_policy")
 MODELS = ("none", "voluntary", "full", "lazy")
 BATCH = 32 << 20            # PROCESS_PAGES_NON_PREEMPT_BATCH, Linux 7.0
 RADIUS = 2                  # FOLIO_ZERO_LOCALITY_RADIUS, Linux 7.0
