@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Just enough ACPI for timing and reset: the root tables, the FADT (PM
- * timer, reset register) and the HPET table.  Every table's checksum is
+ * Just enough ACPI for timing, reset and the processors: the root tables,
+ * the FADT (PM timer, reset register), the HPET table and the MADT.  Every table's checksum is
  * verified; a table that fails is listed and not used.
  */
 #include "arch/x86_64/paging.h"
 #include "kernel/acpi.h"
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
+#include "lib/format.h"
 #include "lib/string.h"
 
 struct acpi_info acpi;
@@ -131,6 +132,38 @@ static void parse_hpet(void)
 		acpi.hpet_base = ((const struct acpi_gas *)(h + 40))->address;
 }
 
+/* The processors, for bringing up the others (and for saying how many). */
+static void parse_madt(void)
+{
+	const struct sdt_header *h = acpi_find("APIC");
+	const struct madt *m = &acpi.madt;
+	char ids[160];
+	size_t pos = 0;
+
+	if (!h) {
+		printk("acpi: no MADT: one CPU (the one running)\n");
+		return;
+	}
+	if (!madt_parse(h, h->length, &acpi.madt)) {
+		printk("acpi: MADT of %u bytes unreadable: one CPU\n", h->length);
+		return;
+	}
+	acpi.has_madt = true;
+	ids[0] = '\0';
+	for (u32 i = 0; i < m->ncpus && pos + 16 < sizeof(ids); i++)
+		pos += (size_t)ksnprintf(ids + pos, sizeof(ids) - pos, "%s%u%s",
+					 i ? "," : "", m->cpu[i].apic_id,
+					 m->cpu[i].enabled ? "" :
+					 m->cpu[i].online_capable ? "(off)" : "(x)");
+	printk("acpi: MADT: %u processor%s, %u enabled, APIC IDs %s%s; local "
+	       "APIC at %#llx%s%s\n", m->ncpus, m->ncpus == 1 ? "" : "s",
+	       m->nenabled, ids,
+	       pos + 16 >= sizeof(ids) ? ",..." : "",
+	       (unsigned long long)m->lapic_base,
+	       m->bad ? "; a malformed entry ended the list" : "",
+	       m->dropped ? "; more processors than hugezero keeps" : "");
+}
+
 void acpi_init(void)
 {
 	const u8 *rsdp = boot_info.rsdp_len ? boot_info.rsdp : NULL;
@@ -152,4 +185,5 @@ void acpi_init(void)
 		walk_root(*(const u32 *)(rsdp + 16), 4);
 	parse_fadt();
 	parse_hpet();
+	parse_madt();
 }

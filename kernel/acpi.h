@@ -3,6 +3,7 @@
 #define KERNEL_ACPI_H
 
 #include "arch/x86_64/reset.h"
+#include "lib/madt.h"
 #include "lib/types.h"
 
 #define ACPI_MAX_TABLES 64
@@ -23,6 +24,9 @@ struct acpi_info {
 	u8 reset_value;
 	/* From the HPET table */
 	u64 hpet_base;
+	/* From the MADT: every processor, enabled or not */
+	bool has_madt;
+	struct madt madt;
 };
 
 extern struct acpi_info acpi;

@@ -186,7 +186,9 @@ CASES = [
         timer_skipped_without_apic)),
     Case("uefi-usb-qemu64", "uefi", "usb", cpu="qemu64",
          check=all_of(passes, no_1g)),
-    Case("bios-smp2", smp=2, check=passes),
+    Case("bios-smp2", smp=2, check=all_of(passes, expect_log(
+        r"acpi: MADT: 2 processors, 2 enabled, APIC IDs 0,1;",
+        "both processors from the MADT"))),
     # No HPET: the TSC is still calibrated, against the PM timer and the PIT.
     Case("no-hpet", machine="q35,hpet=off", check=all_of(
         passes, expect_log(r"tsc: hpet +unusable: no HPET table in ACPI",
