@@ -95,15 +95,13 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		s->access[k] = timed_access(a, l->bytes, access);
 	}
 	if (l->d.c->probe == PROBE_LATENCY) {
+		struct probe_take t;
+
 		probe_stop(&l->probe);
-		if (l->probe.truncated)
-			bench_fail(o, "%s: the probe filled its %u samples before "
-				   "the pass ended: raise probe_us", l->d.name,
-				   PROBE_CAP);
-		p->probe = l->probe.late;
-		p->probe_fault = l->probe.fault;
-		p->nprobe = l->probe.n;
-		p->probe_expected = l->probe.expected;
+		t = (struct probe_take){ l->probe.late, l->probe.fault,
+					 l->probe.n, PROBE_CAP, l->probe.expected,
+					 l->probe.truncated };
+		bench_take_probe(p, o, l->d.name, &t);
 	}
 	if (l->backing == BACKING_THP)
 		l->huge_pct = MIN(l->huge_pct, region_huge_pct(&l->r));

@@ -53,6 +53,18 @@ static void one_pass(const struct bench_job *j, u32 run, enum pass_kind k)
 	j->ops->reset(j->ctx);
 }
 
+void bench_take_probe(struct bench_pass *p, struct bench_outcome *o,
+		      const char *name, const struct probe_take *t)
+{
+	if (t->truncated)
+		bench_fail(o, "%s: the probe filled its %u samples before the "
+			   "pass ended: raise probe_us", name, t->cap);
+	p->probe = t->late;
+	p->probe_fault = t->fault;
+	p->nprobe = t->n;
+	p->probe_expected = t->expected;
+}
+
 bool bench_run_config(const struct bench_job *j, const char *skip)
 {
 	const struct hz_config *c = j->d->c;

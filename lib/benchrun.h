@@ -50,6 +50,18 @@ struct bench_job {
 	u64 *scratch;			/* d->folios entries */
 };
 
+/* A pass's probe samples into @p; a probe that filled its @cap samples
+ * before the pass ended fails the configuration, saying so. */
+struct probe_take {
+	u64 *late;
+	const u64 *fault;
+	u32 n, cap;
+	u64 expected;
+	bool truncated;
+};
+void bench_take_probe(struct bench_pass *p, struct bench_outcome *o,
+		      const char *name, const struct probe_take *t);
+
 /*
  * Run one configuration; @skip (a reason) writes a skipped summary
  * instead.  Returns true when it ran and every check held.

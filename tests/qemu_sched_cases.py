@@ -56,15 +56,24 @@ def inside(c: Cfg) -> int:
     return sum(1 for f in c.samples.get("probe_fault", []) if f != NOT_IN_FAULT)
 
 
+def under_model(c: Cfg) -> str | None:
+    """Every run of a configuration with a model: no wake-up lost, and
+    interrupts and switches seen."""
+    for r in c.runs:
+        if r.int("probe_expected") != r.int("probe_wakeups"):
+            return f"{c.name}: {r.f['probe_wakeups']} wake-ups of {r.f['probe_expected']}"
+        if not (r.int("irqs") > 0 and r.int("switches") > 0):
+            return f"{c.name}: irqs={r.f['irqs']} switches={r.f['switches']} under a model"
+    return None
+
+
 def mechanisms(rt: bool) -> Check:
     def run(res) -> str | None:  # type: ignore[no-untyped-def]
         cs = by_name(res)
         for c in cs.values():
-            for r in c.runs:
-                if r.int("probe_expected") != r.int("probe_wakeups"):
-                    return f"{c.name}: {r.f['probe_wakeups']} wake-ups of {r.f['probe_expected']}"
-                if not (r.int("irqs") > 0 and r.int("switches") > 0):
-                    return f"{c.name}: irqs={r.f['irqs']} switches={r.f['switches']} under a model"
+            why = under_model(c)
+            if why:
+                return why
             if not c.samples.get("probe"):
                 return f"{c.name}: no probe samples"
         if rt:
@@ -115,11 +124,9 @@ def mechanisms_2m(res) -> str | None:  # type: ignore[no-untyped-def]
     under every model; what must hold is where the probe may run."""
     cs = by_name(res)
     for c in cs.values():
-        for r in c.runs:
-            if r.int("probe_expected") != r.int("probe_wakeups"):
-                return f"{c.name}: {r.f['probe_wakeups']} wake-ups of {r.f['probe_expected']}"
-            if not (r.int("irqs") > 0 and r.int("switches") > 0):
-                return f"{c.name}: irqs={r.f['irqs']} switches={r.f['switches']} under a model"
+        why = under_model(c)
+        if why:
+            return why
         simd = ".avx2." in c.name
         if (c.name.startswith(("none.", "voluntary.")) or simd) and inside(c):
             return f"{c.name}: the probe ran inside a primitive call {inside(c)} times"

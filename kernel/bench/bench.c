@@ -187,15 +187,13 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		bench_fail(o, "%s: no memory for the probe task", b->d.name);
 	workload_run(wl, b->c->cpl == 1, b->model_on);
 	if (probe && bc->probe.task) {
+		struct probe_take t;
+
 		bench_probe_stop(&bc->probe);
-		if (bc->probe.truncated)
-			bench_fail(o, "%s: the probe filled its %u samples before "
-				   "the pass ended: raise probe_us", b->d.name,
-				   PROBE_MAX);
-		p->probe = bc->probe.late;
-		p->probe_fault = bc->probe.fault;
-		p->nprobe = bc->probe.n;
-		p->probe_expected = bc->probe.expected;
+		t = (struct probe_take){ bc->probe.late, bc->probe.fault,
+					 bc->probe.n, PROBE_MAX,
+					 bc->probe.expected, bc->probe.truncated };
+		bench_take_probe(p, o, b->d.name, &t);
 	}
 	noise_since(bc->cpu, &before, p);
 	fault_disarm(bc->cpu);
