@@ -37,6 +37,7 @@ const char *const order_choice_names[] = {
 	"converging-page", "discontiguous-page", "contiguous-page",
 	"batched-pages", "neighbourhood-last", "linux", NULL,
 };
+const char *const numa_names[] = { "local", "remote", "interleave", NULL };
 const char *const verify_names[] = { "full", "sample", NULL };
 const char *const samples_names[] = { "all", "none", NULL };
 const char *const inject_names[] = { "none", "skip-line", "wrong-pa", NULL };
@@ -140,6 +141,48 @@ static bool parse_chunks(const struct param *p, const char *val, size_t len,
 	return true;
 }
 
+static bool parse_cpus(const struct param *p, const char *val, size_t len,
+		       void *field, char *err, size_t errlen)
+{
+	(void)p;
+	return cpulist_parse(val, len, field, err, errlen);
+}
+
+/* scale=1,2,4,all: CPUs per step, each step a set of its own. */
+static bool parse_scale(const struct param *p, const char *val, size_t len,
+			void *field, char *err, size_t errlen)
+{
+	struct hz_config *c = (struct hz_config *)((u8 *)field -
+						   offsetof(struct hz_config, scale));
+	const char *s = val, *end = val + len;
+	u32 n = 0;
+
+	(void)p;
+	while (s <= end) {
+		const char *e = s;
+		u64 v;
+
+		while (e < end && *e != ',')
+			e++;
+		if (n == MAX_SCALE) {
+			ksnprintf(err, errlen, "more than %d scale steps", MAX_SCALE);
+			return false;
+		}
+		if (e - s == 3 && memcmp(s, "all", 3) == 0)
+			v = SCALE_ALL;
+		else if (!parse_u64(s, (size_t)(e - s), &v) || !v ||
+			 v > CPUSET_MAX) {
+			ksnprintf(err, errlen, "'%.*s' is not a number of CPUs "
+				  "(1..%d) or 'all'", (int)(e - s), s, CPUSET_MAX);
+			return false;
+		}
+		c->scale[n++] = (u32)v;
+		s = e + 1;
+	}
+	c->nscale = n;
+	return true;
+}
+
 #define F(x) offsetof(struct hz_config, x)
 
 const struct param hz_params[] = {
@@ -200,6 +243,12 @@ const struct param hz_params[] = {
 	  "probe_us=10..1000000", NULL },
 	{ "probe_class", P_ENUM, F(probe_class), probe_class_names, 0, 0, NULL,
 	  "probe_class=normal|rt", NULL },
+	{ "cpus", P_CUSTOM, F(cpus), NULL, 0, 0, parse_cpus,
+	  "cpus=CPULIST (0-3,8; 0-15:2/4)|all", NULL },
+	{ "scale", P_CUSTOM, F(scale), NULL, 0, 0, parse_scale,
+	  "scale=N[,N...] (CPUs per step; 'all')", NULL },
+	{ "numa", P_ENUM, F(numa), numa_names, 0, 0, NULL,
+	  "numa=local|remote|interleave", NULL },
 	{ "cpu", P_U64, F(cpu), NULL, 0, CPU_AUTO - 1, NULL, "cpu=0..4095", NULL },
 	{ "backing", P_ENUM_LIST, F(backings), backing_names, 0, 0, NULL,
 	  "backing=hugetlb,thp,base|all", NULL },
@@ -237,6 +286,8 @@ void config_defaults(struct hz_config *c)
 	c->probe_us = 1000;
 	c->seed = 1;
 	c->cpu = CPU_AUTO;
+	cpu_set_add(&c->cpus, 0);	/* the boot CPU alone, as before SMP */
+	c->numa = NUMA_LOCAL;
 	c->backings = (1ULL << BACKING_COUNT) - 1;
 }
 
@@ -246,7 +297,8 @@ static bool is_bench_key(const char *key)
 		"folio", "clear", "order", "size", "runs", "warmups", "chunk",
 		"radius", "touch", "offset", "access", "cache", "verify",
 		"samples", "inject", "inject_lines", "cpl", "seed", "backing",
-		"pte", "preempt", "hz", "probe", "probe_us", "probe_class", NULL,
+		"pte", "preempt", "hz", "probe", "probe_us", "probe_class", "cpus", "scale",
+		"numa", NULL,
 	};
 
 	return choice_index(keys, key, strlen(key)) >= 0;
@@ -323,6 +375,9 @@ bool config_check(const struct hz_config *c, struct cmdline_result *res)
 				       hz_params[i].key);
 		return res->nerrors == before;
 	}
+	if (given(res, "cpu") && given(res, "cpus"))
+		refuse(res, "cpu= pins one process; cpus= runs one per CPU: "
+		       "give one of them");
 	if (c->hz != 100 && c->hz != 250 && c->hz != 1000)
 		refuse(res, "hz=%llu: the tick is 100, 250 or 1000 Hz",
 		       (unsigned long long)c->hz);

@@ -3,6 +3,7 @@
 #define LIB_PARAMS_H
 
 #include "lib/cmdline.h"
+#include "lib/cpulist.h"
 
 /*
  * hugezero's configuration: every boot command-line key, with its
@@ -40,6 +41,10 @@ enum probe_mode { PROBE_NONE, PROBE_LATENCY };
 enum probe_class { PROBE_NORMAL, PROBE_RT };
 
 #define MAX_CHUNKS 8
+/* All CPUs at once (docs/smp.md) */
+enum numa_mode { NUMA_LOCAL, NUMA_REMOTE, NUMA_INTERLEAVE };
+#define MAX_SCALE 16
+#define SCALE_ALL 0	/* a scale= step of every selected CPU */
 #define INJECT_MAX_LINES 4096
 
 struct console_spec {
@@ -80,6 +85,12 @@ struct hz_config {
 	u64 probe_us;		/* the probe's period */
 	u32 probe_class;	/* enum probe_class */
 
+	/* All CPUs at once (docs/smp.md) */
+	struct cpu_set cpus;	/* which CPUs run the workload */
+	u32 nscale;		/* 0: one step, every CPU of cpus */
+	u32 scale[MAX_SCALE];	/* CPUs per step; SCALE_ALL: all of cpus */
+	u32 numa;		/* enum numa_mode */
+
 	/* The Linux companion only */
 	u64 cpu;		/* CPU to pin to, or CPU_AUTO */
 	u64 backings;		/* bitmask of enum backing (linux-fault) */
@@ -94,7 +105,8 @@ extern const char *const bench_names[], *const folio_names[],
 	*const cache_names[], *const verify_names[], *const samples_names[],
 	*const inject_names[], *const cpl_names[], *const backing_names[],
 	*const pte_names[], *const preempt_names[], *const probe_names[],
-	*const probe_class_names[], *const order_choice_names[];
+	*const probe_class_names[], *const order_choice_names[],
+	*const numa_names[];
 extern const u64 folio_bytes[FOLIO_COUNT];
 
 void config_defaults(struct hz_config *c);

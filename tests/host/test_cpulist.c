@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Host tests of the cpulist parser and the cpus=, scale=, numa= keys. */
+#include "lib/cpulist.h"
+#include "lib/params.h"
+#include "lib/string.h"
+#include "tests/host/unit.h"
+
+static bool list(const char *s, struct cpu_set *c, char *err)
+{
+	return cpulist_parse(s, strlen(s), c, err, 160);
+}
+
+static const char *fmt(const struct cpu_set *c)
+{
+	static char buf[256];
+
+	cpulist_format(c, buf, sizeof(buf));
+	return buf;
+}
+
+TEST(cpulist_ranges_and_strides)
+{
+	struct cpu_set c;
+	char err[160];
+
+	EXPECT(list("0-3,8", &c, err), "%s", err);
+	EXPECT_EQ(cpu_set_count(&c, CPUSET_MAX), 5);
+	EXPECT(cpu_set_has(&c, 3) && cpu_set_has(&c, 8) && !cpu_set_has(&c, 4));
+	EXPECT(strcmp(fmt(&c), "0-3,8") == 0, "%s", fmt(&c));
+	/* bitmap_parselist's example: of each 4 in 0..15, the first 2. */
+	EXPECT(list("0-15:2/4", &c, err), "%s", err);
+	EXPECT(strcmp(fmt(&c), "0-1,4-5,8-9,12-13") == 0, "%s", fmt(&c));
+	EXPECT(list("5,1,2,3", &c, err), "%s", err);
+	EXPECT(strcmp(fmt(&c), "1-3,5") == 0, "%s", fmt(&c));
+	EXPECT_EQ(cpu_set_nth(&c, 3, CPUSET_MAX), 5);
+	EXPECT_EQ(cpu_set_nth(&c, 4, CPUSET_MAX), ~0u);
+	EXPECT_EQ(cpu_set_count(&c, 3), 2);
+	EXPECT(list("1023", &c, err), "%s", err);
+	EXPECT(cpu_set_has(&c, 1023));
+}
+
+TEST(cpulist_all_and_first)
+{
+	struct cpu_set c, f;
+	char err[160];
+
+	EXPECT(list("all", &c, err));
+	EXPECT(c.all);
+	EXPECT_EQ(cpu_set_count(&c, 6), 6);
+	EXPECT(strcmp(fmt(&c), "all") == 0);
+	cpu_set_first(&c, 2, 6, &f);
+	EXPECT(strcmp(fmt(&f), "0-1") == 0, "%s", fmt(&f));
+	EXPECT(list("2,4,6,8", &c, err));
+	cpu_set_first(&c, 3, 7, &f);
+	EXPECT(strcmp(fmt(&f), "2,4,6") == 0, "%s", fmt(&f));
+	cpu_set_first(&c, 9, 7, &f);	/* fewer than asked below the limit */
+	EXPECT(strcmp(fmt(&f), "2,4,6") == 0, "%s", fmt(&f));
+}
+
+TEST(cpulist_refuses_bad_lists)
+{
+	static const char *const bad[] = {
+		"", ",", "1,", "3-1", "a", "1-", "-1", "0-7:3/2", "0-7:0/2",
+		"0-7:1/0", "0-7:1", "1024", "0 1", "all,1", NULL,
+	};
+	struct cpu_set c;
+	char err[160];
+
+	for (u32 i = 0; bad[i]; i++) {
+		err[0] = '\0';
+		EXPECT(!list(bad[i], &c, err), "'%s' accepted", bad[i]);
+		EXPECT(err[0], "'%s' refused without a message", bad[i]);
+	}
+}
+
+static bool parse(const char *line, struct hz_config *c,
+		  struct cmdline_result *r)
+{
+	config_defaults(c);
+	return config_parse(line, c, r);
+}
+
+TEST(cmdline_cpus_scale_numa)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	EXPECT(parse("", &c, &r));
+	EXPECT(strcmp(fmt(&c.cpus), "0") == 0, "%s", fmt(&c.cpus));
+	EXPECT_EQ(c.nscale, 0);
+	EXPECT_EQ(c.numa, NUMA_LOCAL);
+	EXPECT(parse("bench=fault cpus=all scale=1,2,4,all numa=remote", &c, &r),
+	       "%s", r.errors[0]);
+	EXPECT(c.cpus.all);
+	EXPECT_EQ(c.nscale, 4);
+	EXPECT_EQ(c.scale[2], 4);
+	EXPECT_EQ(c.scale[3], SCALE_ALL);
+	EXPECT_EQ(c.numa, NUMA_REMOTE);
+	EXPECT(!parse("bench=fault scale=0", &c, &r));
+	EXPECT(strstr(r.errors[0], "'0'"), "%s", r.errors[0]);
+	EXPECT(!parse("bench=fault cpus=3-1", &c, &r));
+	EXPECT(strstr(r.errors[0], "3-1"), "%s", r.errors[0]);
+	EXPECT(!parse("bench=bare cpu=1 cpus=0-1", &c, &r));
+	EXPECT(strstr(r.errors[0], "cpus="), "%s", r.errors[0]);
+	EXPECT(!parse("numa=local", &c, &r));	/* a benchmark key */
+	EXPECT(!parse("bench=fault numa=far", &c, &r));
+}
