@@ -27,6 +27,7 @@ void rec_writer_init(struct rec_writer *w, void (*emit)(void *, const char *),
 {
 	w->emit = emit;
 	w->ctx = ctx;
+	w->lock = w->unlock = NULL;
 	w->seq = 0;
 }
 
@@ -37,29 +38,33 @@ static void put(struct rec *r, const char *fmt, ...) __printf(2, 3);
 
 static void put(struct rec *r, const char *fmt, ...)
 {
-	size_t room = sizeof(r->buf) - TAIL - r->len;
+	size_t room = RECORD_MAX - TAIL - r->len;
+	char *at = r->buf + REC_PREFIX + r->len;
 	va_list ap;
 	int n;
 
 	if (r->overflow)
 		return;
 	va_start(ap, fmt);
-	n = kvsnprintf(r->buf + r->len, room, fmt, ap);
+	n = kvsnprintf(at, room, fmt, ap);
 	va_end(ap);
 	if (n < 0 || (size_t)n >= room) {
-		r->buf[r->len] = '\0';
+		*at = '\0';
 		r->overflow = true;
 		return;
 	}
 	r->len += (size_t)n;
 }
 
+/* The sequence number is taken when the record ends, not here: records
+ * built at once on several CPUs are numbered in the order they go out. */
 void rec_begin(struct rec_writer *w, struct rec *r, const char *type)
 {
+	(void)w;
 	r->len = 0;
 	r->overflow = false;
-	r->buf[0] = '\0';
-	put(r, "%s %u %s", RECORD_MAGIC, ++w->seq, type);
+	r->buf[REC_PREFIX] = '\0';
+	put(r, " %s", type);
 }
 
 void rec_u64(struct rec *r, const char *key, u64 v)
@@ -110,7 +115,7 @@ void rec_str(struct rec *r, const char *key, const char *v)
 
 size_t rec_room(const struct rec *r)
 {
-	return r->overflow ? 0 : sizeof(r->buf) - TAIL - r->len - 1;
+	return r->overflow ? 0 : RECORD_MAX - TAIL - r->len - 1;
 }
 
 void rec_raw(struct rec *r, const char *text)
@@ -118,19 +123,27 @@ void rec_raw(struct rec *r, const char *text)
 	put(r, "%s", text);
 }
 
-void rec_end(struct rec_writer *w, struct rec *r)
+u32 rec_end(struct rec_writer *w, struct rec *r)
 {
-	size_t size = sizeof(r->buf);
-	u32 crc;
+	char *body = r->buf + REC_PREFIX, *line, seq[REC_PREFIX];
+	size_t size = RECORD_MAX - r->len, n;
+	u32 crc, no;
 
 	/* TAIL bytes were kept free for exactly this. */
 	if (r->overflow)
-		r->len += (size_t)ksnprintf(r->buf + r->len, size - r->len,
-					    " truncated=1");
+		r->len += (size_t)ksnprintf(body + r->len, size, " truncated=1");
+	if (w->lock)
+		w->lock(w->ctx);
+	no = ++w->seq;
+	n = (size_t)ksnprintf(seq, sizeof(seq), "%s %u", RECORD_MAGIC, no);
+	line = body - n;
+	memcpy(line, seq, n);
 	/* The checksum covers everything before the '#'. */
-	r->len += (size_t)ksnprintf(r->buf + r->len, size - r->len, " ");
-	crc = crc32_ieee(r->buf, r->len);
-	r->len += (size_t)ksnprintf(r->buf + r->len, sizeof(r->buf) - r->len,
-				    "#%08x\n", crc);
-	w->emit(w->ctx, r->buf);
+	body[r->len++] = ' ';
+	crc = crc32_ieee(line, n + r->len);
+	ksnprintf(body + r->len, RECORD_MAX - r->len, "#%08x\n", crc);
+	w->emit(w->ctx, line);
+	if (w->unlock)
+		w->unlock(w->ctx);
+	return no;
 }

@@ -22,12 +22,22 @@
 struct rec_writer {
 	void (*emit)(void *ctx, const char *line);	/* line ends in '\n' */
 	void *ctx;
+	/*
+	 * Optional, for writers shared by several CPUs: held from taking a
+	 * sequence number to emitting the line, so numbers reach the wire
+	 * in order and lines whole.
+	 */
+	void (*lock)(void *ctx);
+	void (*unlock)(void *ctx);
 	u32 seq;
 };
 
+/* Room before the body for "@hz1 SEQ", filled in when the record ends. */
+#define REC_PREFIX 16
+
 struct rec {
-	char buf[RECORD_MAX];
-	size_t len;
+	char buf[REC_PREFIX + RECORD_MAX];
+	size_t len;		/* of the body, from buf + REC_PREFIX */
 	bool overflow;
 };
 
@@ -44,6 +54,7 @@ void rec_str(struct rec *r, const char *key, const char *v);
 size_t rec_room(const struct rec *r);
 /* Append text as is (for a comma list value being built). */
 void rec_raw(struct rec *r, const char *text);
-void rec_end(struct rec_writer *w, struct rec *r);
+/* Number, checksum and emit the record; returns its sequence number. */
+u32 rec_end(struct rec_writer *w, struct rec *r);
 
 #endif
