@@ -15,6 +15,8 @@ void console_early_init(void);
 void console_init(const struct console_spec *want);
 void console_write(const char *s, size_t n);
 void console_flush(void);
+/* From when a second CPU starts: each write whole, under a lock. */
+void console_set_shared(void);
 /* Which ttySn is in use, -1 if none answered. */
 int console_port(void);
 

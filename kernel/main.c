@@ -20,9 +20,13 @@
 #include "kernel/bench/bench.h"
 #include "kernel/report.h"
 #include "kernel/selftest/selftest.h"
+#include "kernel/smp/smp.h"
 #include "kernel/time/timer.h"
 #include "kernel/timebase.h"
 #include "lib/format.h"
+
+/* Linux waits 10 s for an AP's callin; one that takes 2 s is broken. */
+#define AP_TIMEOUT_MS 2000
 
 struct hz_config config;
 struct cmdline_result cmdline_result;
@@ -51,6 +55,7 @@ __noreturn void finish(int rc)
 
 static void fatal_hook(void)
 {
+	smp_aborted = true;	/* the other CPUs stop waiting for this one */
 	selftest_abort_current();
 	printk("hugezero: fatal: unexpected exception; stopping the run\n");
 	finish(RC_FATAL);
@@ -206,8 +211,11 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	acpi_init();
 	timebase_init(config.calib_ms, config.tsc_tolerance_ppm);
 	init_timer(this_cpu()->cpu);
+	smp_init(acpi.has_madt ? &acpi.madt : NULL, NULL, AP_TIMEOUT_MS);
+	smp_tsc_sync(timebase.tsc_hz);
 	report_init();
 	report_context();
+	smp_report(&records, 1, false);
 	k = ktap_console_start((config.selftest ? selftest_suites() : 0) +
 			       (config.bench == BENCH_FAULT));
 	if (config.selftest)

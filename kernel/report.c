@@ -4,6 +4,7 @@
  * boot before any result, and the closing count.
  */
 #include "arch/x86_64/cpuid.h"
+#include "arch/x86_64/spinlock.h"
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
 #include "kernel/main.h"
@@ -22,9 +23,26 @@ static void emit(void *ctx, const char *line)
 	console_write(line, strlen(line));
 }
 
+static struct spinlock records_lock = SPINLOCK_INIT;
+static u64 records_flags;
+
+static void records_lock_take(void *ctx)
+{
+	(void)ctx;
+	records_flags = spin_lock_irqsave(&records_lock);
+}
+
+static void records_lock_drop(void *ctx)
+{
+	(void)ctx;
+	spin_unlock_irqrestore(&records_lock, records_flags);
+}
+
 void report_init(void)
 {
 	rec_writer_init(&records, emit, NULL);
+	records.lock = records_lock_take;
+	records.unlock = records_lock_drop;
 }
 
 /* "name:value,..." of the usable estimates, by @what (0 Hz, 1 retries),

@@ -12,6 +12,7 @@
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/pic.h"
+#include "arch/x86_64/tsc.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
@@ -157,5 +158,38 @@ bool lapic_init(struct lapic_info *out, u64 tsc_hz, char *why, size_t n)
 	ksnprintf(out->mode, sizeof(out->mode), "%s, %s",
 		  x2apic_mode ? "x2apic" : "xapic",
 		  out->tsc_deadline ? "tsc-deadline" : "one-shot");
+	return true;
+}
+
+bool apic_x2apic_mode(void)
+{
+	return x2apic_mode;
+}
+
+u32 apic_esr(void)
+{
+	apic_write(APIC_ESR, 0);
+	return apic_read(APIC_ESR);
+}
+
+bool apic_send_ipi(u32 dest, u32 icr, u64 wait_tsc)
+{
+	u64 end;
+
+	if (x2apic_mode) {
+		wrmsr(0x800 + (APIC_ICR >> 4), (u64)dest << 32 | icr);
+		return true;
+	}
+	if (!mmio || dest > 0xff)
+		return false;
+	mmio[APIC_ICR_HIGH / 4] = dest << 24;
+	mmio[APIC_ICR / 4] = icr;
+	/* As Linux's native_safe_apic_wait_icr_idle(): bounded. */
+	end = rdtsc() + wait_tsc;
+	while (mmio[APIC_ICR / 4] & APIC_ICR_BUSY)
+		if (rdtsc() > end)
+			return false;
+		else
+			cpu_relax();
 	return true;
 }

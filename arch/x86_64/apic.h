@@ -35,6 +35,25 @@ struct lapic_info {
  * remapped and masked first, APIC or not.
  */
 bool lapic_init(struct lapic_info *out, u64 tsc_hz, char *why, size_t n);
+
+/* ICR low words, as Linux's APIC_DM_INIT etc. (SDM vol. 3, 10.6.1). */
+#define ICR_DM_FIXED	0x000
+#define ICR_DM_INIT	0x500
+#define ICR_DM_STARTUP	0x600
+#define ICR_ASSERT	0x4000
+#define ICR_LEVEL	0x8000
+/*
+ * Send an IPI to the CPU with APIC ID @dest, waiting up to @wait_tsc
+ * ticks for an xAPIC to take it (x2APIC writes are not observable).
+ * Call after lapic_init() on this CPU has chosen the mode.
+ * False when it stayed pending, or @dest does not fit xAPIC's 8 bits.
+ */
+bool apic_send_ipi(u32 dest, u32 icr, u64 wait_tsc);
+/* Clear the error status and read it again: Linux's ESR dance around
+ * each STARTUP IPI (bits but "send accept" 0x10 say it failed). */
+u32 apic_esr(void);
+/* Whether every CPU's APIC runs in x2APIC mode (one mode for all). */
+bool apic_x2apic_mode(void);
 void lapic_eoi(void);
 /* Is @vector in service (its ISR bit set): taken and not yet EOIed? */
 bool lapic_in_service(u8 vector);

@@ -15,6 +15,8 @@
 #define APIC_SVR	0x0f0
 #define APIC_ISR	0x100	/* 8 registers, 16 bytes apart */
 #define APIC_ESR	0x280
+#define APIC_ICR	0x300	/* x2APIC: one 64-bit MSR, 0x830 */
+#define APIC_ICR_HIGH	0x310
 #define APIC_LVT_CMCI	0x2f0
 #define APIC_LVT_TIMER	0x320
 #define APIC_LVT_THERM	0x330
@@ -27,6 +29,7 @@
 #define APIC_TIMER_DIV	0x3e0
 
 #define APIC_SVR_ENABLE		(1u << 8)
+#define APIC_ICR_BUSY		(1u << 12)	/* xAPIC delivery status */
 #define APIC_LVT_MASKED		(1u << 16)
 #define APIC_LVT_TSC_DEADLINE	(2u << 17)	/* timer mode 10b */
 #define APIC_TIMER_DIV_16	0x3

@@ -95,10 +95,10 @@ static void idt_set(u32 v, u64 handler, u8 ist, u8 dpl)
 	idt[v].reserved = 0;
 }
 
+static void load_idt(void);
+
 static void idt_init(void)
 {
-	struct desc_ptr p = { sizeof(idt) - 1, (u64)idt };
-
 	for (u32 v = 0; v < 256; v++)
 		idt_set(v, isr_table[v], 0, 0);
 	idt_set(X86_DF, isr_table[X86_DF], IST_DF, 0);
@@ -108,7 +108,24 @@ static void idt_init(void)
 	idt_set(X86_BP, isr_table[X86_BP], 0, 3);
 	/* The workload's way back from ring 3. */
 	idt_set(VEC_USER_EXIT, isr_table[VEC_USER_EXIT], 0, 3);
+	load_idt();
+}
+
+static void load_idt(void)
+{
+	struct desc_ptr p = { sizeof(idt) - 1, (u64)idt };
+
 	__asm__ volatile("lidt %0" : : "m"(p));
+}
+
+/* An AP: its own GDT and TSS (IST stacks of its own), the shared IDT. */
+void percpu_init_ap(struct percpu *pc)
+{
+	pc->self = pc;
+	gdt_init(pc);
+	load_idt();
+	wrmsr(MSR_GS_BASE, (u64)pc);
+	wrmsr(MSR_KERNEL_GS_BASE, 0);
 }
 
 void percpu_init_bsp(void)

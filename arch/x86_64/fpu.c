@@ -46,6 +46,12 @@ enum fpu_insn fpu_init(void)
 	return insn;
 }
 
+void fpu_init_cpu(void)
+{
+	if (insn == FPU_XSAVES)
+		wrmsr(MSR_IA32_XSS, 0);
+}
+
 enum fpu_insn fpu_current(void)
 {
 	return insn;

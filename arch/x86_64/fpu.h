@@ -22,6 +22,8 @@ extern const char *const fpu_insn_names[];
 
 /* After simd_init(): pick the instruction; returns it. */
 enum fpu_insn fpu_init(void);
+/* On an AP after fpu_init() on the boot CPU: the same supervisor state. */
+void fpu_init_cpu(void);
 enum fpu_insn fpu_current(void);
 u32 fpu_area_size(void);
 void fpu_save(void *area);

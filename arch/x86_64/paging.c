@@ -9,6 +9,7 @@
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
+#include "arch/x86_64/spinlock.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 
@@ -16,6 +17,7 @@ extern char __text_start[], __text_end[], __rodata_start[], __rodata_end[];
 extern char __data_start[], __data_end[];
 
 u64 *kernel_pml4;
+struct spinlock kernel_pt_lock = SPINLOCK_INIT;
 u64 direct_map_base;
 static u64 kernel_delta;
 static u64 kmap_next = KMAP_BASE;
@@ -277,11 +279,14 @@ void paging_init(const struct mem_range *map, u32 n, u64 delta,
 
 u64 kmap_reserve(u64 size, u64 align)
 {
-	u64 va = ALIGN_UP(kmap_next, align);
+	static struct spinlock lock = SPINLOCK_INIT;
+	u64 flags = spin_lock_irqsave(&lock), va = ALIGN_UP(kmap_next, align);
 
 	if (va + size > KMAP_BASE + KMAP_SIZE)
-		return 0;
-	kmap_next = va + size;
+		va = 0;
+	else
+		kmap_next = va + size;
+	spin_unlock_irqrestore(&lock, flags);
 	return va;
 }
 
@@ -291,10 +296,13 @@ void *ioremap(u64 pa, u64 size, bool uncached)
 	u64 len = ALIGN_UP(size + off, SZ_4K), va = kmap_reserve(len, SZ_4K);
 	u64 flags = PTE_W | PTE_NX | (uncached ? PTE_PCD | PTE_PWT : 0);
 
+	bool ok = true;
+
 	if (!va)
 		return NULL;
-	for (u64 i = 0; i < len; i += SZ_4K)
-		if (pt_map(kernel_pml4, va + i, base + i, LEAF_4K, flags))
-			return NULL;
-	return (void *)(va + off);
+	spin_lock(&kernel_pt_lock);
+	for (u64 i = 0; ok && i < len; i += SZ_4K)
+		ok = pt_map(kernel_pml4, va + i, base + i, LEAF_4K, flags) == PT_OK;
+	spin_unlock(&kernel_pt_lock);
+	return ok ? (void *)(va + off) : NULL;
 }

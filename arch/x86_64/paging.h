@@ -3,6 +3,7 @@
 #define ARCH_PAGING_H
 
 #include "lib/memmap.h"
+#include "arch/x86_64/spinlock.h"
 #include "lib/types.h"
 
 /*
@@ -78,6 +79,8 @@ static inline const char *pt_leaf_mismatch(u64 entry, int level,
 }
 
 extern u64 *kernel_pml4;
+/* Held while changing kernel_pml4's tables: CPUs share them. */
+extern struct spinlock kernel_pt_lock;
 extern u64 direct_map_base;	/* 0 until paging_init() switches */
 
 static inline void *phys_to_virt(u64 pa)

@@ -5,7 +5,7 @@
 #include "lib/types.h"
 #include "arch/x86_64/traps.h"
 
-#define MAX_CPUS 256
+#define MAX_CPUS 512	/* two sockets of 192-core Genoa are 384 */
 #define KSTACK_SIZE (64 * KiB)
 #define ISTACK_SIZE (16 * KiB)
 #define GUARD_SIZE SZ_4K
@@ -77,5 +77,7 @@ static inline struct percpu *this_cpu(void)
 #define SEL_TSS		0x30
 
 void percpu_init_bsp(void);
+/* On an AP, @pc's cpu, apic_id and stacks filled in by whoever started it. */
+void percpu_init_ap(struct percpu *pc);
 
 #endif

@@ -44,3 +44,12 @@ void simd_init(void)
 	/* EBX of leaf 0xd: size for the components now enabled in XCR0. */
 	simd.xsave_size = cpuid_checked(0xd, 0).ebx;
 }
+
+/* An AP: the boot CPU's choice (CR4 already has its bits), in XCR0. */
+void simd_init_cpu(void)
+{
+	if (simd.sse)
+		__asm__ volatile("fninit");
+	if (simd.xcr0)
+		xsetbv(0, simd.xcr0);
+}

@@ -26,5 +26,7 @@ struct simd_state {
 extern struct simd_state simd;
 
 void simd_init(void);
+/* On an AP after the boot CPU ran simd_init(): the same XCR0. */
+void simd_init_cpu(void);
 
 #endif

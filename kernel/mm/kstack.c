@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <stddef.h>
 #include "arch/x86_64/paging.h"
+#include "arch/x86_64/percpu.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/memory.h"
 #include "lib/string.h"
@@ -10,9 +12,15 @@ void kstack_free(void *base, u64 bytes)
 {
 	u64 va = (u64)base, pa;
 
-	for (u64 off = 0; off < bytes; off += SZ_4K)
-		if (pt_unmap(kernel_pml4, va + off, LEAF_4K, &pa) == PT_OK)
+	for (u64 off = 0; off < bytes; off += SZ_4K) {
+		int err;
+
+		spin_lock(&kernel_pt_lock);
+		err = pt_unmap(kernel_pml4, va + off, LEAF_4K, &pa);
+		spin_unlock(&kernel_pt_lock);
+		if (err == PT_OK)
 			frame_free(pa, SZ_4K);
+	}
 }
 
 void *kstack_alloc(u64 bytes)
@@ -23,9 +31,16 @@ void *kstack_alloc(u64 bytes)
 		return NULL;
 	va += SZ_4K;		/* the guard stays unmapped */
 	for (u64 off = 0; off < bytes; off += SZ_4K) {
+		int err = PT_ENOMEM;
+
 		pa = frame_alloc(SZ_4K);
-		if (pa == FRAME_NONE || pt_map(kernel_pml4, va + off, pa,
-					       LEAF_4K, PTE_W | PTE_NX)) {
+		if (pa != FRAME_NONE) {
+			spin_lock(&kernel_pt_lock);
+			err = pt_map(kernel_pml4, va + off, pa, LEAF_4K,
+				     PTE_W | PTE_NX);
+			spin_unlock(&kernel_pt_lock);
+		}
+		if (err != PT_OK) {
 			if (pa != FRAME_NONE)
 				frame_free(pa, SZ_4K);
 			kstack_free((void *)va, off);
@@ -34,4 +49,42 @@ void *kstack_alloc(u64 bytes)
 		memset((void *)(va + off), 0, SZ_4K);
 	}
 	return (void *)va;
+}
+
+/* Every page of a CPU's stacks but their guard pages (percpu.h). */
+static bool is_stack_guard(u64 off)
+{
+	return off == offsetof(struct cpu_stacks, guard0) ||
+	       off == offsetof(struct cpu_stacks, guard1) ||
+	       off == offsetof(struct cpu_stacks, guard2) ||
+	       off == offsetof(struct cpu_stacks, guard3);
+}
+
+struct cpu_stacks *cpu_stacks_alloc(void)
+{
+	u64 va = kmap_reserve(sizeof(struct cpu_stacks), SZ_4K), pa;
+
+	if (!va)
+		return NULL;
+	for (u64 off = 0; off < sizeof(struct cpu_stacks); off += SZ_4K) {
+		int err = PT_ENOMEM;
+
+		if (is_stack_guard(off))
+			continue;
+		pa = frame_alloc(SZ_4K);
+		if (pa != FRAME_NONE) {
+			spin_lock(&kernel_pt_lock);
+			err = pt_map(kernel_pml4, va + off, pa, LEAF_4K,
+				     PTE_W | PTE_NX);
+			spin_unlock(&kernel_pt_lock);
+		}
+		if (err != PT_OK) {
+			if (pa != FRAME_NONE)
+				frame_free(pa, SZ_4K);
+			kstack_free((void *)va, off);
+			return NULL;
+		}
+		memset((void *)(va + off), 0, SZ_4K);
+	}
+	return (struct cpu_stacks *)va;
 }

@@ -13,5 +13,8 @@
  */
 void *kstack_alloc(u64 bytes);
 void kstack_free(void *base, u64 bytes);
+/* An AP's struct cpu_stacks, each stack below an unmapped guard page. */
+struct cpu_stacks;
+struct cpu_stacks *cpu_stacks_alloc(void);
 
 #endif

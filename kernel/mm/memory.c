@@ -3,6 +3,7 @@
  * Physical memory: the loader's map made trustworthy, and the frame
  * allocator over what is free in it.
  */
+#include "arch/x86_64/spinlock.h"
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
 #include "kernel/mm/memory.h"
@@ -16,6 +17,15 @@ u64 load_delta;
 /* Enough for a few hundred free runs; each entry is 16 bytes. */
 static struct extent extent_buf[4096];
 static struct extent_set frames;
+/* CPUs allocate at once (each its pools, tables, stacks). */
+static struct spinlock frames_lock = SPINLOCK_INIT;
+
+#define LOCKED(type, expr) ({						\
+	u64 _f = spin_lock_irqsave(&frames_lock);			\
+	type _v = (expr);						\
+	spin_unlock_irqrestore(&frames_lock, _f);			\
+	_v;								\
+})
 
 static void reserve(u64 start, u64 end, const char *what)
 {
@@ -33,6 +43,17 @@ static void reserve(u64 start, u64 end, const char *what)
 		printk("hugezero: memory: cannot reserve %s [%#llx, %#llx): "
 		       "allocator table full\n", what,
 		       (unsigned long long)start, (unsigned long long)end);
+}
+
+static bool low_page_taken(u64 pa)
+{
+	const struct memory *m = &memory;
+
+	/* Entry 0 is low memory itself: the page is in it by choice. */
+	for (u32 i = 1; i < m->nreserved; i++)
+		if (pa < m->reserved[i].end && pa + SZ_4K > m->reserved[i].start)
+			return true;
+	return false;
 }
 
 static void choose_map(void)
@@ -95,7 +116,7 @@ u64 frame_alloc_below(u64 size, u64 limit)
 {
 	if (size != SZ_4K && size != SZ_2M && size != SZ_1G)
 		return FRAME_NONE;
-	return extent_alloc(&frames, size, size, limit);
+	return LOCKED(u64, extent_alloc(&frames, size, size, limit));
 }
 
 u64 frame_alloc(u64 size)
@@ -114,7 +135,7 @@ int frame_free(u64 pa, u64 size)
 	if (!IS_ALIGNED(pa, size) || (size != SZ_4K && size != SZ_2M &&
 				      size != SZ_1G))
 		return EXTENT_EINVAL;
-	return extent_add(&frames, pa, pa + size);
+	return LOCKED(int, extent_add(&frames, pa, pa + size));
 }
 
 u64 frame_free_bytes(void)
@@ -124,21 +145,49 @@ u64 frame_free_bytes(void)
 
 u64 frame_count_free_blocks(u64 size)
 {
-	return extent_count_blocks(&frames, size);
+	return LOCKED(u64, extent_count_blocks(&frames, size));
 }
 
 bool frame_is_free(u64 pa, u64 size)
 {
-	return extent_is_free(&frames, pa, pa + size);
+	return LOCKED(bool, extent_is_free(&frames, pa, pa + size));
 }
 
 bool frame_overlaps_free(u64 start, u64 end)
 {
-	return extent_overlaps_free(&frames, start, end);
+	return LOCKED(bool, extent_overlaps_free(&frames, start, end));
 }
 
 bool frame_claim(u64 pa, u64 size)
 {
-	return extent_is_free(&frames, pa, pa + size) &&
-	       extent_remove(&frames, pa, pa + size) == EXTENT_OK;
+	return LOCKED(bool, extent_is_free(&frames, pa, pa + size) &&
+		      extent_remove(&frames, pa, pa + size) == EXTENT_OK);
+}
+
+/*
+ * A 4K page below 1 MiB for the AP trampoline (a STARTUP IPI's vector is
+ * a page number there): the highest usable one the loader's map has, not
+ * page 0 (the real-mode IVT) and not anything already reserved; recorded
+ * as reserved.  0 when there is none.
+ */
+u64 memory_claim_low_page(const char *what)
+{
+	const struct memory *m = &memory;
+
+	for (u32 i = m->nmap; i-- > 0;) {
+		const struct mem_range *r = &m->map[i];
+		u64 pa;
+
+		if (r->type != MEM_USABLE || r->start >= LOW_RESERVED)
+			continue;
+		for (pa = ALIGN_DOWN(MIN(r->end, (u64)LOW_RESERVED), SZ_4K);
+		     pa >= MAX(ALIGN_UP(r->start, SZ_4K), (u64)SZ_4K) + SZ_4K;) {
+			pa -= SZ_4K;
+			if (!low_page_taken(pa)) {
+				reserve(pa, pa + SZ_4K, what);
+				return pa;
+			}
+		}
+	}
+	return 0;
 }

@@ -40,5 +40,7 @@ bool frame_is_free(u64 pa, u64 size);
 bool frame_overlaps_free(u64 start, u64 end);
 /* Take the specific frame [pa, pa+size) if it is free (guard pages). */
 bool frame_claim(u64 pa, u64 size);
+/* A usable 4K page below 1 MiB, reserved as @what (the AP trampoline). */
+u64 memory_claim_low_page(const char *what);
 
 #endif

@@ -20,7 +20,9 @@ static void unmap_free(u8 *base, struct vmem_head *h, u64 n)
 	for (u64 i = n; i-- > 0;) {
 		u64 pa = h->pa[i];
 
+		spin_lock(&kernel_pt_lock);
 		pt_unmap(kernel_pml4, (u64)base + i * SZ_2M, LEAF_2M, NULL);
+		spin_unlock(&kernel_pt_lock);
 		frame_free(pa, SZ_2M);
 	}
 }
@@ -34,9 +36,16 @@ void *vmem_alloc(u64 bytes)
 		return NULL;
 	h = (struct vmem_head *)va;
 	for (u64 i = 0; i < n; i++) {
+		int err = PT_ENOMEM;
+
 		pa = frame_alloc(SZ_2M);
-		if (pa == FRAME_NONE || pt_map(kernel_pml4, va + i * SZ_2M, pa,
-					       LEAF_2M, PTE_W | PTE_NX) != PT_OK) {
+		if (pa != FRAME_NONE) {
+			spin_lock(&kernel_pt_lock);
+			err = pt_map(kernel_pml4, va + i * SZ_2M, pa, LEAF_2M,
+				     PTE_W | PTE_NX);
+			spin_unlock(&kernel_pt_lock);
+		}
+		if (err != PT_OK) {
 			if (pa != FRAME_NONE)
 				frame_free(pa, SZ_2M);
 			/* The header is readable once frame 0 is mapped. */

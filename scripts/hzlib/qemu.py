@@ -55,7 +55,7 @@ class BootSpec:
     firmware: str = "bios"
     media: str = "cdrom"
     cpu: str = "max"
-    smp: int = 1
+    smp: int | str = 1         # "6,sockets=2,cores=3" for a topology
     mem: str = "4G"
     timeout: float = 300.0
     accel: str = "tcg"

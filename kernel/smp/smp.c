@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Bringing up the application processors and giving them work.  The boot
+ * CPU starts them one at a time (they share the trampoline), as Linux's
+ * bringup_nonboot_cpus() did before parallel bring-up; each AP sets up
+ * its own state (ap_main) and parks in hlt until on_cpu() hands it a
+ * function and an IPI on VEC_CALL_FUNCTION -- Linux's
+ * smp_call_function_single() in miniature.
+ */
+#include "arch/x86_64/apic.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpu_setup.h"
+#include "arch/x86_64/cpuid.h"
+#include "arch/x86_64/smpboot.h"
+#include "arch/x86_64/traps.h"
+#include "kernel/console.h"
+#include "kernel/mm/kstack.h"
+#include "kernel/mm/memory.h"
+#include "kernel/smp/smp.h"
+#include "kernel/time/timer.h"
+#include "kernel/timebase.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+#define VEC_CALL_FUNCTION 0xfb	/* CALL_FUNCTION_SINGLE_VECTOR */
+
+const char *const smp_state_names[] = { "up", "no-answer", "disabled",
+					"over-max" };
+
+struct smp_info smp;
+volatile bool smp_aborted;
+
+/* One CPU's mailbox: the work, and how far it got. */
+struct cpu_work {
+	void (*fn)(void *);
+	void *arg;
+	volatile u32 posted, done;
+} __aligned(64);
+
+static struct cpu_work work[MAX_CPUS];
+static struct percpu percpus[MAX_CPUS];
+
+static bool call_irq(struct regs *r)
+{
+	(void)r;
+	lapic_eoi();
+	return true;
+}
+
+/* Interrupts are on only inside hlt: the IPI ends the hlt, nothing else
+ * runs in between, and work runs with them off as on the boot CPU. */
+static __noreturn void idle_loop(u32 cpu)
+{
+	struct cpu_work *w = &work[cpu];
+
+	for (;;) {
+		irq_disable();
+		if (smp_aborted) {
+			halt();
+			continue;
+		}
+		if (w->posted != w->done) {
+			w->fn(w->arg);
+			__atomic_store_n(&w->done, w->posted, __ATOMIC_RELEASE);
+			continue;
+		}
+		__asm__ volatile("sti; hlt" ::: "memory");
+	}
+}
+
+static void ap_main(struct percpu *pc)
+{
+	struct smp_cpu *c = smp.by_cpu[pc->cpu];
+	struct cpu_setup setup;
+	char why[96];
+
+	cpu_setup(&setup);
+	if (!setup.pat_ok)
+		ksnprintf(c->reason, sizeof(c->reason), "PAT %s", setup.pat);
+	if (!timer_init_cpu(pc->cpu, why, sizeof(why)))
+		ksnprintf(c->reason, sizeof(c->reason), "no timer: %s", why);
+	c->x2apic = apic_x2apic_mode();
+	__atomic_store_n(&c->callin, 1, __ATOMIC_RELEASE);
+	idle_loop(pc->cpu);
+}
+
+static bool start_one(struct smp_cpu *c, u32 timeout_ms)
+{
+	struct percpu *pc = &percpus[c->cpu];
+
+	pc->cpu = c->cpu;
+	pc->apic_id = c->apic_id;
+	pc->stacks = cpu_stacks_alloc();
+	if (!pc->stacks) {
+		strlcpy(c->reason, "no memory for its stacks", sizeof(c->reason));
+		return false;
+	}
+	return smpboot_start(pc, &c->callin, timeout_ms, c->reason,
+			     sizeof(c->reason));
+}
+
+/* The boot CPU, then the MADT's processors in table order. */
+static void enumerate(const struct madt *m, u32 (*node_of)(u32))
+{
+	u32 bsp = this_cpu()->apic_id;
+	struct smp_cpu *c = &smp.entry[0];
+
+	smp.nentries = 1;
+	*c = (struct smp_cpu){ .cpu = 0, .apic_id = bsp, .state = SMP_UP,
+			       .node = node_of ? node_of(bsp) : 0 };
+	smp.by_cpu[0] = c;
+	smp.ncpus = 1;
+	smp.present = m ? m->ncpus : 1;
+	for (u32 i = 0; m && i < m->ncpus; i++) {
+		const struct madt_cpu *e = &m->cpu[i];
+
+		if (e->apic_id == bsp) {
+			smp.entry[0].uid = e->uid;
+			continue;
+		}
+		c = &smp.entry[smp.nentries++];
+		*c = (struct smp_cpu){ .cpu = ~0u, .apic_id = e->apic_id,
+				       .uid = e->uid,
+				       .node = node_of ? node_of(e->apic_id) : 0 };
+		if (!e->enabled) {
+			c->state = SMP_DISABLED;
+			strlcpy(c->reason, e->online_capable ?
+				"not enabled (online-capable: hot-add only)" :
+				"not enabled by firmware", sizeof(c->reason));
+		} else if (smp.ncpus == MAX_CPUS) {
+			c->state = SMP_OVER_MAX;
+			ksnprintf(c->reason, sizeof(c->reason), "beyond the %d "
+				  "CPUs hugezero keeps", MAX_CPUS);
+		} else {
+			c->cpu = smp.ncpus++;
+			c->state = SMP_NO_ANSWER;
+			smp.by_cpu[c->cpu] = c;
+		}
+	}
+}
+
+/* Linux's smp_quirk_init_udelay(): the MP spec's 10 ms only on CPUs
+ * older than these. */
+static bool legacy_init_delay(void)
+{
+	const struct cpu_info *ci = &cpu_info;
+
+	if (!strcmp(ci->vendor, "GenuineIntel"))
+		return ci->family < 6;
+	if (!strcmp(ci->vendor, "AuthenticAMD"))
+		return ci->family < 0xf;
+	if (!strcmp(ci->vendor, "HygonGenuine"))
+		return ci->family < 0x18;
+	return true;
+}
+
+static bool prepare(char *why, size_t n)
+{
+	u64 page;
+
+	if (!timer_apic(0)) {
+		ksnprintf(why, n, "the boot CPU's local APIC is unusable");
+		return false;
+	}
+	page = memory_claim_low_page("AP trampoline");
+	trap_set_handler(VEC_CALL_FUNCTION, call_irq);
+	return smpboot_init(page, frame_alloc_table, timebase.tsc_hz,
+			    legacy_init_delay(), ap_main, why, n);
+}
+
+void smp_init(const struct madt *m, u32 (*node_of)(u32), u32 timeout_ms)
+{
+	char why[96];
+	u32 want;
+
+	enumerate(m, node_of);
+	smp.nup = 1;
+	want = smp.ncpus - 1;
+	if (!want) {
+		printk("smp: one CPU (APIC ID %u)\n", smp.entry[0].apic_id);
+		return;
+	}
+	if (!prepare(why, sizeof(why))) {
+		printk("smp: application processors not started: %s\n", why);
+		for (u32 i = 1; i < smp.nentries; i++)
+			if (smp.entry[i].state == SMP_NO_ANSWER)
+				strlcpy(smp.entry[i].reason, why,
+					sizeof(smp.entry[i].reason));
+		return;
+	}
+	console_set_shared();
+	for (u32 i = 1; i < smp.nentries; i++) {
+		struct smp_cpu *c = &smp.entry[i];
+
+		if (c->state != SMP_NO_ANSWER)
+			continue;
+		if (start_one(c, timeout_ms)) {
+			c->state = SMP_UP;
+			smp.nup++;
+		} else {
+			printk("smp: cpu %u (APIC ID %u) left out: %s\n", c->cpu,
+			       c->apic_id, c->reason);
+		}
+	}
+	printk("smp: %u of %u CPUs up (%u processors in the MADT)\n", smp.nup,
+	       smp.ncpus, smp.present);
+}
+
+bool on_cpu(u32 cpu, void (*fn)(void *), void *arg)
+{
+	struct cpu_work *w = &work[cpu];
+
+	if (!cpu || !smp_is_up(cpu))
+		return false;
+	w->fn = fn;
+	w->arg = arg;
+	__atomic_store_n(&w->posted, w->posted + 1, __ATOMIC_RELEASE);
+	apic_send_ipi(smp.by_cpu[cpu]->apic_id, ICR_DM_FIXED | VEC_CALL_FUNCTION,
+		      timebase.tsc_hz / 10);
+	return true;
+}
+
+void smp_wait(u32 cpu)
+{
+	struct cpu_work *w = &work[cpu];
+
+	while (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) != w->posted &&
+	       !smp_aborted)
+		cpu_relax();
+}
+
+void smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg)
+{
+	u32 me = this_cpu()->cpu;
+
+	for (u32 c = 0; c < smp.ncpus; c++)
+		if (c != me && cpu_set_has(set, c))
+			on_cpu(c, fn, arg);
+	if (cpu_set_has(set, me))
+		fn(arg);
+	for (u32 c = 0; c < smp.ncpus; c++)
+		if (c != me && cpu_set_has(set, c) && smp_is_up(c))
+			smp_wait(c);
+}
+
+void smp_barrier_init(struct smp_barrier *b, u32 n)
+{
+	b->count = 0;
+	b->gen = 0;
+	b->n = n;
+}
+
+/* Sense by generation: the last to arrive starts the next one. */
+bool smp_barrier_wait(struct smp_barrier *b)
+{
+	u32 gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+
+	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == b->n) {
+		b->count = 0;
+		__atomic_store_n(&b->gen, gen + 1, __ATOMIC_RELEASE);
+		return !smp_aborted;
+	}
+	while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen)
+		if (smp_aborted)
+			return false;
+		else
+			cpu_relax();
+	return !smp_aborted;
+}

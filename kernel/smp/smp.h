@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KERNEL_SMP_SMP_H
+#define KERNEL_SMP_SMP_H
+
+#include "arch/x86_64/percpu.h"
+#include "lib/cpulist.h"
+#include "lib/madt.h"
+#include "lib/record.h"
+#include "lib/types.h"
+
+/*
+ * Every processor the MADT lists, brought up once at boot and parked in
+ * an idle loop (hlt) until given work.  Logical numbers: the boot CPU 0,
+ * then the MADT's enabled processors in table order, whether or not they
+ * answer (a dead CPU keeps its number and is left out), as Linux numbers
+ * its possible CPUs at enumeration (acpi_parse_lapic() ->
+ * topology_register_apic()).
+ */
+enum smp_state { SMP_UP, SMP_NO_ANSWER, SMP_DISABLED, SMP_OVER_MAX };
+
+extern const char *const smp_state_names[];
+
+struct smp_cpu {
+	u32 cpu;		/* logical, or ~0u for none */
+	u32 apic_id, uid, node;
+	enum smp_state state;
+	char reason[96];
+	bool x2apic;
+	s64 tsc_offset;		/* its TSC minus CPU 0's */
+	u64 tsc_err;		/* half the ping-pong's round trip */
+	u64 tsc_warps;
+	volatile u32 callin;
+};
+
+struct smp_info {
+	u32 present;		/* processors in the MADT (1 without one) */
+	u32 nentries;
+	struct smp_cpu entry[MADT_MAX_CPUS];
+	u32 ncpus;		/* logical numbers given */
+	u32 nup;
+	struct smp_cpu *by_cpu[MAX_CPUS];
+	u64 skew_max, skew_bound;
+	bool tsc_ok;
+};
+
+extern struct smp_info smp;
+
+/*
+ * Bring up every enabled processor of @m (NULL: the boot CPU alone),
+ * each within @timeout_ms, @node_of giving its NUMA node (NULL: 0).
+ * Prints a line per CPU that does not come up and one for the total.
+ */
+void smp_init(const struct madt *m, u32 (*node_of)(u32 apic_id),
+	      u32 timeout_ms);
+/* Measure every CPU's TSC against CPU 0's (tsc_sync.c); print them. */
+void smp_tsc_sync(u64 tsc_hz);
+/* The cpu records and the smp record. */
+void smp_report(struct rec_writer *w, u32 nodes, bool slit);
+
+static inline bool smp_is_up(u32 cpu)
+{
+	return cpu < MAX_CPUS && smp.by_cpu[cpu] &&
+	       smp.by_cpu[cpu]->state == SMP_UP;
+}
+
+/*
+ * Run @fn(@arg) on @cpu (an AP that is up and idle), with interrupts
+ * off, as the boot CPU runs everything; smp_wait() for its end.  The
+ * caller serialises: one piece of work per CPU at a time.
+ */
+bool on_cpu(u32 cpu, void (*fn)(void *), void *arg);
+void smp_wait(u32 cpu);
+/* @fn on every up CPU of @set at once, the caller's too; waits for all. */
+void smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg);
+
+/* Set by a CPU that stops on a fatal error: the others stop waiting. */
+extern volatile bool smp_aborted;
+
+/* A reusable barrier for @n CPUs; false when the run was aborted. */
+struct smp_barrier {
+	volatile u32 count, gen;
+	u32 n;
+};
+
+void smp_barrier_init(struct smp_barrier *b, u32 n);
+bool smp_barrier_wait(struct smp_barrier *b);
+
+#endif

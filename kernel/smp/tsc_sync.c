@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * How far each CPU's TSC is from CPU 0's.  Two measurements, CPU 0 and
+ * one other at a time, both spinning on shared lines:
+ *
+ * - an offset by ping-pong: CPU 0 reads t0 and pings, the other reads t1
+ *   and pongs, CPU 0 reads t2; t1 - (t0 + t2) / 2 is the offset to within
+ *   half the round trip, kept from the round with the least;
+ * - Linux's check_tsc_warp() (arch/x86/kernel/tsc_sync.c): both take a
+ *   lock in turn for a while, each reading the TSC and comparing it with
+ *   the last one read by either; a read lower than that is a warp.
+ *
+ * Linux only does the second and corrects with TSC_ADJUST; hugezero
+ * corrects nothing, it states the skew, and an aggregate that compares
+ * times across CPUs refuses beyond the bound (docs/smp.md).
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/spinlock.h"
+#include "arch/x86_64/tsc.h"
+#include "kernel/console.h"
+#include "kernel/smp/smp.h"
+#include "lib/string.h"
+
+#define PINGS 2000
+#define WARP_MS 2
+
+static inline u64 rdtsc_ordered(void)
+{
+	u32 lo, hi;
+
+	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	return ((u64)hi << 32) | lo;
+}
+
+struct sync {
+	volatile u32 ping __aligned(64);
+	volatile u32 pong __aligned(64);
+	volatile u64 t1;
+	struct smp_barrier start __aligned(64);
+	struct spinlock lock __aligned(64);
+	u64 last, warps;
+	u64 warp_ticks;
+};
+
+static struct sync sy;
+
+/* check_tsc_warp(): each read against the last read by either CPU. */
+static void warp_check(void)
+{
+	u64 end = rdtsc() + sy.warp_ticks;
+
+	while (rdtsc() < end) {
+		u64 prev, now;
+
+		spin_lock(&sy.lock);
+		prev = sy.last;
+		now = rdtsc_ordered();
+		sy.last = now;
+		if (prev > now)
+			sy.warps++;
+		spin_unlock(&sy.lock);
+	}
+}
+
+static void target(void *arg)
+{
+	(void)arg;
+	if (!smp_barrier_wait(&sy.start))
+		return;
+	for (u32 i = 1; i <= PINGS; i++) {
+		while (__atomic_load_n(&sy.ping, __ATOMIC_ACQUIRE) != i)
+			cpu_relax();
+		sy.t1 = rdtsc_ordered();
+		__atomic_store_n(&sy.pong, i, __ATOMIC_RELEASE);
+	}
+	if (!smp_barrier_wait(&sy.start))
+		return;
+	warp_check();
+}
+
+static void source(struct smp_cpu *c)
+{
+	u64 best = ~0ULL;
+
+	for (u32 i = 1; i <= PINGS; i++) {
+		u64 t0 = rdtsc_ordered(), t2, t1;
+
+		__atomic_store_n(&sy.ping, i, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&sy.pong, __ATOMIC_ACQUIRE) != i)
+			cpu_relax();
+		t2 = rdtsc_ordered();
+		t1 = sy.t1;
+		if (t2 - t0 < best) {
+			best = t2 - t0;
+			c->tsc_offset = (s64)(t1 - t0) - (s64)(best / 2);
+			c->tsc_err = (best + 1) / 2;
+		}
+	}
+	smp_barrier_wait(&sy.start);
+	warp_check();
+}
+
+static void measure(struct smp_cpu *c, u64 tsc_hz)
+{
+	memset(&sy, 0, sizeof(sy));
+	smp_barrier_init(&sy.start, 2);
+	sy.warp_ticks = tsc_hz / 1000 * WARP_MS;
+	if (!on_cpu(c->cpu, target, NULL))
+		return;
+	smp_barrier_wait(&sy.start);
+	source(c);
+	smp_wait(c->cpu);
+	c->tsc_warps = sy.warps;
+}
+
+void smp_tsc_sync(u64 tsc_hz)
+{
+	smp.skew_bound = tsc_hz / 1000000;	/* 1 us */
+	smp.skew_max = 0;
+	for (u32 cpu = 1; cpu < smp.ncpus; cpu++) {
+		struct smp_cpu *c = smp.by_cpu[cpu];
+		u64 skew;
+
+		if (!smp_is_up(cpu))
+			continue;
+		measure(c, tsc_hz);
+		skew = (u64)(c->tsc_offset < 0 ? -c->tsc_offset : c->tsc_offset) +
+		       c->tsc_err;
+		smp.skew_max = MAX(smp.skew_max, skew);
+		printk("tsc: cpu %u: offset %lld ticks (+- %llu) from cpu 0, "
+		       "%llu warps\n", cpu, (long long)c->tsc_offset,
+		       (unsigned long long)c->tsc_err,
+		       (unsigned long long)c->tsc_warps);
+		if (c->tsc_warps)
+			smp.skew_max = MAX(smp.skew_max, smp.skew_bound + 1);
+	}
+	smp.tsc_ok = smp.skew_max <= smp.skew_bound;
+	if (smp.nup > 1)
+		printk("tsc: skew across CPUs at most %llu ticks; bound %llu "
+		       "(1 us): %s\n", (unsigned long long)smp.skew_max,
+		       (unsigned long long)smp.skew_bound,
+		       smp.tsc_ok ? "times compare across CPUs" :
+		       "aggregates across CPUs will refuse wall times");
+}
