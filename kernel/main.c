@@ -171,7 +171,7 @@ static void run_bench(struct ktap *k)
 		k->fail++;
 		return;
 	}
-	bench_run(k, &config, this_cpu()->cpu);
+	bench_run(k, &config);
 }
 
 void kmain(u32 magic, u64 mbi, u64 delta)

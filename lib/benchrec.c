@@ -170,6 +170,17 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 		if (d->probe_policy)
 			rec_str(&r, "probe_policy", d->probe_policy);
 	}
+	if (d->cpus) {
+		rec_str(&r, "cpus", d->cpus);
+		rec_u64(&r, "ncpus", d->ncpus);
+		rec_u64(&r, "cpu", d->cpu);
+		if (d->has_apic_id)
+			rec_u64(&r, "apic_id", d->apic_id);
+		rec_u64(&r, "node", d->node);
+		rec_str(&r, "mem_node", d->mem_node);
+		rec_str(&r, "numa", d->numa);
+		rec_u64(&r, "group", d->group);
+	}
 	rec_str(&r, "cpl", cpl_names[c->cpl]);
 	rec_u64(&r, "warmups", c->warmups);
 	rec_u64(&r, "runs", c->runs);

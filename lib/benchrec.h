@@ -29,6 +29,13 @@ struct bench_desc {
 	bool linux_folios;		/* Linux allocates and fills them */
 	const char *probe_policy;	/* companion: the probe's policy */
 	u64 kernel_fpu_ticks;		/* a SIMD clear's begin/end pair; 0 none */
+	/* All CPUs at once (docs/smp.md); cpus NULL: none recorded */
+	const char *cpus;		/* the group's cpulist */
+	u32 ncpus, cpu, group;
+	bool has_apic_id;		/* the kernel's; Linux hides it */
+	u32 apic_id, node;
+	const char *mem_node;		/* a node number, or "interleave" */
+	const char *numa;		/* local, remote, interleave; none */
 };
 
 /* What one configuration found, across its passes. */

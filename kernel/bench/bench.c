@@ -19,6 +19,7 @@
 #include "arch/x86_64/user.h"
 #include "kernel/bench/bench.h"
 #include "kernel/bench/fault.h"
+#include "kernel/bench/group.h"
 #include "kernel/bench/probe.h"
 #include "kernel/bench/workload.h"
 #include "kernel/console.h"
@@ -27,6 +28,7 @@
 #include "kernel/report.h"
 #include "kernel/sched/fpu.h"
 #include "kernel/sched/sched.h"
+#include "kernel/smp/smp.h"
 #include "kernel/time/timer.h"
 #include "kernel/timebase.h"
 #include "lib/benchrun.h"
@@ -49,6 +51,7 @@ struct bench_cpu {
 	u64 kernel_fpu;		/* a kernel_fpu_begin/end pair, ticks */
 	u8 fpu_area[8192] __aligned(FPU_ALIGN);	/* kernel_fpu_begin's */
 	struct bench_probe probe;
+	u64 cal[1024];		/* the timer-cost measurements' samples */
 };
 
 /* One configuration on one CPU. */
@@ -62,6 +65,8 @@ struct bench_cfg {
 	u64 region;
 	const char *no_folio;	/* why count is 0 */
 	bool model_on;		/* this point has a scheduling model */
+	struct bench_group *g;	/* the CPUs running it together */
+	u32 idx;		/* this one's place among them */
 };
 
 static struct bench_cpu *bench_cpus[MAX_CPUS];
@@ -173,6 +178,7 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	struct workload *wl = &bc->wl;
 	struct fault_ctx *fc = &bc->fault;
 	bool probe = b->c->probe == PROBE_LATENCY && b->model_on;
+	struct agg_member member = { 0 };
 	struct noise before;
 
 	touch_plan(b->c, b->count, b->bytes, b->region, wl->addrs);
@@ -185,7 +191,15 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	noise_now(bc->cpu, &before);
 	if (probe && !bench_probe_start(&bc->probe, bc->cpu, b->c, &fc->current))
 		bench_fail(o, "%s: no memory for the probe task", b->d.name);
+	group_start(b->g, b->idx);
 	workload_run(wl, b->c->cpl == 1, b->model_on);
+	member.end = tsc_end();
+	member.stime = sum_u64(wl->fault_ticks, b->count);
+	member.utime = access == ACCESS_NONE ? 0 :
+		       sum_u64(wl->access_ticks, b->count);
+	member.bytes = (u64)b->count * b->bytes;
+	member.finished = fc->nfaults == b->count;
+	group_end(b->g, b->idx, &member, b->d.group, p->run, p->pass);
 	if (probe && bc->probe.task) {
 		struct probe_take t;
 
@@ -314,38 +328,30 @@ static bool model_up(struct bench_cfg *b, char *why, size_t n)
 	return false;
 }
 
-static void run_config(struct ktap *k, struct bench_cfg *b)
+static void run_config(struct bench_cfg *b)
 {
 	struct bench_job j = {
 		&records, &b->d, &fault_ops, b, &b->bc->out, timebase.tsc_hz,
 		timebase.overhead_median, b->bc->fault_timer, NULL,
 	};
-	struct bench_outcome *o = &b->bc->out;
 	char why[160] = "";
-	bool ok;
+	const char *skip;
 
 	if (b->count == 0)
 		strlcpy(why, b->no_folio, sizeof(why));
 	else if (prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why)) &&
 		 model_up(b, why, sizeof(why)))
 		why[0] = '\0';
+	/* Any member's reason is the group's: they run it together or not. */
+	skip = group_agree(b->g, b->idx, why);
 	/* The page array is printed before it is reused as scratch. */
 	j.scratch = b->bc->wl.fault_page;
-	ok = bench_run_config(&j, why[0] ? why : NULL);
+	bench_run_config(&j, skip[0] ? skip : NULL);
 	if (b->model_on)
 		sched_set_model(b->bc->cpu, PREEMPT_MODEL_OFF, 0);
 	b->model_on = false;
-	if (why[0]) {
-		ktap_result(k, KTAP_SKIP, b->d.name, why);
-		return;
-	}
-	if (!ok) {
-		ktap_diag(k, "%s", o->first);
-		if (o->failures > 1)
-			ktap_diag(k, "%s: %u more failures", b->d.name,
-				  o->failures - 1);
-	}
-	ktap_result(k, ok ? KTAP_OK : KTAP_FAIL, b->d.name, NULL);
+	group_config_end(b->g, b->idx, b->d.group, b->d.name, &b->bc->out,
+			 !skip[0]);
 }
 
 /* How many folios of @f fit: the request, clamped to what memory allows. */
@@ -371,22 +377,32 @@ static u32 fit_count(const struct hz_config *c, u32 f)
 	return (u32)have;
 }
 
-static void run_folio(struct ktap *k, const struct hz_config *c,
-		      struct bench_cpu *bc, u32 f, u32 *id)
+/* Where this CPU's folios come from (numa=), and what the record says. */
+static void place(struct bench_cfg *b, char *mem_node, size_t n)
 {
-	struct matrix_iter it = { { { 0 } }, false };
-	struct bench_cfg b;
+	const struct smp_cpu *sc = smp.by_cpu[b->bc->cpu];
 
-	memset(&b, 0, sizeof(b));
-	b.bc = bc;
-	b.c = b.d.c = c;
+	b->d.node = sc ? sc->node : 0;
+	b->d.numa = "none";
+	ksnprintf(mem_node, n, "%u", b->d.node);
+	b->d.mem_node = mem_node;
+}
+
+static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
+{
+	const struct hz_config *c = proto->c;
+	struct bench_cpu *bc = proto->bc;
+	struct bench_group *g = proto->g;
+	struct matrix_iter it = { { { 0 } }, false };
+	struct bench_cfg b = *proto;
+	char mem_node[16];
+
 	b.folio = f;
 	b.bytes = folio_bytes[f];
 	b.region = REGION_VA(f);
-	b.d.bench = "fault";
 	b.d.folio = folio_names[f];
-	b.d.llc = cpu_info.l3;
 	b.no_folio = "no free folio of this size";
+	place(&b, mem_node, sizeof(mem_node));
 	if (f == FOLIO_1G && !cpu_info.has_pdpe1gb) {
 		/* A PS bit in a PDPTE is reserved without it: mapping one would #PF. */
 		b.no_folio = "CPU lacks 1 GiB pages (CPUID 80000001h:EDX[26] clear)";
@@ -395,9 +411,9 @@ static void run_folio(struct ktap *k, const struct hz_config *c,
 
 		b.count = pool_create(&bc->pool, bc->slots, b.bytes, want);
 		if (b.count < want)
-			printk("hugezero: bench: %u of %u %s folios allocated: "
-			       "the fit estimate was high\n", b.count, want,
-			       folio_names[f]);
+			printk("hugezero: bench: cpu %u: %u of %u %s folios "
+			       "allocated: the fit estimate was high\n", bc->cpu,
+			       b.count, want, folio_names[f]);
 		/* The region's tables now, not inside a timed fault. */
 		if (b.count && pt_prepare(bc->wl.pml4, b.region, (u64)b.count *
 					  b.bytes, leaf_of(f), PTE_U |
@@ -408,11 +424,14 @@ static void run_folio(struct ktap *k, const struct hz_config *c,
 	}
 	b.d.folios = b.count;
 	b.d.size = (u64)b.count * b.bytes;
-	while (bench_matrix_next(c, f, "", &it, &b.d, id)) {
+	while (bench_matrix_next(c, f, "", &it, &b.d, local)) {
+		/* Numbered as if each CPU's configurations were interleaved. */
+		b.d.id = g->cfg_base + (*local - 1) * g->n + b.idx + 1;
+		b.d.group = g->group_base + *local;
 		b.d.kernel_fpu_ticks = b.d.at.v[AXIS_PREEMPT] != MODEL_OFF &&
 				       prim_is_simd(b.d.at.v[AXIS_PRIM]) ?
 				       bc->kernel_fpu : 0;
-		run_config(k, &b);
+		run_config(&b);
 	}
 	pool_destroy(&bc->pool);
 }
@@ -422,37 +441,36 @@ static void run_folio(struct ktap *k, const struct hz_config *c,
  * and the handler's around the clear.  Their cost together, measured the
  * same way, is what a fault sample's figures are net of.
  */
-static u64 fault_timer_cost(void)
+static u64 fault_timer_cost(struct bench_cpu *bc)
 {
-	static u64 d[1024];
-
-	for (u32 i = 0; i < ARRAY_SIZE(d); i++) {
+	for (u32 i = 0; i < ARRAY_SIZE(bc->cal); i++) {
 		u64 a = tsc_begin(), b, c, e;
 
 		b = tsc_begin();
 		c = tsc_end();
 		e = tsc_end();
-		d[i] = e - a;
+		bc->cal[i] = e - a;
 		(void)b, (void)c;
 	}
-	return median_u64(d, ARRAY_SIZE(d));
+	return median_u64(bc->cal, ARRAY_SIZE(bc->cal));
 }
 
 /* What a SIMD clear under a model pays around itself, measured alone. */
 static u64 kernel_fpu_cost(struct bench_cpu *bc)
 {
-	static u64 d[256];
+	u32 n = 256;
 
-	for (u32 i = 0; i < ARRAY_SIZE(d); i++) {
+	for (u32 i = 0; i < n; i++) {
 		u64 a = tsc_begin();
 
 		kernel_fpu_begin(bc->fpu_area);
 		kernel_fpu_end(bc->fpu_area);
-		d[i] = tsc_end() - a;
+		bc->cal[i] = tsc_end() - a;
 	}
-	return median_u64(d, ARRAY_SIZE(d));
+	return median_u64(bc->cal, n);
 }
 
+/* One CPU's state and address space, made by the boot CPU beforehand. */
 static struct bench_cpu *bench_cpu_get(u32 cpu)
 {
 	struct bench_cpu *bc = bench_cpus[cpu];
@@ -464,47 +482,157 @@ static struct bench_cpu *bench_cpu_get(u32 cpu)
 			vmem_free(bc);
 			bc = NULL;
 		}
+		if (bc && !workload_create(&bc->wl)) {
+			workload_destroy(&bc->wl);
+			vmem_free(bc->slots);
+			vmem_free(bc);
+			bc = NULL;
+		}
 		bench_cpus[cpu] = bc;
 	}
-	if (bc) {
+	if (bc)
 		bc->cpu = cpu;
-		bc->fault_timer = fault_timer_cost();
-		bc->kernel_fpu = fpu_area_size() ? kernel_fpu_cost(bc) : 0;
-	}
 	return bc;
 }
 
-void bench_run(struct ktap *k, const struct hz_config *c, u32 cpu)
+/* Each member of the group, on its own CPU, at once. */
+static void bench_worker(void *arg)
 {
-	struct bench_cpu *bc;
-	u32 id = 0, fails = k->fail;
+	struct bench_group *g = arg;
+	u32 cpu = this_cpu()->cpu, local = 0;
+	struct bench_cfg proto;
 
-	ktap_subtest_start(k, "fault", bench_count(c));
-	/* The fault path finds its context by the CPU it runs on. */
-	if (cpu >= MAX_CPUS || cpu != this_cpu()->cpu) {
-		printk("hugezero: bench: asked to run for cpu %u on cpu %u\n",
-		       cpu, this_cpu()->cpu);
-		goto fail;
+	memset(&proto, 0, sizeof(proto));
+	proto.g = g;
+	proto.idx = group_index(g, cpu);
+	proto.bc = bench_cpus[cpu];
+	proto.c = proto.d.c = g->c;
+	proto.d.bench = "fault";
+	proto.d.llc = cpu_info.l3;
+	proto.d.cpus = g->cpus;
+	proto.d.ncpus = g->n;
+	proto.d.cpu = cpu;
+	proto.d.has_apic_id = true;
+	proto.d.apic_id = this_cpu()->apic_id;
+	proto.bc->fault_timer = fault_timer_cost(proto.bc);
+	proto.bc->kernel_fpu = fpu_area_size() ? kernel_fpu_cost(proto.bc) : 0;
+	workload_enter_space(&proto.bc->wl);
+	for (u32 f = 0; f < FOLIO_COUNT; f++)
+		if (g->c->folios >> f & 1)
+			run_folio(&proto, f, &local);
+	workload_leave_space();
+}
+
+static struct bench_group group;
+
+/* The members: the first @want CPUs of @s with their state made. */
+static u32 make_group(struct bench_group *g, const struct cpu_set *s, u32 want)
+{
+	struct cpu_set set;
+
+	memset(&set, 0, sizeof(set));
+	g->n = 0;
+	for (u32 k = 0; g->n < want; k++) {
+		u32 cpu = cpu_set_nth(s, k, smp.ncpus);
+
+		if (cpu == ~0u)
+			break;
+		if (!bench_cpu_get(cpu)) {
+			printk("hugezero: bench: cpu %u left out: no memory for "
+			       "its benchmark state, workload tables and sample "
+			       "arrays\n", cpu);
+			continue;
+		}
+		g->cpu[g->n++] = cpu;
+		cpu_set_add(&set, cpu);
 	}
+	cpulist_format(&set, g->cpus, sizeof(g->cpus));
+	smp_barrier_init(&g->bar, g->n);
+	return g->n;
+}
+
+/* The CPUs cpus= names that are up; says which are left out. */
+static void usable_cpus(const struct hz_config *c, struct cpu_set *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (u32 cpu = 0; cpu < CPUSET_MAX; cpu++) {
+		if (!cpu_set_has(&c->cpus, cpu) || (c->cpus.all && cpu >= smp.ncpus))
+			continue;
+		if (smp_is_up(cpu))
+			cpu_set_add(out, cpu);
+		else
+			printk("hugezero: bench: cpus=: cpu %u left out: %s\n", cpu,
+			       cpu >= smp.ncpus ? "this machine has no such CPU" :
+			       smp.by_cpu[cpu]->reason);
+	}
+}
+
+/* A step that cannot run: each of its configurations skipped, named. */
+static void skip_step(struct ktap *k, const struct hz_config *c, u32 want,
+		      u32 have)
+{
+	struct bench_desc d;
+	u32 id = 0;
+
+	memset(&d, 0, sizeof(d));
+	d.c = c;
+	for (u32 f = 0; f < FOLIO_COUNT; f++) {
+		struct matrix_iter it = { { { 0 } }, false };
+		char name[96], why[96];
+
+		if (!(c->folios >> f & 1))
+			continue;
+		while (bench_matrix_next(c, f, "", &it, &d, &id)) {
+			ksnprintf(name, sizeof(name), "x%u.%s", want, d.name);
+			ksnprintf(why, sizeof(why), "scale= step of %u CPUs: "
+				  "cpus= has %u up", want, have);
+			ktap_result(k, KTAP_SKIP, name, why);
+		}
+	}
+}
+
+void bench_run(struct ktap *k, const struct hz_config *c)
+{
+	u32 steps = c->nscale ? c->nscale : 1, fails = k->fail, have, n;
+	struct bench_group *g = &group;
+	struct cpu_set usable;
+
+	ktap_subtest_start(k, "fault", bench_count(c) * steps);
+	usable_cpus(c, &usable);
+	have = cpu_set_count(&usable, CPUSET_MAX);
+	if (!have) {
+		printk("hugezero: bench: cpus= leaves no CPU that is up\n");
+		ktap_subtest_end(k, "fault", KTAP_FAIL);
+		k->fail++;
+		return;
+	}
+	/* The fault path finds its context by the CPU it runs on. */
 	fault_init();
 	user_init();
-	bc = bench_cpu_get(cpu);
-	if (!bc || !workload_create(&bc->wl)) {
-		printk("hugezero: bench: no memory for cpu %u's benchmark state, "
-		       "workload tables and sample arrays\n", cpu);
-		if (bc)
-			workload_destroy(&bc->wl);
-		goto fail;
+	memset(g, 0, sizeof(*g));
+	for (u32 s = 0; s < steps; s++) {
+		u32 want = !c->nscale || c->scale[s] == SCALE_ALL ? have :
+			   c->scale[s];
+
+		if (want > have) {
+			skip_step(k, c, want, have);
+			continue;
+		}
+		g->c = c;
+		g->k = k;
+		n = make_group(g, &usable, want);
+		/* Names stay as before SMP for the boot CPU alone. */
+		g->prefix_names = c->nscale || n != 1 || g->cpu[0] != 0;
+		{
+			struct cpu_set members;
+
+			memset(&members, 0, sizeof(members));
+			for (u32 i = 0; i < n; i++)
+				cpu_set_add(&members, g->cpu[i]);
+			smp_run(&members, bench_worker, g);
+		}
+		g->cfg_base += bench_count(c) * n;
+		g->group_base += bench_count(c);
 	}
-	workload_enter_space(&bc->wl);
-	for (u32 f = 0; f < FOLIO_COUNT; f++)
-		if (c->folios >> f & 1)
-			run_folio(k, c, bc, f, &id);
-	workload_leave_space();
-	workload_destroy(&bc->wl);
 	ktap_subtest_end(k, "fault", k->fail > fails ? KTAP_FAIL : KTAP_OK);
-	return;
-fail:
-	ktap_subtest_end(k, "fault", KTAP_FAIL);
-	k->fail++;
 }

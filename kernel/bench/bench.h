@@ -7,7 +7,10 @@
 
 /* How many configurations (KTAP cases) bench=fault will run. */
 u32 bench_count(const struct hz_config *c);
-/* Run them all on CPU @cpu as the KTAP subtest "fault", writing records. */
-void bench_run(struct ktap *k, const struct hz_config *c, u32 cpu);
+/*
+ * Run them all as the KTAP subtest "fault", writing records: on every
+ * CPU of cpus= at once, for each scale= step (docs/smp.md).
+ */
+void bench_run(struct ktap *k, const struct hz_config *c);
 
 #endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KERNEL_BENCH_GROUP_H
+#define KERNEL_BENCH_GROUP_H
+
+#include "arch/x86_64/percpu.h"
+#include "kernel/smp/smp.h"
+#include "lib/benchagg.h"
+#include "lib/ktap.h"
+#include "lib/params.h"
+
+/*
+ * The CPUs of one scale= step running the matrix together.  Every member
+ * walks the same configurations and passes, meeting the others at
+ * barriers: to agree whether a configuration runs (any member's reason
+ * to skip skips it for all), at the start of each timed part (the common
+ * release), at its end (so that no CPU prints while another is timed),
+ * and at the end of a configuration.  The lowest-numbered member, the
+ * leader, writes what is the group's: the agg records and the KTAP line.
+ */
+struct group_member {
+	char skip[160];
+	bool ok;
+	u32 failures;
+	char first[160];
+} __aligned(64);
+
+struct bench_group {
+	const struct hz_config *c;
+	struct ktap *k;
+	u32 n;
+	u32 cpu[MAX_CPUS];		/* member -> CPU */
+	char cpus[96];			/* their cpulist */
+	bool prefix_names;		/* KTAP names say the CPUs */
+	u32 cfg_base, group_base;	/* numbering before this step */
+	struct smp_barrier bar;
+	struct group_member m[MAX_CPUS];
+	struct agg_member am[MAX_CPUS];
+	struct agg_outcome agg;
+	char skip[200];			/* the group's decision */
+};
+
+u32 group_index(const struct bench_group *g, u32 cpu);
+/* Post this member's reason to skip ("" to run); all return the group's
+ * (empty: run).  A run aborted elsewhere reads as a skip. */
+const char *group_agree(struct bench_group *g, u32 idx, const char *mine);
+/* The common start of a timed part: this member's start TSC. */
+void group_start(struct bench_group *g, u32 idx);
+/* This member's end of it (@a: its end TSC, times, bytes); the leader
+ * then writes the agg record. */
+void group_end(struct bench_group *g, u32 idx, const struct agg_member *a,
+	       u32 group, u32 run, const char *pass);
+/* The configuration's outcome for this member; the leader writes the
+ * KTAP line named @name and the agg_summary. */
+void group_config_end(struct bench_group *g, u32 idx, u32 group,
+		      const char *name, const struct bench_outcome *o,
+		      bool ran);
+
+#endif
