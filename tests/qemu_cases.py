@@ -22,13 +22,17 @@ class Case:
     firmware: str = "bios"
     media: str = "cdrom"
     cpu: str = "max"
-    smp: int = 1
+    smp: int | str = 1             # a count, or a topology "6,sockets=2,cores=3"
     args: list[str] = field(default_factory=list)
     check: Check | None = None
     serial: bool = True
     timeout: float | None = None    # None: the runner's default
     machine: str = "q35"
     stall: qemu.Stall | None = None
+    mem: str = "4G"
+    extra: tuple[str, ...] = ()     # more QEMU arguments (-numa, -object)
+    # Why this QEMU cannot run the case (checked before booting), or None.
+    unable: Callable[[], "str | None"] | None = None
 
 
 def passes(res: qemu.BootResult) -> str | None:

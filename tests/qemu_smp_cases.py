@@ -1,0 +1,206 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""QEMU tests of all CPUs at once (docs/smp.md): every processor up (SeaBIOS
+and OVMF, APIC-ID gaps, x2APIC, two NUMA nodes), and bench=fault on each
+CPU of cpus= at once with every folio on every CPU verified; the groups'
+aggregates intact.  Correctness only: no bound on a time."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from hzlib import qemu, records
+
+from qemu_cases import NO_CPU, Case, Check, all_of, expect_log, passes
+
+SMALL = ["bench=fault", "runs=1", "warmups=0", "selftest=off"]
+
+
+def _records(res: qemu.BootResult) -> list[records.Record] | str:
+    boots = records.parse(res.log)
+    if len(boots) != 1 or boots[0].problems or not boots[0].complete:
+        return f"records damaged: {boots[0].problems[:3] if boots else 'none'}"
+    return boots[0].records
+
+
+def cpus_up(n: int, apic_ids: list[int] | None = None,
+            x2apic: int | None = None) -> Check:
+    """n processors in the MADT, all up, with these APIC IDs and mode."""
+    def run(res: qemu.BootResult) -> str | None:
+        recs = _records(res)
+        if isinstance(recs, str):
+            return recs
+        cpus = [r for r in recs if r.type == "cpu"]
+        smp = next((r for r in recs if r.type == "smp"), None)
+        if smp is None or smp.int("up") != n or smp.int("present") != n:
+            return f"smp record {smp.f if smp else None}: expected {n} up"
+        down = [r.f for r in cpus if r.f["state"] != "up"]
+        if len(cpus) != n or down:
+            return f"{len(cpus)} cpu records, not up: {down[:2]}"
+        if sorted(r.int("cpu") for r in cpus) != list(range(n)):
+            return "logical numbers are not 0..n-1"
+        ids = sorted(r.int("apic_id") for r in cpus)
+        if apic_ids is not None and ids != apic_ids:
+            return f"APIC IDs {ids}, expected {apic_ids}"
+        if x2apic is not None and any(r.int("x2apic") != x2apic for r in cpus):
+            return f"x2apic mode not {x2apic} on every CPU"
+        if smp.f["tsc_sync"] not in ("ok", "bad"):
+            return f"tsc_sync {smp.f['tsc_sync']!r}"
+        return None
+    return run
+
+
+def groups_ok(ncpus: int, ngroups: int, cpus: str | None = None,
+              numa: str | None = None) -> Check:
+    """ngroups configurations, each run by ncpus CPUs at once (cpus, if
+    given, their list): every member's summary ok (or a skip for what
+    QEMU's CPU lacks), its zero check passed, and the group's aggregate
+    present for every pass with the members' sums."""
+    def run(res: qemu.BootResult) -> str | None:
+        recs = _records(res)
+        if isinstance(recs, str):
+            return recs
+        cfg = {r.int("cfg"): r for r in recs if r.type == "config"}
+        summ = {r.int("cfg"): r for r in recs if r.type == "summary"}
+        members: dict[int, list[records.Record]] = defaultdict(list)
+        for r in cfg.values():
+            members[r.int("group")].append(r)
+        aggs: dict[int, list[records.Record]] = defaultdict(list)
+        for r in recs:
+            if r.type == "agg":
+                aggs[r.int("group")].append(r)
+        asum = {r.int("group"): r for r in recs if r.type == "agg_summary"}
+        if len(members) != ngroups:
+            return f"{len(members)} groups, expected {ngroups}"
+        for g, ms in members.items():
+            why = _group(g, ms, summ, aggs.get(g, []), asum.get(g), recs,
+                         ncpus, cpus, numa)
+            if why:
+                return why
+        return None
+    return run
+
+
+def _group(g: int, ms: list[records.Record], summ: dict, aggs: list,
+           asum: records.Record | None, recs: list, ncpus: int,
+           cpus: str | None, numa: str | None) -> str | None:
+    name = ms[0].f["name"]
+    if len(ms) != ncpus or len({m.int("cpu") for m in ms}) != ncpus:
+        return f"group {g} ({name}): {len(ms)} members, expected {ncpus}"
+    if cpus is not None and any(m.f["cpus"] != cpus for m in ms):
+        return f"group {g}: cpus={ms[0].f['cpus']}, expected {cpus}"
+    if numa is not None and any(m.f["numa"] != numa for m in ms):
+        return f"group {g}: numa={ms[0].f['numa']}, expected {numa}"
+    if asum is None:
+        return f"group {g} ({name}): no agg_summary"
+    statuses = {summ[m.int("cfg")].f["status"] for m in ms if m.int("cfg") in summ}
+    if statuses == {"skip"}:
+        why = summ[ms[0].int("cfg")].f.get("reason", "")
+        ok = asum.f["status"] == "skip" and any(n in why for n in NO_CPU)
+        return None if ok else f"group {g} ({name}) skipped: {why}"
+    if statuses != {"ok"} or asum.f["status"] not in ("ok", "refused"):
+        return (f"group {g} ({name}): member statuses {statuses}, "
+                f"aggregate {asum.f['status']} {asum.f.get('reason', '')}")
+    for m in ms:
+        runs = [r for r in recs if r.type == "run" and r.int("cfg") == m.int("cfg")]
+        if not runs or any(r.f["verify"] not in ("ok", "n/a") for r in runs):
+            return f"group {g}: cpu {m.f['cpu']}'s zero check: {[r.f['verify'] for r in runs]}"
+        if not any(r.f["verify"] == "ok" for r in runs):
+            return f"group {g}: cpu {m.f['cpu']} has no verified pass"
+    if len(aggs) != len(runs):
+        return f"group {g}: {len(aggs)} agg records for {len(runs)} passes"
+    return _sums(g, ms, recs, aggs)
+
+
+def _sums(g: int, ms: list, recs: list, aggs: list) -> str | None:
+    """Each agg's stime is the sum of its members' fault ticks."""
+    cfgs = {m.int("cfg") for m in ms}
+    for a in aggs:
+        st = sum(r.int("fault_ticks") for r in recs if r.type == "run"
+                 and r.int("cfg") in cfgs and r.int("run") == a.int("run"))
+        if a.int("stime_ticks") != st:
+            return f"group {g} run {a.f['run']}: stime_ticks {a.f['stime_ticks']} != sum {st}"
+        if "refused" not in a.f and not a.int("wall_ticks") >= a.int("slowest_ticks"):
+            return f"group {g} run {a.f['run']}: wall shorter than the slowest CPU"
+    return None
+
+
+def groups_ok_some(ncpus: list[int], cpus: list[str]) -> Check:
+    """Groups in order, each of ncpus[i] CPUs listed as cpus[i], all ok."""
+    def run(res: qemu.BootResult) -> str | None:
+        recs = _records(res)
+        if isinstance(recs, str):
+            return recs
+        seen: dict[int, list[records.Record]] = defaultdict(list)
+        for r in recs:
+            if r.type == "config":
+                seen[r.int("group")].append(r)
+        got = [(len(v), v[0].f["cpus"]) for _, v in sorted(seen.items())]
+        if got != list(zip(ncpus, cpus)):
+            return f"groups (ncpus, cpus) {got}, expected {list(zip(ncpus, cpus))}"
+        bad = [r.f for r in recs if r.type == "agg_summary" and r.f["status"] != "ok"]
+        return f"aggregates not ok: {bad[:2]}" if bad else None
+    return run
+
+
+def _x2apic_unable() -> str | None:
+    """TCG emulates x2APIC from QEMU 8.0; 7.2 drops +x2apic with a warning."""
+    import re
+    import shutil
+    import subprocess
+    exe = shutil.which("qemu-system-x86_64")
+    out = subprocess.run([exe or "false", "--version"], capture_output=True,
+                         text=True).stdout if exe else ""
+    m = re.search(r"version (\d+)\.", out)
+    if m and int(m.group(1)) >= 8:
+        return None
+    return "this QEMU's TCG has no x2APIC (QEMU < 8.0)"
+
+
+MATRIX = [*SMALL, "folio=4K,2M", "size=4M", "clear=erms,orig,avx2",
+          "order=contiguous-page,neighbourhood-last", "access=write", "cpus=all"]
+# Two nodes of 2G, two CPUs each: QEMU writes an SRAT (and a SLIT with dist=).
+NUMA2 = ("-object", "memory-backend-ram,id=m0,size=2G",
+         "-object", "memory-backend-ram,id=m1,size=2G",
+         "-numa", "node,nodeid=0,cpus=0-1,memdev=m0",
+         "-numa", "node,nodeid=1,cpus=2-3,memdev=m1",
+         "-numa", "dist,src=0,dst=1,val=21")
+
+CASES = [
+    Case("smp4-matrix", smp=4, args=MATRIX, timeout=400,
+         check=all_of(passes, cpus_up(4, [0, 1, 2, 3], x2apic=0),
+                      groups_ok(4, 12, cpus="0-3"))),
+    Case("smp2-uefi", "uefi", smp=2, args=[*SMALL, "folio=2M", "size=4M",
+                                          "clear=erms", "order=contiguous-page",
+                                          "cpus=all"],
+         check=all_of(passes, cpus_up(2), groups_ok(2, 1, cpus="0-1"))),
+    Case("smp4-uefi", "uefi", smp=4, args=[*SMALL, "folio=2M", "size=4M",
+                                          "clear=rep", "order=batched-pages",
+                                          "cpus=all"],
+         check=all_of(passes, cpus_up(4), groups_ok(4, 1))),
+    # Two sockets of three cores: APIC IDs 0-2 and 4-6 (a gap at 3).
+    Case("smp-apic-gap", smp="6,sockets=2,cores=3",
+         args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
+               "order=contiguous-page", "cpus=all"],
+         check=all_of(passes, cpus_up(6, [0, 1, 2, 4, 5, 6]),
+                      groups_ok(6, 1, cpus="0-5"))),
+    Case("smp-x2apic", cpu="max,+x2apic", smp=4, unable=_x2apic_unable,
+         args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
+               "order=contiguous-page", "cpus=all"],
+         check=all_of(passes, cpus_up(4, x2apic=1), groups_ok(4, 1))),
+    # A subset, a CPU that is not there, and a scale= sweep.
+    Case("smp-subset-scale", smp=4,
+         args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
+               "order=contiguous-page", "cpus=1,3,7", "scale=1,2,all,4"],
+         check=all_of(
+             expect_log(r"cpus=: cpu 7 left out: this machine has no such CPU",
+                        "cpu 7 left out"),
+             expect_log(r"ok \d+ x4\.2M\.erms\.contiguous-page # SKIP scale= "
+                        r"step of 4 CPUs: cpus= has 2 up", "the 4-CPU step skipped"),
+             groups_ok_some([1, 2, 2], ["1", "1,3", "1,3"]),
+             expect_log(r"ok \d+ cpus1\.2M\.erms", "the 1-CPU step"),
+             expect_log(r"ok \d+ cpus1,3\.2M\.erms", "the 2-CPU steps"))),
+    Case("smp-sched-models", smp=2,
+         args=[*SMALL, "folio=2M", "size=4M", "clear=erms,avx2",
+               "order=linux", "preempt=all", "probe=latency", "probe_us=2000",
+               "cpus=all"], timeout=400,
+         check=all_of(passes, cpus_up(2), groups_ok(2, 8))),
+]
