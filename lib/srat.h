@@ -28,10 +28,10 @@ struct srat {
 	struct srat_cpu cpu[SRAT_MAX_CPUS];
 	u32 nmem;
 	struct mem_node_range mem[NUMA_MAX_RANGES];
-	u32 disabled;		/* entries not enabled (skipped) */
-	u32 empty;		/* memory entries empty or wrapping (skipped) */
-	u32 dropped;		/* beyond NUMA_MAX_NODES, _RANGES or SRAT_MAX_CPUS */
-	u32 bad;		/* entries whose length is wrong (the walk ended) */
+	/* Entries skipped: not enabled; memory empty or wrapping */
+	u32 disabled, empty;
+	u32 dropped;		/* beyond the nodes', ranges' or CPUs' bound */
+	u32 bad;		/* a length was wrong: the walk ended there */
 	/* From the SLIT, once srat_apply_slit() accepted one */
 	bool has_slit;
 	u64 localities;

@@ -108,14 +108,14 @@ TEST(srat_two_nodes_with_a_hole)
 	u64 bytes;
 
 	srat(3);
-	mem(7, 0x20000000, 0x20000000, 1);	/* before the CPUs, still node 1 */
+	mem(7, 0x20000000, 0x20000000, 1);	/* first, yet node 1 */
 	lapic(0, 5, 1);
 	lapic(1, 7, 1);
 	mem(5, 0, 0xa0000, 1);
 	mem(5, 0x100000, 0x1ff00000, 1);	/* the hole 640K..1M */
 	EXPECT(srat_parse(tab, len, &s));
 	EXPECT_EQ(s.nnodes, 2);
-	EXPECT_EQ(s.pxm[0], 5);		/* processors first, as Linux walks */
+	EXPECT_EQ(s.pxm[0], 5);	/* processors first, as Linux walks */
 	EXPECT_EQ(s.pxm[1], 7);
 	EXPECT_EQ(s.ncpus, 2);
 	EXPECT_EQ(s.nmem, 3);
@@ -144,12 +144,13 @@ TEST(srat_x2apic_and_wide_domains)
 	x2apic(300, 0x10000, 1);	/* above 255; a 32-bit domain */
 	x2apic(0x12345, 2, 1);
 	lapic(4, 0x010102, 1);		/* domain bytes 2 and 9..11 */
-	lapic(4, 2, 1);			/* listed again: the later wins */
+	lapic(4, 2, 1);		/* listed again: the later wins */
 	mem(0x10000, 0x100000000ULL, 1ULL << 32, 1 | 2 | 4);
 	EXPECT(srat_parse(tab, len, &s));
 	EXPECT_EQ(s.nnodes, 3);
 	EXPECT_EQ(s.ncpus, 3);
-	EXPECT(s.cpu[0].apic_id == 300 && s.cpu[0].x2apic && s.cpu[0].node == 0);
+	EXPECT(s.cpu[0].apic_id == 300 && s.cpu[0].x2apic);
+	EXPECT_EQ(s.cpu[0].node, 0);
 	EXPECT_EQ(srat_node_of_apic(&s, 0x12345), 1);
 	EXPECT_EQ(s.pxm[2], 0x010102);
 	EXPECT_EQ(srat_node_of_apic(&s, 4), 1);
