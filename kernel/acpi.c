@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Just enough ACPI for timing, reset and the processors: the root tables,
- * the FADT (PM timer, reset register), the HPET table and the MADT.  Every table's checksum is
- * verified; a table that fails is listed and not used.
+ * Just enough ACPI for timing, reset, the processors and NUMA: the root
+ * tables, the FADT (PM timer, reset register), the HPET table, the MADT,
+ * the SRAT and the SLIT.  Every table's checksum is verified; a table that
+ * fails is listed and not used.
  */
 #include "arch/x86_64/paging.h"
 #include "kernel/acpi.h"
@@ -164,6 +165,122 @@ static void parse_madt(void)
 	       m->dropped ? "; more processors than hugezero keeps" : "");
 }
 
+/* "node 0: [0x0, 0xa0000) [0x100000, ...); node 1: ...", cut to fit. */
+static void describe_ranges(const struct srat *s, char *buf, size_t size)
+{
+	size_t pos = 0;
+	u32 shown = 0;
+
+	strlcpy(buf, "no memory", size);
+	for (u32 n = 0; n < s->nnodes; n++) {
+		const struct mem_node_range *r;
+		u32 i = 0;
+
+		for (u32 k = 0; (r = srat_next_range(s, n, &i)); k++, shown++) {
+			if (pos + 80 > size) {
+				ksnprintf(buf + pos, size - pos, " and %u more",
+					  s->nmem - shown);
+				return;
+			}
+			if (k == 0)
+				pos += (size_t)ksnprintf(buf + pos, size - pos,
+							 "%snode %u:",
+							 pos ? "; " : "", n);
+			pos += (size_t)ksnprintf(buf + pos, size - pos,
+						 " [%#llx, %#llx)%s%s",
+						 (unsigned long long)r->start,
+						 (unsigned long long)r->end,
+						 r->hotplug ? " hotplug" : "",
+						 r->nonvolatile ? " nv" : "");
+		}
+	}
+}
+
+static void print_srat(const struct srat *s)
+{
+	char ranges[320];
+
+	describe_ranges(s, ranges, sizeof(ranges));
+	printk("acpi: SRAT: %u node%s, %u processor%s, %u memory range%s "
+	       "(%s)%s%s%s%s\n", s->nnodes, s->nnodes == 1 ? "" : "s",
+	       s->ncpus, s->ncpus == 1 ? "" : "s", s->nmem,
+	       s->nmem == 1 ? "" : "s", ranges,
+	       s->bad ? "; a malformed entry ended the table" : "",
+	       s->disabled ? "; disabled entries skipped" : "",
+	       s->dropped ? "; entries beyond hugezero's limits dropped" : "",
+	       s->empty ? "; empty memory entries skipped" : "");
+}
+
+/* Which node each processor and memory range is on (Linux's acpi_numa_init). */
+static void parse_srat(void)
+{
+	const struct sdt_header *h = acpi_find("SRAT");
+	struct srat *s = &acpi.srat;
+
+	if (!h) {
+		printk("acpi: SRAT: none (one NUMA node)\n");
+		return;
+	}
+	if (!srat_parse(h, h->length, s)) {
+		printk("acpi: SRAT: %u bytes, unreadable (one NUMA node)\n",
+		       h->length);
+		return;
+	}
+	print_srat(s);
+	/* As Linux's -ENOENT from acpi_numa_init(): no memory, no nodes. */
+	if (s->nmem == 0) {
+		printk("acpi: SRAT: no enabled memory range: not used (one "
+		       "NUMA node)\n");
+		return;
+	}
+	acpi.has_srat = true;
+}
+
+/* "10 20 / 20 10": the distances between nodes, as many rows as fit. */
+static void describe_distances(const struct srat *s, char *buf, size_t size)
+{
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	for (u32 a = 0; a < s->nnodes; a++) {
+		for (u32 b = 0; b < s->nnodes; b++) {
+			if (pos + 16 > size) {
+				ksnprintf(buf + pos, size - pos, " ...");
+				return;
+			}
+			pos += (size_t)ksnprintf(buf + pos, size - pos, "%s%u",
+						 b ? " " : a ? " / " : "",
+						 srat_distance(s, a, b));
+		}
+	}
+}
+
+static void parse_slit(void)
+{
+	const struct sdt_header *h = acpi_find("SLIT");
+	struct srat *s = &acpi.srat;
+	char dist[320];
+
+	if (!acpi.has_srat) {
+		if (h)
+			printk("acpi: SLIT: not used (one NUMA node)\n");
+		return;
+	}
+	if (!h) {
+		printk("acpi: SLIT: none: distances 10 local, 20 remote\n");
+		return;
+	}
+	if (!srat_apply_slit(s, h, h->length)) {
+		printk("acpi: SLIT: not used (%s): distances 10 local, 20 "
+		       "remote\n", s->slit_reason);
+		return;
+	}
+	describe_distances(s, dist, sizeof(dist));
+	printk("acpi: SLIT: %llu localit%s, distances %s\n",
+	       (unsigned long long)s->localities,
+	       s->localities == 1 ? "y" : "ies", dist);
+}
+
 void acpi_init(void)
 {
 	const u8 *rsdp = boot_info.rsdp_len ? boot_info.rsdp : NULL;
@@ -186,4 +303,6 @@ void acpi_init(void)
 	parse_fadt();
 	parse_hpet();
 	parse_madt();
+	parse_srat();
+	parse_slit();
 }

@@ -4,6 +4,7 @@
 
 #include "arch/x86_64/reset.h"
 #include "lib/madt.h"
+#include "lib/srat.h"
 #include "lib/types.h"
 
 #define ACPI_MAX_TABLES 64
@@ -27,6 +28,12 @@ struct acpi_info {
 	/* From the MADT: every processor, enabled or not */
 	bool has_madt;
 	struct madt madt;
+	/*
+	 * From the SRAT, with the SLIT's distances in it: the NUMA nodes.
+	 * Without an SRAT with memory in it (as Linux), one node, 0.
+	 */
+	bool has_srat;
+	struct srat srat;
 };
 
 extern struct acpi_info acpi;

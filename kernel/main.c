@@ -209,6 +209,8 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 		       "write-back: every folio mapping is then not write-back "
 		       "and its numbers are not comparable\n");
 	acpi_init();
+	if (acpi.has_srat)
+		memory_set_nodes(acpi.srat.mem, acpi.srat.nmem);
 	timebase_init(config.calib_ms, config.tsc_tolerance_ppm);
 	init_timer(this_cpu()->cpu);
 	smp_init(acpi.has_madt ? &acpi.madt : NULL, NULL, AP_TIMEOUT_MS);

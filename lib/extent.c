@@ -108,37 +108,43 @@ int extent_remove(struct extent_set *s, u64 start, u64 end)
 	return EXTENT_OK;
 }
 
-/* Where to put a block in extent @x, preferring a spot that does not split it. */
-static u64 place(const struct extent *x, u64 size, u64 align, u64 limit,
+/*
+ * Where to put a block in the part of extent @x within [lo, hi),
+ * preferring a spot that does not split the extent.
+ */
+static u64 place(const struct extent *x, u64 size, u64 align, u64 lo, u64 hi,
 		 bool *split)
 {
-	u64 end = MIN(x->end, limit), lo = ALIGN_UP(x->start, align), hi;
+	u64 base = MAX(x->start, lo), end = MIN(x->end, hi);
+	u64 first = ALIGN_UP(base, align), last;
 
 	*split = false;
-	if (lo < x->start || lo + size < lo || lo + size > end)
+	if (first < base || first + size < first || first + size > end)
 		return EXTENT_NONE;
-	if (lo == x->start || lo + size == x->end)
-		return lo;
-	hi = ALIGN_DOWN(end - size, align);
-	if (hi + size == x->end)
-		return hi;
+	if (first == x->start || first + size == x->end)
+		return first;
+	last = ALIGN_DOWN(end - size, align);
+	if (last + size == x->end)
+		return last;
 	*split = true;
-	return lo;
+	return first;
 }
 
-u64 extent_alloc(struct extent_set *s, u64 size, u64 align, u64 limit)
+u64 extent_alloc_range(struct extent_set *s, u64 size, u64 align, u64 lo,
+		       u64 hi)
 {
 	u64 best = EXTENT_NONE, best_len = ~0ULL;
 
 	if (size == 0 || align == 0 || (align & (align - 1)))
 		return EXTENT_NONE;
-	for (u32 i = 0; i < s->n; i++) {
+	for (u32 i = first_ending_after(s, lo); i < s->n && s->e[i].start < hi;
+	     i++) {
 		u64 len = s->e[i].end - s->e[i].start, at;
 		bool split;
 
 		if (len >= best_len)
 			continue;
-		at = place(&s->e[i], size, align, limit, &split);
+		at = place(&s->e[i], size, align, lo, hi, &split);
 		if (at == EXTENT_NONE)
 			continue;
 		/* With the array full, only a placement without a split works. */
@@ -150,6 +156,11 @@ u64 extent_alloc(struct extent_set *s, u64 size, u64 align, u64 limit)
 	if (best != EXTENT_NONE && extent_remove(s, best, best + size) != EXTENT_OK)
 		return EXTENT_NONE;
 	return best;
+}
+
+u64 extent_alloc(struct extent_set *s, u64 size, u64 align, u64 limit)
+{
+	return extent_alloc_range(s, size, align, 0, limit);
 }
 
 bool extent_is_free(const struct extent_set *s, u64 start, u64 end)
@@ -166,16 +177,23 @@ bool extent_overlaps_free(const struct extent_set *s, u64 start, u64 end)
 	return i < s->n && s->e[i].start < end;
 }
 
-u64 extent_count_blocks(const struct extent_set *s, u64 size)
+u64 extent_count_blocks_range(const struct extent_set *s, u64 size, u64 lo,
+			     u64 hi)
 {
 	u64 count = 0;
 
-	for (u32 i = 0; i < s->n; i++) {
-		u64 lo = ALIGN_UP(s->e[i].start, size);
-		u64 hi = ALIGN_DOWN(s->e[i].end, size);
+	for (u32 i = first_ending_after(s, lo); i < s->n && s->e[i].start < hi;
+	     i++) {
+		u64 first = ALIGN_UP(MAX(s->e[i].start, lo), size);
+		u64 last = ALIGN_DOWN(MIN(s->e[i].end, hi), size);
 
-		if (hi > lo)
-			count += (hi - lo) / size;
+		if (last > first)
+			count += (last - first) / size;
 	}
 	return count;
+}
+
+u64 extent_count_blocks(const struct extent_set *s, u64 size)
+{
+	return extent_count_blocks_range(s, size, 0, ~0ULL);
 }

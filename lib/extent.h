@@ -41,9 +41,15 @@ int extent_add(struct extent_set *s, u64 start, u64 end);
 int extent_remove(struct extent_set *s, u64 start, u64 end);
 /* Best fit of @size bytes aligned to @align, ending at or below @limit. */
 u64 extent_alloc(struct extent_set *s, u64 size, u64 align, u64 limit);
+/* The same, lying entirely within [@lo, @hi): one NUMA node's memory. */
+u64 extent_alloc_range(struct extent_set *s, u64 size, u64 align, u64 lo,
+		       u64 hi);
 bool extent_is_free(const struct extent_set *s, u64 start, u64 end);
 bool extent_overlaps_free(const struct extent_set *s, u64 start, u64 end);
 /* How many naturally aligned blocks of @size could be carved out now. */
 u64 extent_count_blocks(const struct extent_set *s, u64 size);
+/* The same, counting only blocks lying entirely within [@lo, @hi). */
+u64 extent_count_blocks_range(const struct extent_set *s, u64 size, u64 lo,
+			      u64 hi);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "lib/madt.h"
 #include "lib/string.h"
+#include "lib/unaligned.h"
 
 #define HEADER		36	/* the ACPI table header */
 #define MADT_FIXED	(HEADER + 8)	/* + local APIC address, flags */
@@ -10,16 +11,6 @@ enum {
 	MADT_LAPIC_OVERRIDE = 5,
 	MADT_X2APIC = 9,
 };
-
-static u32 rd32(const u8 *p)
-{
-	return (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
-}
-
-static u64 rd64(const u8 *p)
-{
-	return rd32(p) | (u64)rd32(p + 4) << 32;
-}
 
 static void add_cpu(struct madt *m, u32 id, u32 uid, u32 flags, bool x2)
 {
@@ -52,15 +43,16 @@ static bool entry(struct madt *m, const u8 *e, u32 left)
 	if (type == MADT_LAPIC) {
 		if (len < 8)
 			return false;
-		add_cpu(m, e[3], e[2], rd32(e + 4), false);
+		add_cpu(m, e[3], e[2], get_unaligned_le32(e + 4), false);
 	} else if (type == MADT_X2APIC) {
 		if (len < 16)
 			return false;
-		add_cpu(m, rd32(e + 4), rd32(e + 12), rd32(e + 8), true);
+		add_cpu(m, get_unaligned_le32(e + 4), get_unaligned_le32(e + 12),
+			get_unaligned_le32(e + 8), true);
 	} else if (type == MADT_LAPIC_OVERRIDE) {
 		if (len < 12)
 			return false;
-		m->lapic_base = rd64(e + 4);
+		m->lapic_base = get_unaligned_le64(e + 4);
 	}
 	return true;
 }
@@ -73,8 +65,8 @@ bool madt_parse(const void *table, u32 len, struct madt *m)
 	memset(m, 0, sizeof(*m));
 	if (len < MADT_FIXED || memcmp(t, "APIC", 4) != 0)
 		return false;
-	m->lapic_base = rd32(t + HEADER);
-	m->pcat_compat = rd32(t + HEADER + 4) & 1;
+	m->lapic_base = get_unaligned_le32(t + HEADER);
+	m->pcat_compat = get_unaligned_le32(t + HEADER + 4) & 1;
 	while (off < len) {
 		if (!entry(m, t + off, len - off)) {
 			m->bad++;

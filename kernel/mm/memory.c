@@ -191,3 +191,54 @@ u64 memory_claim_low_page(const char *what)
 	}
 	return 0;
 }
+
+/* The SRAT's ranges, copied: kernel/mm does not read ACPI. */
+static struct mem_node_range node_range[NUMA_MAX_RANGES];
+static u32 nnode_ranges;
+
+void memory_set_nodes(const struct mem_node_range *r, u32 n)
+{
+	nnode_ranges = MIN(n, (u32)NUMA_MAX_RANGES);
+	memcpy(node_range, r, nnode_ranges * sizeof(*r));
+}
+
+static bool frame_size_ok(u64 size)
+{
+	return size == SZ_4K || size == SZ_2M || size == SZ_1G;
+}
+
+/* These read and change @frames as frame_alloc() does: the same lock. */
+u64 frame_alloc_node(u64 size, u32 node)
+{
+	if (!frame_size_ok(size))
+		return FRAME_NONE;
+	if (!nnode_ranges)
+		return node == 0 ? frame_alloc(size) : FRAME_NONE;
+	for (u32 i = 0; i < nnode_ranges; i++) {
+		const struct mem_node_range *r = &node_range[i];
+		u64 pa;
+
+		if (r->node != node)
+			continue;
+		pa = extent_alloc_range(&frames, size, size, r->start, r->end);
+		if (pa != FRAME_NONE)
+			return pa;
+	}
+	return FRAME_NONE;
+}
+
+u64 frame_count_free_blocks_node(u64 size, u32 node)
+{
+	u64 count = 0;
+
+	if (!frame_size_ok(size))
+		return 0;
+	if (!nnode_ranges)
+		return node == 0 ? frame_count_free_blocks(size) : 0;
+	for (u32 i = 0; i < nnode_ranges; i++)
+		if (node_range[i].node == node)
+			count += extent_count_blocks_range(&frames, size,
+							   node_range[i].start,
+							   node_range[i].end);
+	return count;
+}

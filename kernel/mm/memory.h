@@ -4,6 +4,7 @@
 
 #include "lib/extent.h"
 #include "lib/memmap.h"
+#include "lib/numa.h"
 
 #define MEMMAP_MAX 256
 #define RESERVED_MAX 16
@@ -42,5 +43,15 @@ bool frame_overlaps_free(u64 start, u64 end);
 bool frame_claim(u64 pa, u64 size);
 /* A usable 4K page below 1 MiB, reserved as @what (the AP trampoline). */
 u64 memory_claim_low_page(const char *what);
+
+/*
+ * NUMA nodes, as the caller found them (the SRAT): @n ranges, each of
+ * one node, copied.  Without them, node 0 is all memory.
+ */
+void memory_set_nodes(const struct mem_node_range *r, u32 n);
+/* A frame lying entirely within one of @node's ranges, or FRAME_NONE. */
+u64 frame_alloc_node(u64 size, u32 node);
+/* How many such frames could be allocated now. */
+u64 frame_count_free_blocks_node(u64 size, u32 node);
 
 #endif

@@ -11,13 +11,13 @@
 #include "lib/string.h"
 
 extern const struct tsuite suite_boot, suite_cmdline, suite_cpu,
-	suite_memmap, suite_frame, suite_paging, suite_traps, suite_simd,
-	suite_tsc, suite_timer, suite_pte, suite_fpu, suite_sched;
+	suite_memmap, suite_frame, suite_numa, suite_paging, suite_traps,
+	suite_simd, suite_tsc, suite_timer, suite_pte, suite_fpu, suite_sched;
 
 static const struct tsuite *const suites[] = {
 	&suite_boot, &suite_cmdline, &suite_cpu, &suite_memmap, &suite_frame,
-	&suite_paging, &suite_traps, &suite_simd, &suite_tsc, &suite_timer,
-	&suite_pte, &suite_fpu, &suite_sched,
+	&suite_numa, &suite_paging, &suite_traps, &suite_simd, &suite_tsc,
+	&suite_timer, &suite_pte, &suite_fpu, &suite_sched,
 };
 
 static struct ktap ktap;

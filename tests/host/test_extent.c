@@ -104,6 +104,41 @@ TEST(extent_limit)
 	EXPECT(extent_alloc(&s, 4096, 4096, ~0ULL) >= 5ULL << 30);
 }
 
+/* One node's memory: [lo, hi) cuts through free extents. */
+TEST(extent_alloc_range_stays_inside)
+{
+	struct extent_set s;
+	u64 a;
+
+	extent_init(&s, buf, 64);
+	extent_add(&s, 0x100000, 0x600000);		/* 1 MiB .. 6 MiB */
+	extent_add(&s, 0x800000, 0xa00000);		/* 8 MiB .. 10 MiB */
+	/* The node's range starts mid-extent: the 2M block at 4 MiB. */
+	a = extent_alloc_range(&s, SZ_2M, SZ_2M, 0x300000, 0x800000);
+	EXPECT_EQ(a, 0x400000);
+	/* [2M, 4M) is free but starts below lo: not handed out. */
+	EXPECT_EQ(extent_alloc_range(&s, SZ_2M, SZ_2M, 0x300000, 0x800000),
+		  EXTENT_NONE);
+	EXPECT_EQ(extent_count_blocks_range(&s, SZ_2M, 0x300000, 0x800000), 0);
+	EXPECT_EQ(extent_count_blocks_range(&s, SZ_4K, 0x300000, 0x800000),
+		  0x100000 / SZ_4K);
+	/* A hole in the range: only the extent above it is used. */
+	EXPECT_EQ(extent_count_blocks_range(&s, SZ_2M, 0x600000, ~0ULL), 1);
+	EXPECT_EQ(extent_alloc_range(&s, SZ_2M, SZ_2M, 0x600000, ~0ULL),
+		  0x800000);
+	/* Empty and inverted ranges. */
+	EXPECT_EQ(extent_alloc_range(&s, SZ_4K, SZ_4K, 0x200000, 0x200000),
+		  EXTENT_NONE);
+	EXPECT_EQ(extent_alloc_range(&s, SZ_4K, SZ_4K, 0x300000, 0x200000),
+		  EXTENT_NONE);
+	/* The whole address space is extent_alloc's answer. */
+	EXPECT_EQ(extent_count_blocks_range(&s, SZ_4K, 0, ~0ULL),
+		  extent_count_blocks(&s, SZ_4K));
+	a = extent_alloc_range(&s, SZ_4K, SZ_4K, 0x3ff000, 0x401000);
+	EXPECT_EQ(a, 0x3ff000);
+	EXPECT(invariant(&s));
+}
+
 TEST(extent_full_table)
 {
 	struct extent small[2];
