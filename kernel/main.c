@@ -53,6 +53,14 @@ __noreturn void finish(int rc)
 	machine_halt();
 }
 
+/* A processor the SRAT does not list is node 0, as Linux's default. */
+static u32 node_of_apic(u32 apic_id)
+{
+	u32 n = srat_node_of_apic(&acpi.srat, apic_id);
+
+	return n == NUMA_NO_NODE ? 0 : n;
+}
+
 static void fatal_hook(void)
 {
 	smp_aborted = true;	/* the other CPUs stop waiting for this one */
@@ -213,11 +221,13 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 		memory_set_nodes(acpi.srat.mem, acpi.srat.nmem);
 	timebase_init(config.calib_ms, config.tsc_tolerance_ppm);
 	init_timer(this_cpu()->cpu);
-	smp_init(acpi.has_madt ? &acpi.madt : NULL, NULL, AP_TIMEOUT_MS);
+	smp_init(acpi.has_madt ? &acpi.madt : NULL,
+		 acpi.has_srat ? node_of_apic : NULL, AP_TIMEOUT_MS);
 	smp_tsc_sync(timebase.tsc_hz);
 	report_init();
 	report_context();
-	smp_report(&records, 1, false);
+	smp_report(&records, acpi.has_srat ? acpi.srat.nnodes : 1,
+		   acpi.has_srat && acpi.srat.has_slit);
 	k = ktap_console_start((config.selftest ? selftest_suites() : 0) +
 			       (config.bench == BENCH_FAULT));
 	if (config.selftest)

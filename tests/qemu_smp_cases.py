@@ -141,6 +141,31 @@ def groups_ok_some(ncpus: list[int], cpus: list[str]) -> Check:
     return run
 
 
+def placed(numa: str) -> Check:
+    """CPUs 0-1 on node 0 and 2-3 on node 1 (cpu records and configs), each
+    CPU's folios from its own node (local) or the other (remote)."""
+    def run(res: qemu.BootResult) -> str | None:
+        recs = _records(res)
+        if isinstance(recs, str):
+            return recs
+        smp = next((r for r in recs if r.type == "smp"), None)
+        if smp is None or smp.int("nodes") != 2 or smp.int("slit") != 1:
+            return f"smp record {smp.f if smp else None}: expected 2 nodes and a SLIT"
+        nodes = {r.int("cpu"): r.int("node") for r in recs if r.type == "cpu"}
+        if nodes != {0: 0, 1: 0, 2: 1, 3: 1}:
+            return f"CPU nodes {nodes}"
+        for r in recs:
+            if r.type != "config":
+                continue
+            node, mem = r.int("node"), r.f["mem_node"]
+            want = str(node if numa == "local" else 1 - node)
+            if r.f["numa"] != numa or node != nodes[r.int("cpu")] or mem != want:
+                return (f"cpu {r.f['cpu']}: numa={r.f['numa']} node={node} "
+                        f"mem_node={mem}, expected numa={numa} mem_node={want}")
+        return None
+    return run
+
+
 def _x2apic_unable() -> str | None:
     """TCG emulates x2APIC from QEMU 8.0; 7.2 drops +x2apic with a warning."""
     import re
@@ -198,6 +223,25 @@ CASES = [
              groups_ok_some([1, 2, 2], ["1", "1,3", "1,3"]),
              expect_log(r"ok \d+ cpus1\.2M\.erms", "the 1-CPU step"),
              expect_log(r"ok \d+ cpus1,3\.2M\.erms", "the 2-CPU steps"))),
+    Case("numa2-local", smp=4, extra=NUMA2,
+         args=[*SMALL, "folio=2M", "size=4M", "clear=erms",
+               "order=contiguous-page", "cpus=all", "numa=local"],
+         check=all_of(passes, cpus_up(4), groups_ok(4, 1, numa="local"),
+                      placed("local"),
+                      expect_log(r"acpi: SRAT: 2 nodes", "the SRAT's two nodes"),
+                      expect_log(r"acpi: SLIT: 2 localities, distances 10 21 / 21 10",
+                                 "the SLIT"))),
+    Case("numa2-remote", smp=4, extra=NUMA2,
+         args=[*SMALL, "folio=2M", "size=4M", "clear=erms",
+               "order=contiguous-page", "cpus=all", "numa=remote"],
+         check=all_of(passes, groups_ok(4, 1, numa="remote"),
+                      placed("remote"))),
+    Case("numa-remote-one-node", args=[*SMALL, "folio=2M", "size=2M",
+                                       "clear=erms", "order=contiguous-page",
+                                       "numa=remote"],
+         check=all_of(passes, expect_log(
+             r"# SKIP numa=remote and numa=interleave need two NUMA nodes; "
+             r"this machine has one \(no SRAT\)", "the skip's reason"))),
     Case("smp-sched-models", smp=2,
          args=[*SMALL, "folio=2M", "size=4M", "clear=erms,avx2",
                "order=linux", "preempt=all", "probe=latency", "probe_us=2000",

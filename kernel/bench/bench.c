@@ -22,6 +22,7 @@
 #include "kernel/bench/group.h"
 #include "kernel/bench/probe.h"
 #include "kernel/bench/workload.h"
+#include "kernel/acpi.h"
 #include "kernel/console.h"
 #include "kernel/mm/memory.h"
 #include "kernel/mm/vmem.h"
@@ -67,6 +68,8 @@ struct bench_cfg {
 	bool model_on;		/* this point has a scheduling model */
 	struct bench_group *g;	/* the CPUs running it together */
 	u32 idx;		/* this one's place among them */
+	u32 nodes[NUMA_MAX_NODES];	/* where its folios come from */
+	u32 nnodes;		/* 0: anywhere (one node) */
 };
 
 static struct bench_cpu *bench_cpus[MAX_CPUS];
@@ -355,8 +358,20 @@ static void run_config(struct bench_cfg *b)
 }
 
 /* How many folios of @f fit: the request, clamped to what memory allows. */
-static u32 fit_count(const struct hz_config *c, u32 f)
+static u64 free_blocks(const struct bench_cfg *b, u64 bytes)
 {
+	u64 n = 0;
+
+	if (!b->nnodes)
+		return frame_count_free_blocks(bytes);
+	for (u32 i = 0; i < b->nnodes; i++)
+		n += frame_count_free_blocks_node(bytes, b->nodes[i]);
+	return n;
+}
+
+static u32 fit_count(const struct bench_cfg *b, u32 f)
+{
+	const struct hz_config *c = b->c;
 	u64 bytes = folio_bytes[f], want = c->size / bytes, have;
 	char a[16], bsz[16];
 
@@ -364,8 +379,8 @@ static u32 fit_count(const struct hz_config *c, u32 f)
 	have = MIN(have, REGION_MAX / bytes);
 	/* Leave some memory for page tables of the region (4K folios need
 	 * one per 2M mapped) and the pool's descriptors. */
-	have = MIN(have, frame_count_free_blocks(bytes) -
-		   MIN(frame_count_free_blocks(bytes),
+	have = MIN(have, free_blocks(b, bytes) -
+		   MIN(free_blocks(b, bytes),
 		       f == FOLIO_4K ? 4096ULL + have / 512 : f == FOLIO_2M ? 4ULL : 0ULL));
 	if (have < want)
 		printk("hugezero: bench: size=%s of %s folios clamped to %s: "
@@ -377,15 +392,37 @@ static u32 fit_count(const struct hz_config *c, u32 f)
 	return (u32)have;
 }
 
-/* Where this CPU's folios come from (numa=), and what the record says. */
-static void place(struct bench_cfg *b, char *mem_node, size_t n)
+/* Where this CPU's folios come from (numa=), and what the record says;
+ * NULL, or why that cannot be. */
+static const char *place(struct bench_cfg *b, char *mem_node, size_t n)
 {
 	const struct smp_cpu *sc = smp.by_cpu[b->bc->cpu];
+	const struct srat *sr = &acpi.srat;
+	u32 node = sc ? sc->node : 0, far;
 
-	b->d.node = sc ? sc->node : 0;
-	b->d.numa = "none";
-	ksnprintf(mem_node, n, "%u", b->d.node);
+	b->d.node = node;
+	b->nnodes = 0;
+	ksnprintf(mem_node, n, "%u", node);
 	b->d.mem_node = mem_node;
+	b->d.numa = "none";
+	if (!acpi.has_srat || sr->nnodes < 2)
+		return b->c->numa == NUMA_LOCAL ? NULL :
+		       "numa=remote and numa=interleave need two NUMA nodes; "
+		       "this machine has one (no SRAT)";
+	b->d.numa = numa_names[b->c->numa];
+	if (b->c->numa == NUMA_INTERLEAVE) {
+		for (u32 i = 0; i < sr->nnodes; i++)
+			if (frame_count_free_blocks_node(SZ_4K, i))
+				b->nodes[b->nnodes++] = i;
+		strlcpy(mem_node, "interleave", n);
+		return NULL;
+	}
+	far = b->c->numa == NUMA_REMOTE ? srat_nearest_node(sr, node) : node;
+	if (far == NUMA_NO_NODE)
+		return "numa=remote: no other NUMA node has memory";
+	b->nodes[b->nnodes++] = far;
+	ksnprintf(mem_node, n, "%u", far);
+	return NULL;
 }
 
 static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
@@ -395,6 +432,7 @@ static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
 	struct bench_group *g = proto->g;
 	struct matrix_iter it = { { { 0 } }, false };
 	struct bench_cfg b = *proto;
+	const char *placed;
 	char mem_node[16];
 
 	b.folio = f;
@@ -402,14 +440,17 @@ static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
 	b.region = REGION_VA(f);
 	b.d.folio = folio_names[f];
 	b.no_folio = "no free folio of this size";
-	place(&b, mem_node, sizeof(mem_node));
-	if (f == FOLIO_1G && !cpu_info.has_pdpe1gb) {
+	placed = place(&b, mem_node, sizeof(mem_node));
+	if (placed) {
+		b.no_folio = placed;
+	} else if (f == FOLIO_1G && !cpu_info.has_pdpe1gb) {
 		/* A PS bit in a PDPTE is reserved without it: mapping one would #PF. */
 		b.no_folio = "CPU lacks 1 GiB pages (CPUID 80000001h:EDX[26] clear)";
 	} else {
-		u32 want = fit_count(c, f);
+		u32 want = fit_count(&b, f);
 
-		b.count = pool_create(&bc->pool, bc->slots, b.bytes, want);
+		b.count = pool_create_on(&bc->pool, bc->slots, b.bytes, want,
+					 b.nodes, b.nnodes);
 		if (b.count < want)
 			printk("hugezero: bench: cpu %u: %u of %u %s folios "
 			       "allocated: the fit estimate was high\n", bc->cpu,

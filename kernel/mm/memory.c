@@ -220,7 +220,8 @@ u64 frame_alloc_node(u64 size, u32 node)
 
 		if (r->node != node)
 			continue;
-		pa = extent_alloc_range(&frames, size, size, r->start, r->end);
+		pa = LOCKED(u64, extent_alloc_range(&frames, size, size,
+						    r->start, r->end));
 		if (pa != FRAME_NONE)
 			return pa;
 	}
@@ -237,8 +238,7 @@ u64 frame_count_free_blocks_node(u64 size, u32 node)
 		return node == 0 ? frame_count_free_blocks(size) : 0;
 	for (u32 i = 0; i < nnode_ranges; i++)
 		if (node_range[i].node == node)
-			count += extent_count_blocks_range(&frames, size,
-							   node_range[i].start,
-							   node_range[i].end);
+			count += LOCKED(u64, extent_count_blocks_range(&frames,
+					size, node_range[i].start, node_range[i].end));
 	return count;
 }

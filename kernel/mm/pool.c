@@ -15,13 +15,21 @@ static void take_guard(struct pool *p, u64 pa)
 
 u32 pool_create(struct pool *p, struct folio *slots, u64 bytes, u32 n)
 {
+	return pool_create_on(p, slots, bytes, n, NULL, 0);
+}
+
+/* Folio i from nodes[i % nnodes]: one node, or round-robin over several. */
+u32 pool_create_on(struct pool *p, struct folio *slots, u64 bytes, u32 n,
+		   const u32 *nodes, u32 nnodes)
+{
 	p->bytes = bytes;
 	p->n = 0;
 	p->next = 0;
 	p->nguards = 0;
 	p->f = slots;
 	for (u32 i = 0; i < MIN(n, (u32)POOL_MAX); i++) {
-		u64 pa = frame_alloc(bytes);
+		u64 pa = nnodes ? frame_alloc_node(bytes, nodes[i % nnodes]) :
+			 frame_alloc(bytes);
 
 		if (pa == FRAME_NONE)
 			break;
