@@ -222,8 +222,9 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	timebase_init(config.calib_ms, config.tsc_tolerance_ppm);
 	init_timer(this_cpu()->cpu);
 	smp_init(acpi.has_madt ? &acpi.madt : NULL,
-		 acpi.has_srat ? node_of_apic : NULL, AP_TIMEOUT_MS);
-	smp_tsc_sync(timebase.tsc_hz);
+		 acpi.has_srat ? node_of_apic : NULL, AP_TIMEOUT_MS,
+		 (u32)config.ap_fail);
+	smp_tsc_sync(timebase.tsc_hz, config.tsc_skew_ns);
 	report_init();
 	report_context();
 	smp_report(&records, acpi.has_srat ? acpi.srat.nnodes : 1,

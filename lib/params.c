@@ -198,6 +198,10 @@ const struct param hz_params[] = {
 	  "calib_ms=1..1000", NULL },
 	{ "tsc_tolerance_ppm", P_U64, F(tsc_tolerance_ppm), NULL, 1, 1000000,
 	  NULL, "tsc_tolerance_ppm=1..1000000", NULL },
+	{ "tsc_skew_ns", P_U64, F(tsc_skew_ns), NULL, 0, 1000000, NULL,
+	  "tsc_skew_ns=0..1000000", NULL },
+	{ "ap_fail", P_U64, F(ap_fail), NULL, 1, CPUSET_MAX - 1, NULL,
+	  "ap_fail=1..1023 (test-only)", NULL },
 	{ "bench", P_ENUM, F(bench), bench_names, 0, 0, NULL,
 	  "bench=none|fault (kernel), bare|linux-fault|split (companion)", NULL },
 	{ "folio", P_ENUM_LIST, F(folios), folio_names, 0, 0, NULL,
@@ -268,6 +272,7 @@ void config_defaults(struct hz_config *c)
 	c->crash = CRASH_NONE;
 	c->calib_ms = 50;
 	c->tsc_tolerance_ppm = 2000;
+	c->tsc_skew_ns = 1000;
 	c->bench = BENCH_NONE;
 	c->folios = 1ULL << FOLIO_2M;
 	c->prims = (1ULL << PRIM_COUNT) - 1;
@@ -332,7 +337,8 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 {
 	static const char *const kernel_only[] = {
 		"console", "exit", "selftest", "crash", "calib_ms",
-		"tsc_tolerance_ppm", "cpl", "inject", "inject_lines", "pte",
+		"tsc_tolerance_ppm", "tsc_skew_ns", "ap_fail", "cpl", "inject",
+		"inject_lines", "pte",
 		"preempt", "hz", NULL,
 	};
 	static const char *const companion_only[] = { "cpu", "backing", NULL };

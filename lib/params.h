@@ -61,6 +61,8 @@ struct hz_config {
 	u32 crash;		/* enum crash_mode */
 	u64 calib_ms;		/* TSC calibration window per reference */
 	u64 tsc_tolerance_ppm;	/* allowed disagreement between references */
+	u64 tsc_skew_ns;	/* cross-CPU TSC skew an aggregate tolerates */
+	u64 ap_fail;		/* test-only: this CPU cannot answer; 0 none */
 
 	/* The benchmark (docs/cmdline.md) */
 	u32 bench;		/* enum bench_kind */

@@ -166,6 +166,39 @@ def placed(numa: str) -> Check:
     return run
 
 
+def refused(res: qemu.BootResult) -> str | None:
+    """tsc_skew_ns=0: every cross-CPU time refused, with the reason."""
+    recs = _records(res)
+    if isinstance(recs, str):
+        return recs
+    smp = next((r for r in recs if r.type == "smp"), None)
+    if smp is None or smp.f["tsc_sync"] != "bad":
+        return f"smp record {smp.f if smp else None}: expected tsc_sync=bad"
+    aggs = [r for r in recs if r.type == "agg"]
+    if not aggs or any("wall_ticks" in a.f or "TSC skew" not in a.f.get("refused", "")
+                       for a in aggs):
+        return f"agg records not refused: {[a.f for a in aggs][:1]}"
+    sums = [r for r in recs if r.type == "agg_summary"]
+    if not sums or any(r.f["status"] != "refused" or "gibps_milli_mean" in r.f
+                       or "stime_ns_mean" not in r.f for r in sums):
+        return f"agg_summary not refused with stime kept: {[r.f for r in sums][:1]}"
+    return None
+
+
+def no_answer(res: qemu.BootResult) -> str | None:
+    """ap_fail=1: CPU 1 reported and left out, the others run."""
+    recs = _records(res)
+    if isinstance(recs, str):
+        return recs
+    c1 = next((r for r in recs if r.type == "cpu" and r.f.get("cpu") == "1"), None)
+    if c1 is None or c1.f["state"] != "no-answer" or "STARTUP" not in c1.f.get("reason", ""):
+        return f"cpu 1's record {c1.f if c1 else None}: expected no-answer"
+    smp = next((r for r in recs if r.type == "smp"), None)
+    if smp is None or smp.int("up") != 2 or smp.int("present") != 3:
+        return f"smp record {smp.f if smp else None}: expected 2 of 3 up"
+    return None
+
+
 def _x2apic_unable() -> str | None:
     """TCG emulates x2APIC from QEMU 8.0; 7.2 drops +x2apic with a warning."""
     import re
@@ -242,6 +275,17 @@ CASES = [
          check=all_of(passes, expect_log(
              r"# SKIP numa=remote and numa=interleave need two NUMA nodes; "
              r"this machine has one \(no SRAT\)", "the skip's reason"))),
+    Case("smp-ap-no-answer", smp=3,
+         args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
+               "order=contiguous-page", "cpus=all", "ap_fail=1"],
+         check=all_of(passes, no_answer, groups_ok(2, 1, cpus="0,2"),
+                      expect_log(r"smp: cpu 1 \(APIC ID 1\) left out: no answer "
+                                 r"to the STARTUP IPIs within 2000 ms", "the report"),
+                      expect_log(r"cpus=: cpu 1 left out: no answer", "cpus= leaving it out"))),
+    Case("smp-tsc-refused", smp=2,
+         args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
+               "order=contiguous-page", "cpus=all", "tsc_skew_ns=0"],
+         check=all_of(passes, refused, groups_ok(2, 1))),
     Case("smp-sched-models", smp=2,
          args=[*SMALL, "folio=2M", "size=4M", "clear=erms,avx2",
                "order=linux", "preempt=all", "probe=latency", "probe_us=2000",

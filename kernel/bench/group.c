@@ -43,8 +43,10 @@ static const char *refusal(const struct bench_group *g, char *buf, size_t n)
 	if (g->n < 2 || smp.tsc_ok)
 		return NULL;
 	ksnprintf(buf, n, "TSC skew of %llu ticks across CPUs exceeds the "
-		  "bound of %llu (1 us)", (unsigned long long)smp.skew_max,
-		  (unsigned long long)smp.skew_bound);
+		  "bound of %llu (tsc_skew_ns=%llu)",
+		  (unsigned long long)smp.skew_max,
+		  (unsigned long long)smp.skew_bound,
+		  (unsigned long long)g->c->tsc_skew_ns);
 	return buf;
 }
 

@@ -84,19 +84,32 @@ static void ap_main(struct percpu *pc)
 	idle_loop(pc->cpu);
 }
 
-static bool start_one(struct smp_cpu *c, u32 timeout_ms)
+/* An APIC ID no processor has (not 0xff, xAPIC's broadcast): ap_fail=. */
+static u32 nobody(void)
+{
+	u32 id = 0;
+
+	for (u32 i = 0; i < smp.nentries; i++)
+		id = MAX(id, smp.entry[i].apic_id + 1);
+	return id == 0xff ? 0x100 : id;
+}
+
+static bool start_one(struct smp_cpu *c, u32 timeout_ms, bool fail)
 {
 	struct percpu *pc = &percpus[c->cpu];
 
 	pc->cpu = c->cpu;
-	pc->apic_id = c->apic_id;
+	pc->apic_id = fail ? nobody() : c->apic_id;
 	pc->stacks = cpu_stacks_alloc();
 	if (!pc->stacks) {
 		strlcpy(c->reason, "no memory for its stacks", sizeof(c->reason));
 		return false;
 	}
-	return smpboot_start(pc, &c->callin, timeout_ms, c->reason,
-			     sizeof(c->reason));
+	if (!smpboot_start(pc, &c->callin, timeout_ms, c->reason,
+			   sizeof(c->reason)))
+		return false;
+	pc->apic_id = c->apic_id;
+	return true;
 }
 
 /* The boot CPU, then the MADT's processors in table order. */
@@ -168,7 +181,8 @@ static bool prepare(char *why, size_t n)
 			    legacy_init_delay(), ap_main, why, n);
 }
 
-void smp_init(const struct madt *m, u32 (*node_of)(u32), u32 timeout_ms)
+void smp_init(const struct madt *m, u32 (*node_of)(u32), u32 timeout_ms,
+	      u32 fail_cpu)
 {
 	char why[96];
 	u32 want;
@@ -194,7 +208,7 @@ void smp_init(const struct madt *m, u32 (*node_of)(u32), u32 timeout_ms)
 
 		if (c->state != SMP_NO_ANSWER)
 			continue;
-		if (start_one(c, timeout_ms)) {
+		if (start_one(c, timeout_ms, c->cpu == fail_cpu)) {
 			c->state = SMP_UP;
 			smp.nup++;
 		} else {

@@ -49,11 +49,14 @@ extern struct smp_info smp;
  * Bring up every enabled processor of @m (NULL: the boot CPU alone),
  * each within @timeout_ms, @node_of giving its NUMA node (NULL: 0).
  * Prints a line per CPU that does not come up and one for the total.
+ * @fail_cpu (0: none): test-only, that CPU's IPIs go to an APIC ID
+ * nobody has, so that it cannot answer (ap_fail=).
  */
 void smp_init(const struct madt *m, u32 (*node_of)(u32 apic_id),
-	      u32 timeout_ms);
-/* Measure every CPU's TSC against CPU 0's (tsc_sync.c); print them. */
-void smp_tsc_sync(u64 tsc_hz);
+	      u32 timeout_ms, u32 fail_cpu);
+/* Measure every CPU's TSC against CPU 0's (tsc_sync.c); print them.
+ * Aggregates across CPUs tolerate @bound_ns of skew (tsc_skew_ns=). */
+void smp_tsc_sync(u64 tsc_hz, u64 bound_ns);
 /* The cpu records and the smp record. */
 void smp_report(struct rec_writer *w, u32 nodes, bool slit);
 

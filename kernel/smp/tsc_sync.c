@@ -19,6 +19,7 @@
 #include "arch/x86_64/tsc.h"
 #include "kernel/console.h"
 #include "kernel/smp/smp.h"
+#include "lib/calib.h"
 #include "lib/string.h"
 
 #define PINGS 2000
@@ -113,9 +114,9 @@ static void measure(struct smp_cpu *c, u64 tsc_hz)
 	c->tsc_warps = sy.warps;
 }
 
-void smp_tsc_sync(u64 tsc_hz)
+void smp_tsc_sync(u64 tsc_hz, u64 bound_ns)
 {
-	smp.skew_bound = tsc_hz / 1000000;	/* 1 us */
+	smp.skew_bound = mul_div_u64(tsc_hz, bound_ns, 1000000000ULL);
 	smp.skew_max = 0;
 	for (u32 cpu = 1; cpu < smp.ncpus; cpu++) {
 		struct smp_cpu *c = smp.by_cpu[cpu];
@@ -137,8 +138,9 @@ void smp_tsc_sync(u64 tsc_hz)
 	smp.tsc_ok = smp.skew_max <= smp.skew_bound;
 	if (smp.nup > 1)
 		printk("tsc: skew across CPUs at most %llu ticks; bound %llu "
-		       "(1 us): %s\n", (unsigned long long)smp.skew_max,
+		       "(tsc_skew_ns=%llu): %s\n", (unsigned long long)smp.skew_max,
 		       (unsigned long long)smp.skew_bound,
+		       (unsigned long long)bound_ns,
 		       smp.tsc_ok ? "times compare across CPUs" :
 		       "aggregates across CPUs will refuse wall times");
 }
