@@ -122,6 +122,17 @@ void bench_rec_timebase(struct rec_writer *w, const struct timebase_id *t)
 	rec_end(w, &r);
 }
 
+static void rec_smp(struct rec *r, const struct bench_smp *s)
+{
+	rec_str(r, "cpus", s->cpus);
+	rec_u64(r, "ncpus", s->ncpus);
+	rec_u64(r, "cpu", s->cpu);
+	rec_u64(r, "node", s->node);
+	rec_str(r, "mem_node", s->mem_node);
+	rec_str(r, "numa", s->numa);
+	rec_u64(r, "group", s->group);
+}
+
 void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 {
 	const struct hz_config *c = d->c;
@@ -178,6 +189,8 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	rec_str(&r, "inject", inject_names[c->inject]);
 	if (c->inject == INJECT_SKIP_LINE)
 		rec_u64(&r, "inject_lines", c->inject_lines);
+	if (d->smp)
+		rec_smp(&r, d->smp);
 	rec_end(w, &r);
 }
 
@@ -205,6 +218,10 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 		rec_u64(&r, "irq_ticks", p->irq_ticks);
 		rec_u64(&r, "switches", p->switches);
 		rec_u64(&r, "preemptions", p->preemptions);
+	}
+	if (p->rusage) {
+		rec_u64(&r, "stime_us", p->stime_us);
+		rec_u64(&r, "utime_us", p->utime_us);
 	}
 	if (p->probe) {
 		rec_u64(&r, "probe_wakeups", p->nprobe);
@@ -327,8 +344,7 @@ static u64 ns_median(const u64 *v, u32 n, u64 hz)
 	return ticks_to_ns(median_u64(tmp, n), hz);
 }
 
-/* GiB/s x 1000 of @bytes in @ticks of a @hz clock. */
-static u64 gibps_milli(u64 bytes, u64 ticks, u64 hz)
+u64 gibps_milli(u64 bytes, u64 ticks, u64 hz)
 {
 	return ticks ? mul_div_u64(bytes * 1000, hz, ticks) >> 30 : 0;
 }
