@@ -214,6 +214,7 @@ static u32 skip_folio(const struct bare_folio *bf, const struct group_cpus *g)
 	u32 scratch = 0;
 
 	bare_desc(&b, bf->c, bf->f);
+	b.d.backing = bf->hugetlb ? "hugetlb" : "thp";	/* what it would map */
 	while (bench_matrix_next(bf->c, bf->f, "bare.", &it, &b.d, &scratch)) {
 		b.d.preempt = NULL;
 		group_skip(g, &b.d, bf->id, g->numa_skip);
