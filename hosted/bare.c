@@ -15,6 +15,7 @@
 #include "arch/x86_64/memops.h"
 #include "arch/x86_64/tsc.h"
 #include "hosted/companion.h"
+#include "hosted/group.h"
 #include "lib/benchrun.h"
 #include "lib/touch.h"
 #include "lib/verify.h"
@@ -66,8 +67,8 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 				 NULL, NULL };
 	u32 nr = (u32)(b->bytes / SZ_4K);
 
-	(void)o;
 	touch_plan(c, b->count, b->bytes, (u64)b->r->base, s->scratch);
+	group_pass_begin(o);
 	for (u32 k = 0; k < b->count; k++) {
 		u64 off = ALIGN_DOWN(s->scratch[k] - (u64)b->r->base, b->bytes);
 		u8 *f = b->r->base + off;
@@ -82,6 +83,7 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		p->resched += taken > 0 ? (u64)taken : 0;
 		s->access[k] = timed_access(f, b->bytes, access);
 	}
+	group_pass_end(p, o);
 	p->faults = b->count;
 	p->clear = s->clear;
 	p->access_t = s->access;
@@ -124,13 +126,14 @@ static u32 run_config(struct bare_cfg *b)
 	return companion_run_config(&j, why);
 }
 
-/* Memory for bare clearing: hugetlb if the pool holds it, else THP. */
-static bool bare_region(struct region *r, u64 bytes, char *why, size_t n)
+/* Memory for bare clearing: hugetlb when @hugetlb (the pool holds it),
+ * else THP, else base pages. */
+static bool bare_region(struct region *r, u64 bytes, bool hugetlb, char *why,
+			size_t n)
 {
 	char w2[160];
 
-	if (host_free_hugetlb_2m() * SZ_2M >= bytes &&
-	    region_map(r, bytes, BACKING_HUGETLB, SZ_2M, w2, sizeof(w2)))
+	if (hugetlb && region_map(r, bytes, BACKING_HUGETLB, SZ_2M, w2, sizeof(w2)))
 		goto touch;
 	if (!region_map(r, bytes, BACKING_THP, SZ_2M, why, n) &&
 	    !region_map(r, bytes, BACKING_BASE, SZ_4K, why, n))
@@ -142,50 +145,102 @@ touch:
 	return true;
 }
 
-u32 run_bare(const struct hz_config *c, u32 *id)
+struct bare_folio {
+	const struct hz_config *c;
+	u32 f;
+	bool hugetlb;		/* the pool holds every process's region */
+	u32 *id;
+};
+
+static void bare_desc(struct bare_cfg *b, const struct hz_config *c, u32 f)
 {
-	u32 failed = 0;
+	memset(b, 0, sizeof(*b));
+	b->bytes = folio_bytes[f];
+	b->count = (u32)MIN(c->size / b->bytes, (u64)(1u << 20));
+	b->d.c = c;
+	b->d.bench = "bare";
+	b->d.folio = folio_names[f];
+	b->d.size = (u64)b->count * b->bytes;
+	b->d.folios = b->count;
+	b->d.llc = cpu_info.l3;
+}
+
+/* Every configuration of one folio size, over one region. */
+static u32 run_folio(const struct bare_folio *bf)
+{
+	const struct hz_config *c = bf->c;
+	struct matrix_iter it = { { { 0 } }, false };
+	u32 failed = 0, f = bf->f;
+	struct bare_cfg b;
+	struct region r;
+	struct samples s;
 	char why[200];
 
+	bare_desc(&b, c, f);
+	if (!bare_region(&r, b.d.size, bf->hugetlb, why, sizeof(why)) ||
+	    !samples_alloc(&s, b.count)) {
+		fprintf(stderr, "hugezero-linux: bare %s: %s\n",
+			folio_names[f], why);
+		return 1;
+	}
+	b.r = &r;
+	b.s = &s;
+	b.d.backing = r.backing;
+	if (strcmp(r.backing, "hugetlb") != 0 && region_huge_pct(&r) < 90)
+		fprintf(stderr, "hugezero-linux: bare %s: only %u%% of the "
+			"region is in huge pages (%s backing)\n",
+			folio_names[f], region_huge_pct(&r), r.backing);
+	while (bench_matrix_next(c, f, "bare.", &it, &b.d, bf->id)) {
+		/* User space under Linux: the host's model, which the
+		 * host record names, not one of ours. */
+		b.d.preempt = NULL;
+		failed += run_config(&b);
+	}
+	samples_free(&s);
+	region_unmap(&r);
+	return failed;
+}
+
+static void group_body_bare(void *ctx)
+{
+	run_folio(ctx);
+}
+
+/* cpus= with a numa= that cannot run: every configuration skipped. */
+static u32 skip_folio(const struct bare_folio *bf, const struct group_cpus *g)
+{
+	struct matrix_iter it = { { { 0 } }, false };
+	struct bare_cfg b;
+	u32 scratch = 0;
+
+	bare_desc(&b, bf->c, bf->f);
+	b.d.backing = bf->hugetlb ? "hugetlb" : "thp";	/* what it would map */
+	while (bench_matrix_next(bf->c, bf->f, "bare.", &it, &b.d, &scratch)) {
+		b.d.preempt = NULL;
+		group_skip(g, &b.d, bf->id, g->numa_skip);
+	}
+	return 0;
+}
+
+u32 run_bare(const struct hz_config *c, u32 *id, const struct group_cpus *g)
+{
+	u32 failed = 0;
+
 	for (u32 f = 0; f < FOLIO_COUNT; f++) {
-		struct matrix_iter it = { { { 0 } }, false };
+		struct bare_folio bf = { c, f, false, id };
 		struct bare_cfg b;
-		struct region r;
-		struct samples s;
 
 		if (!(c->folios >> f & 1))
 			continue;
-		memset(&b, 0, sizeof(b));
-		b.bytes = folio_bytes[f];
-		b.count = (u32)MIN(c->size / b.bytes, (u64)(1u << 20));
-		b.d.c = c;
-		b.d.bench = "bare";
-		b.d.folio = folio_names[f];
-		b.d.size = (u64)b.count * b.bytes;
-		b.d.folios = b.count;
-		b.d.llc = cpu_info.l3;
-		if (!bare_region(&r, b.d.size, why, sizeof(why)) ||
-		    !samples_alloc(&s, b.count)) {
-			fprintf(stderr, "hugezero-linux: bare %s: %s\n",
-				folio_names[f], why);
-			failed++;
-			continue;
-		}
-		b.r = &r;
-		b.s = &s;
-		b.d.backing = r.backing;
-		if (strcmp(r.backing, "hugetlb") != 0 && region_huge_pct(&r) < 90)
-			fprintf(stderr, "hugezero-linux: bare %s: only %u%% of the "
-				"region is in huge pages (%s backing)\n",
-				folio_names[f], region_huge_pct(&r), r.backing);
-		while (bench_matrix_next(c, f, "bare.", &it, &b.d, id)) {
-			/* User space under Linux: the host's model, which the
-			 * host record names, not one of ours. */
-			b.d.preempt = NULL;
-			failed += run_config(&b);
-		}
-		samples_free(&s);
-		region_unmap(&r);
+		bare_desc(&b, c, f);
+		bf.hugetlb = host_free_hugetlb_2m() * SZ_2M >=
+			     b.d.size * (g ? g->n : 1);
+		if (!g)
+			failed += run_folio(&bf);
+		else if (g->numa_skip[0])
+			failed += skip_folio(&bf, g);
+		else
+			failed += group_run(g, id, group_body_bare, &bf);
 	}
 	return failed;
 }

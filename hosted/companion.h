@@ -23,7 +23,8 @@ struct host_info {
 	char clocksource[32];
 	char thp_enabled[64], thp_defrag[64];
 	u64 hugetlb_total[2], hugetlb_free[2];	/* 2M, 1G */
-	int cpu;
+	int cpu;			/* pinned to; -1: not pinned */
+	char cpus[256];			/* cpus=: where the processes run */
 	bool root;
 	bool vm;
 	u64 mem_available;
@@ -35,6 +36,8 @@ extern struct host_info host;
 int host_pin(u64 want, char *err, size_t n);
 void host_read(void);
 void host_record(void);
+/* The first line of a file, '\n' cut; false when unreadable. */
+bool host_read_line(const char *path, char *buf, size_t n);
 /* A /proc/meminfo line ("MemTotal", "MemAvailable") in bytes, 0 if absent. */
 u64 meminfo_bytes(const char *key);
 /* Free 2M hugetlb pages right now. */
@@ -43,6 +46,18 @@ u64 host_free_hugetlb_2m(void);
  * what to run otherwise.  Every change is undone at exit. */
 bool hugetlb_ensure(u64 size, u64 pages, char *why, size_t n);
 void hugetlb_restore(void);
+
+/* cpus.c: cpus= against this machine */
+/*
+ * The CPUs of @want that Linux has online and this process may run on,
+ * into @out; each one left out is said on standard error.  Returns how
+ * many there are.
+ */
+u32 cpus_usable(const struct cpu_set *want, struct cpu_set *out);
+/* The NUMA node of @cpu (sysfs's cpuN/nodeM), 0 without one. */
+u32 cpu_node(u32 cpu);
+/* NUMA nodes online; 1 without sysfs's node directory. */
+u32 numa_nodes(void);
 
 /* timebase.c */
 void timebase_calibrate(void);
@@ -55,9 +70,18 @@ void timebase_calibrate(void);
 struct bench_job;
 u32 companion_run_config(struct bench_job *j, const char *why);
 
-/* bare.c and linux_fault.c: each returns the number of failed configurations */
-u32 run_bare(const struct hz_config *c, u32 *id);
-u32 run_linux_fault(const struct hz_config *c, u32 *id);
+/*
+ * bare.c and linux_fault.c: each returns the number of failed
+ * configurations.  @g: cpus= was given, one process per CPU of @g (NULL:
+ * this process alone, pinned by cpu=).
+ */
+struct group_cpus;
+u32 run_bare(const struct hz_config *c, u32 *id, const struct group_cpus *g);
+u32 run_linux_fault(const struct hz_config *c, u32 *id,
+		    const struct group_cpus *g);
+/* scale.c: cpus= given: every scale= step over the @usable CPUs. */
+u32 run_scaled(const struct hz_config *c, const struct cpu_set *usable,
+	       u32 *id);
 
 /* memory.c: regions backed as asked, and what they got */
 struct region {

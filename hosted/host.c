@@ -30,7 +30,7 @@ struct saved {
 };
 static struct saved saved[2];
 
-static bool read_line(const char *path, char *buf, size_t n)
+bool host_read_line(const char *path, char *buf, size_t n)
 {
 	FILE *f = fopen(path, "r");
 	bool ok;
@@ -49,7 +49,7 @@ static long read_long(const char *dir, const char *file)
 	char path[256], buf[64];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return read_line(path, buf, sizeof(buf)) ? strtol(buf, NULL, 10) : -1;
+	return host_read_line(path, buf, sizeof(buf)) ? strtol(buf, NULL, 10) : -1;
 }
 
 static bool write_long(const char *dir, const char *file, long v)
@@ -101,11 +101,11 @@ void host_read(void)
 
 	if (uname(&u) == 0)
 		snprintf(host.kernel, sizeof(host.kernel), "%s", u.release);
-	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+	host_read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		  host.clocksource, sizeof(host.clocksource));
-	read_line("/sys/kernel/mm/transparent_hugepage/enabled",
+	host_read_line("/sys/kernel/mm/transparent_hugepage/enabled",
 		  host.thp_enabled, sizeof(host.thp_enabled));
-	read_line("/sys/kernel/mm/transparent_hugepage/defrag",
+	host_read_line("/sys/kernel/mm/transparent_hugepage/defrag",
 		  host.thp_defrag, sizeof(host.thp_defrag));
 	selected(host.thp_enabled);
 	selected(host.thp_defrag);
@@ -167,7 +167,11 @@ void host_record(void)
 	rec_u64(&r, "hugetlb_2m_free", host.hugetlb_free[0]);
 	rec_u64(&r, "hugetlb_1g_total", host.hugetlb_total[1]);
 	rec_u64(&r, "hugetlb_1g_free", host.hugetlb_free[1]);
-	rec_u64(&r, "cpu", (u64)host.cpu);
+	/* With cpus= each process is pinned, the parent that writes is not. */
+	if (host.cpus[0])
+		rec_str(&r, "cpus", host.cpus);
+	else
+		rec_u64(&r, "cpu", (u64)host.cpu);
 	rec_u64(&r, "root", host.root);
 	rec_u64(&r, "vm", host.vm);
 	rec_u64(&r, "mem_available", host.mem_available);

@@ -16,6 +16,7 @@
 #include "arch/x86_64/memops.h"
 #include "arch/x86_64/tsc.h"
 #include "hosted/companion.h"
+#include "hosted/group.h"
 #include "hosted/probe.h"
 #include "lib/benchrun.h"
 #include "lib/format.h"
@@ -77,11 +78,15 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 			       sizeof(why));
 	if (!l->mapped) {
 		bench_fail(o, "%s: %s", l->d.name, why);
+		group_pass_lost(p);
 		return;
 	}
 	touch_plan(l->d.c, l->count, l->bytes, (u64)l->r.base, s->page);
-	if (l->d.c->probe == PROBE_LATENCY && !start_probe(l, o))
+	if (l->d.c->probe == PROBE_LATENCY && !start_probe(l, o)) {
+		group_pass_lost(p);
 		return;
+	}
+	group_pass_begin(o);
 	for (u32 k = 0; k < l->count; k++) {
 		u8 *a = (u8 *)s->page[k];
 		u64 t0, t1;
@@ -94,6 +99,7 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		s->fault[k] = t1 - t0;
 		s->access[k] = timed_access(a, l->bytes, access);
 	}
+	group_pass_end(p, o);
 	if (l->d.c->probe == PROBE_LATENCY) {
 		struct probe_take t;
 
@@ -163,8 +169,8 @@ static const struct bench_ops lf_ops = {
 	op_fill, op_cache, op_timed, op_verify, op_reset, op_note,
 };
 
-/* Why this backing cannot run here, or "" when it can. */
-static void skip_reason(struct lf_cfg *l, char *why, size_t n)
+/* Why this backing cannot run here for @procs processes, or "". */
+static void skip_reason(struct lf_cfg *l, u32 procs, char *why, size_t n)
 {
 	why[0] = '\0';
 	if (l->backing == BACKING_THP && (!host.thp_enabled[0] ||
@@ -173,43 +179,78 @@ static void skip_reason(struct lf_cfg *l, char *why, size_t n)
 			  "(/sys/kernel/mm/transparent_hugepage/enabled: '%s')",
 			  host.thp_enabled);
 	else if (l->backing == BACKING_HUGETLB)
-		hugetlb_ensure(l->bytes, l->count, why, n);
+		hugetlb_ensure(l->bytes, (u64)l->count * procs, why, n);
 }
 
-static u32 run_config(struct lf_cfg *l)
+/* One configuration in this process, skipped when @why is not "". */
+static u32 run_config(struct lf_cfg *l, const char *why)
 {
 	struct bench_job j = { &records, &l->d, &lf_ops, l, NULL, tsc_hz,
-			       tsc_overhead, tsc_overhead, l->s->scratch };
-	char why[240];
+			       tsc_overhead, tsc_overhead, NULL };
+	struct samples s;
+	u32 failed;
 
+	if (!samples_alloc(&s, l->count)) {
+		fprintf(stderr, "hugezero-linux: %s: no memory\n", l->d.name);
+		samples_free(&s);
+		return 1;
+	}
+	l->s = &s;
+	j.scratch = s.scratch;
 	l->huge_pct = 100;
-	skip_reason(l, why, sizeof(why));
-	return companion_run_config(&j, why);
+	failed = companion_run_config(&j, why);
+	samples_free(&s);
+	return failed;
 }
 
-static u32 fit_count(const struct hz_config *c, u32 f, enum backing b)
+static void group_body_lf(void *ctx)
+{
+	run_config(ctx, "");
+}
+
+static u32 run_where(struct lf_cfg *l, u32 *id, const struct group_cpus *g)
+{
+	char why[240];
+
+	skip_reason(l, g ? g->n : 1, why, sizeof(why));
+	if (!g) {
+		l->d.id = ++*id;
+		return run_config(l, why);
+	}
+	if (!why[0] && g->numa_skip[0])
+		ksnprintf(why, sizeof(why), "%s", g->numa_skip);
+	if (why[0])
+		return group_skip(g, &l->d, id, why);
+	return group_run(g, id, group_body_lf, l);
+}
+
+/* Folios per process: @procs of them share MemAvailable. */
+static u32 fit_count(const struct hz_config *c, u32 f, enum backing b,
+		     u32 procs)
 {
 	u64 bytes = folio_bytes[f];
 	u32 count = (u32)MIN(c->size / bytes, (u64)(1u << 20));
+	u64 room = host.mem_available / 2 / procs;
 
 	if (b != BACKING_HUGETLB && host.mem_available &&
-	    (u64)count * bytes > host.mem_available / 2) {
-		count = (u32)(host.mem_available / 2 / bytes);
+	    (u64)count * bytes > room) {
+		count = (u32)(room / bytes);
 		fprintf(stderr, "hugezero-linux: size clamped to %llu MiB: half "
-			"of MemAvailable\n",
-			(unsigned long long)((u64)count * bytes >> 20));
+			"of MemAvailable%s\n",
+			(unsigned long long)((u64)count * bytes >> 20),
+			procs > 1 ? ", shared by the processes" : "");
 	}
 	return count;
 }
 
-u32 run_linux_fault(const struct hz_config *c, u32 *id)
+u32 run_linux_fault(const struct hz_config *c, u32 *id,
+		    const struct group_cpus *g)
 {
 	u32 failed = 0;
 
 	for (u32 f = 0; f < FOLIO_COUNT; f++)
 		for (u32 b = 0; b < BACKING_COUNT; b++) {
 			struct lf_cfg l;
-			struct samples s;
 
 			if (!(c->folios >> f & 1) || !(c->backings >> b & 1) ||
 			    !applies(f, b))
@@ -217,9 +258,8 @@ u32 run_linux_fault(const struct hz_config *c, u32 *id)
 			memset(&l, 0, sizeof(l));
 			l.backing = b;
 			l.bytes = folio_bytes[f];
-			l.count = fit_count(c, f, b);
+			l.count = fit_count(c, f, b, g ? g->n : 1);
 			l.d.c = c;
-			l.d.id = ++*id;
 			l.d.bench = "linux-fault";
 			l.d.folio = folio_names[f];
 			l.d.clear = "linux";
@@ -232,15 +272,13 @@ u32 run_linux_fault(const struct hz_config *c, u32 *id)
 			l.d.probe_policy = probe_policy(c);
 			ksnprintf(l.d.name, sizeof(l.d.name), "linux.%s.%s",
 				  folio_names[f], backing_names[b]);
-			if (!l.count || !samples_alloc(&s, l.count)) {
+			if (!l.count) {
 				fprintf(stderr, "hugezero-linux: %s: no memory\n",
 					l.d.name);
 				failed++;
 				continue;
 			}
-			l.s = &s;
-			failed += run_config(&l);
-			samples_free(&s);
+			failed += run_where(&l, id, g);
 		}
 	return failed;
 }

@@ -12,7 +12,9 @@
 #include <string.h>
 #include "arch/x86_64/cpuid.h"
 #include "hosted/companion.h"
+#include "hosted/group.h"
 #include "lib/benchrun.h"
+#include "lib/format.h"
 
 struct rec_writer records;
 
@@ -72,14 +74,20 @@ static void context(const char *line)
 u32 companion_run_config(struct bench_job *j, const char *why)
 {
 	static struct bench_outcome o;
+	char cpu[24] = "";
 	bool ok;
 
 	j->o = &o;
+	group_config_begin(j->d);
+	if (j->d->smp)
+		ksnprintf(cpu, sizeof(cpu), " (cpu %u)", j->d->smp->cpu);
 	ok = bench_run_config(j, why[0] ? why : NULL);
 	if (why[0])
-		fprintf(stderr, "skip %s: %s\n", j->d->name, why);
+		fprintf(stderr, "skip %s%s: %s\n", j->d->name, cpu, why);
 	else
-		fprintf(stderr, "%s %s\n", ok ? "ok  " : "FAIL", j->d->name);
+		fprintf(stderr, "%s %s%s\n", ok ? "ok  " : "FAIL", j->d->name,
+			cpu);
+	group_config_end(&o, why);
 	return why[0] || ok ? 0 : 1;
 }
 
@@ -92,13 +100,53 @@ static int usage_error(const struct cmdline_result *res)
 	return 2;
 }
 
+/*
+ * Without cpus=, this process pinned as cpu= says; with it, the CPUs that
+ * can run, each for a process of its own, and this one not pinned.
+ */
+static bool place(const struct hz_config *c, bool group, struct cpu_set *usable)
+{
+	char err[160];
+
+	if (!group) {
+		if (host_pin(c->cpu, err, sizeof(err)) >= 0)
+			return true;
+		fprintf(stderr, "hugezero-linux: %s\n", err);
+		return false;
+	}
+	if (!cpus_usable(&c->cpus, usable)) {
+		cpulist_format(&c->cpus, err, sizeof(err));
+		fprintf(stderr, "hugezero-linux: cpus=%s: none of these CPUs "
+			"can run here\n", err);
+		return false;
+	}
+	host.cpu = -1;
+	cpulist_format(usable, host.cpus, sizeof(host.cpus));
+	return true;
+}
+
+static u32 run_all(const struct hz_config *c, bool group,
+		   const struct cpu_set *usable)
+{
+	u32 failed = 0, id = 0;
+
+	if (group)
+		return run_scaled(c, usable, &id);
+	if (c->bench == BENCH_LINUX_FAULT || c->bench == BENCH_SPLIT)
+		failed += run_linux_fault(c, &id, NULL);
+	if (c->bench == BENCH_BARE || c->bench == BENCH_SPLIT)
+		failed += run_bare(c, &id, NULL);
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
 	static struct hz_config c;
 	static struct cmdline_result res;
-	char *line = join(argc, argv), err[160];
-	u32 failed = 0, id = 0;
-	bool ok;
+	static struct cpu_set usable;
+	char *line = join(argc, argv);
+	bool ok, group;
+	u32 failed;
 
 	if (!line)
 		return 2;
@@ -111,17 +159,13 @@ int main(int argc, char **argv)
 		return usage_error(&res);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	cpuid_init();
-	if (host_pin(c.cpu, err, sizeof(err)) < 0) {
-		fprintf(stderr, "hugezero-linux: %s\n", err);
+	group = config_given(&res, "cpus");
+	if (!place(&c, group, &usable))
 		return 2;
-	}
 	host_read();
 	rec_writer_init(&records, emit, NULL);
 	context(line);
-	if (c.bench == BENCH_LINUX_FAULT || c.bench == BENCH_SPLIT)
-		failed += run_linux_fault(&c, &id);
-	if (c.bench == BENCH_BARE || c.bench == BENCH_SPLIT)
-		failed += run_bare(&c, &id);
+	failed = run_all(&c, group, &usable);
 	hugetlb_restore();
 	bench_rec_end(&records);
 	free(line);

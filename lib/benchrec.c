@@ -124,6 +124,19 @@ void bench_rec_timebase(struct rec_writer *w, const struct timebase_id *t)
 	rec_end(w, &r);
 }
 
+static void rec_smp(struct rec *r, const struct bench_smp *s)
+{
+	rec_str(r, "cpus", s->cpus);
+	rec_u64(r, "ncpus", s->ncpus);
+	rec_u64(r, "cpu", s->cpu);
+	if (s->has_apic_id)
+		rec_u64(r, "apic_id", s->apic_id);
+	rec_u64(r, "node", s->node);
+	rec_str(r, "mem_node", s->mem_node);
+	rec_str(r, "numa", s->numa);
+	rec_u64(r, "group", s->group);
+}
+
 void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 {
 	const struct hz_config *c = d->c;
@@ -170,17 +183,6 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 		if (d->probe_policy)
 			rec_str(&r, "probe_policy", d->probe_policy);
 	}
-	if (d->cpus) {
-		rec_str(&r, "cpus", d->cpus);
-		rec_u64(&r, "ncpus", d->ncpus);
-		rec_u64(&r, "cpu", d->cpu);
-		if (d->has_apic_id)
-			rec_u64(&r, "apic_id", d->apic_id);
-		rec_u64(&r, "node", d->node);
-		rec_str(&r, "mem_node", d->mem_node);
-		rec_str(&r, "numa", d->numa);
-		rec_u64(&r, "group", d->group);
-	}
 	rec_str(&r, "cpl", cpl_names[c->cpl]);
 	rec_u64(&r, "warmups", c->warmups);
 	rec_u64(&r, "runs", c->runs);
@@ -191,6 +193,8 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	rec_str(&r, "inject", inject_names[c->inject]);
 	if (c->inject == INJECT_SKIP_LINE)
 		rec_u64(&r, "inject_lines", c->inject_lines);
+	if (d->smp)
+		rec_smp(&r, d->smp);
 	rec_end(w, &r);
 }
 
@@ -218,6 +222,10 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 		rec_u64(&r, "irq_ticks", p->irq_ticks);
 		rec_u64(&r, "switches", p->switches);
 		rec_u64(&r, "preemptions", p->preemptions);
+	}
+	if (p->rusage) {
+		rec_u64(&r, "stime_us", p->stime_us);
+		rec_u64(&r, "utime_us", p->utime_us);
 	}
 	if (p->probe) {
 		rec_u64(&r, "probe_wakeups", p->nprobe);
@@ -340,8 +348,7 @@ static u64 ns_median(const u64 *v, u32 n, u64 hz)
 	return ticks_to_ns(median_u64(tmp, n), hz);
 }
 
-/* GiB/s x 1000 of @bytes in @ticks of a @hz clock. */
-static u64 gibps_milli(u64 bytes, u64 ticks, u64 hz)
+u64 gibps_milli(u64 bytes, u64 ticks, u64 hz)
 {
 	return ticks ? mul_div_u64(bytes * 1000, hz, ticks) >> 30 : 0;
 }

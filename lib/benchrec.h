@@ -14,6 +14,17 @@
  */
 #define BENCH_MAX_RUNS 1000
 
+/* Where one CPU of a group ran (docs/smp.md): NULL outside a group. */
+struct bench_smp {
+	const char *cpus;		/* the group's cpulist */
+	u32 ncpus, cpu, node;
+	bool has_apic_id;		/* the kernel's; Linux does not say */
+	u32 apic_id;
+	const char *mem_node;		/* a node's number, or "interleave" */
+	const char *numa;		/* local, remote, interleave; none */
+	u32 group;
+};
+
 struct bench_desc {
 	const struct hz_config *c;
 	u32 id;
@@ -29,13 +40,7 @@ struct bench_desc {
 	bool linux_folios;		/* Linux allocates and fills them */
 	const char *probe_policy;	/* companion: the probe's policy */
 	u64 kernel_fpu_ticks;		/* a SIMD clear's begin/end pair; 0 none */
-	/* All CPUs at once (docs/smp.md); cpus NULL: none recorded */
-	const char *cpus;		/* the group's cpulist */
-	u32 ncpus, cpu, group;
-	bool has_apic_id;		/* the kernel's; Linux hides it */
-	u32 apic_id, node;
-	const char *mem_node;		/* a node number, or "interleave" */
-	const char *numa;		/* local, remote, interleave; none */
+	const struct bench_smp *smp;	/* one CPU of a group, or NULL */
 };
 
 /* What one configuration found, across its passes. */
@@ -81,6 +86,10 @@ struct bench_pass {
 	/* Kernel: what interrupted the pass (counted in the handlers) */
 	bool counted;
 	u64 irqs, irq_ticks, switches, preemptions;
+	/* Companion, in a group: getrusage()'s system and user time over
+	 * the timed part, microseconds */
+	bool rusage;
+	u64 stime_us, utime_us;
 };
 
 /* Who measured: the same fields whichever side wrote them. */
@@ -133,5 +142,7 @@ bool bench_matrix_next(const struct hz_config *c, u32 folio, const char *prefix,
 		       struct matrix_iter *it, struct bench_desc *d, u32 *id);
 
 u64 sum_u64(const u64 *v, u32 n);
+/* GiB/s x 1000 of @bytes in @ticks of a @hz clock; 0 for no ticks. */
+u64 gibps_milli(u64 bytes, u64 ticks, u64 hz);
 
 #endif

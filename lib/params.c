@@ -332,6 +332,11 @@ static bool given(const struct cmdline_result *res, const char *key)
 	return false;
 }
 
+bool config_given(const struct cmdline_result *res, const char *key)
+{
+	return given(res, key);
+}
+
 bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 			 bool companion)
 {

@@ -126,6 +126,9 @@ bool config_check(const struct hz_config *c, struct cmdline_result *res);
  */
 bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 			 bool companion);
+/* Whether the line that filled @res had @key (cpus= given or left at
+ * its default). */
+bool config_given(const struct cmdline_result *res, const char *key);
 /* "ttyS1", "ttyS1,115200", "ttyS1,115200n8" */
 bool console_spec_parse(const char *s, size_t len, struct console_spec *out,
 			char *err, size_t errlen);

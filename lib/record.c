@@ -147,3 +147,65 @@ u32 rec_end(struct rec_writer *w, struct rec *r)
 		w->unlock(w->ctx);
 	return no;
 }
+
+/* Eight lowercase hex digits, or ~0ULL. */
+static u64 hex8(const char *s)
+{
+	u64 v = 0;
+
+	for (int i = 0; i < 8; i++) {
+		char c = s[i];
+
+		if (c >= '0' && c <= '9')
+			v = v << 4 | (u64)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v << 4 | (u64)(c - 'a' + 10);
+		else
+			return ~0ULL;
+	}
+	return v;
+}
+
+/* The text from the space after SEQ up to and including the space before
+ * '#', or NULL when @line is not an intact record. */
+static const char *restamp_body(const char *line, size_t *len)
+{
+	size_t n = strlen(line), magic = sizeof(RECORD_MAGIC) - 1;
+	const char *seq = line + magic + 1, *p = seq, *hash;
+
+	if (n < magic + 14 || memcmp(line, RECORD_MAGIC " ", magic + 1) != 0 ||
+	    line[n - 1] != '\n')
+		return NULL;
+	hash = line + n - 10;		/* "#xxxxxxxx\n" */
+	if (*hash != '#' || hash[-1] != ' ' ||
+	    hex8(hash + 1) != crc32_ieee(line, (size_t)(hash - line)))
+		return NULL;
+	while (p < hash && *p >= '0' && *p <= '9')
+		p++;
+	if (p == seq || *p != ' ' || p == hash - 1)
+		return NULL;
+	*len = (size_t)(hash - p);
+	return p;
+}
+
+bool rec_restamp(struct rec_writer *w, const char *line)
+{
+	/* The new SEQ may have more digits than the old one. */
+	char buf[RECORD_MAX + 32];
+	const char *body;
+	size_t len, n;
+
+	body = restamp_body(line, &len);
+	if (!body || len > RECORD_MAX)
+		return false;
+	if (w->lock)
+		w->lock(w->ctx);
+	n = (size_t)ksnprintf(buf, sizeof(buf), "%s %u", RECORD_MAGIC, ++w->seq);
+	memcpy(buf + n, body, len);
+	n += len;
+	ksnprintf(buf + n, sizeof(buf) - n, "#%08x\n", crc32_ieee(buf, n));
+	w->emit(w->ctx, buf);
+	if (w->unlock)
+		w->unlock(w->ctx);
+	return true;
+}

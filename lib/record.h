@@ -56,5 +56,12 @@ size_t rec_room(const struct rec *r);
 void rec_raw(struct rec *r, const char *text);
 /* Number, checksum and emit the record; returns its sequence number. */
 u32 rec_end(struct rec_writer *w, struct rec *r);
+/*
+ * Re-number a finished record of another writer (one line, '\n' ended, as
+ * an emit callback got it) as @w's next and emit it with a new checksum:
+ * so that one writer numbers the records of several processes.  False,
+ * emitting nothing, when @line is not an intact record.
+ */
+bool rec_restamp(struct rec_writer *w, const char *line);
 
 #endif

@@ -68,6 +68,7 @@ struct bench_cfg {
 	bool model_on;		/* this point has a scheduling model */
 	struct bench_group *g;	/* the CPUs running it together */
 	u32 idx;		/* this one's place among them */
+	struct bench_smp smp;	/* where it runs, for its records */
 	u32 nodes[NUMA_MAX_NODES];	/* where its folios come from */
 	u32 nnodes;		/* 0: anywhere (one node) */
 };
@@ -181,7 +182,7 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	struct workload *wl = &bc->wl;
 	struct fault_ctx *fc = &bc->fault;
 	bool probe = b->c->probe == PROBE_LATENCY && b->model_on;
-	struct agg_member member = { 0 };
+	struct agg_cpu member = { 0 };
 	struct noise before;
 
 	touch_plan(b->c, b->count, b->bytes, b->region, wl->addrs);
@@ -202,7 +203,7 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		       sum_u64(wl->access_ticks, b->count);
 	member.bytes = (u64)b->count * b->bytes;
 	member.finished = fc->nfaults == b->count;
-	group_end(b->g, b->idx, &member, b->d.group, p->run, p->pass);
+	group_end(b->g, b->idx, &member, p->run, p->pass);
 	if (probe && bc->probe.task) {
 		struct probe_take t;
 
@@ -346,15 +347,14 @@ static void run_config(struct bench_cfg *b)
 		 model_up(b, why, sizeof(why)))
 		why[0] = '\0';
 	/* Any member's reason is the group's: they run it together or not. */
-	skip = group_agree(b->g, b->idx, why);
+	skip = group_agree(b->g, b->idx, b->smp.group, why);
 	/* The page array is printed before it is reused as scratch. */
 	j.scratch = b->bc->wl.fault_page;
 	bench_run_config(&j, skip[0] ? skip : NULL);
 	if (b->model_on)
 		sched_set_model(b->bc->cpu, PREEMPT_MODEL_OFF, 0);
 	b->model_on = false;
-	group_config_end(b->g, b->idx, b->d.group, b->d.name, &b->bc->out,
-			 !skip[0]);
+	group_config_end(b->g, b->idx, b->d.name, &b->bc->out, !skip[0]);
 }
 
 /* How many folios of @f fit: the request, clamped to what memory allows. */
@@ -400,16 +400,16 @@ static const char *place(struct bench_cfg *b, char *mem_node, size_t n)
 	const struct srat *sr = &acpi.srat;
 	u32 node = sc ? sc->node : 0, far;
 
-	b->d.node = node;
+	b->smp.node = node;
 	b->nnodes = 0;
 	ksnprintf(mem_node, n, "%u", node);
-	b->d.mem_node = mem_node;
-	b->d.numa = "none";
+	b->smp.mem_node = mem_node;
+	b->smp.numa = "none";
 	if (!acpi.has_srat || sr->nnodes < 2)
 		return b->c->numa == NUMA_LOCAL ? NULL :
 		       "numa=remote and numa=interleave need two NUMA nodes; "
 		       "this machine has one (no SRAT)";
-	b->d.numa = numa_names[b->c->numa];
+	b->smp.numa = numa_names[b->c->numa];
 	if (b->c->numa == NUMA_INTERLEAVE) {
 		for (u32 i = 0; i < sr->nnodes; i++)
 			if (frame_count_free_blocks_node(SZ_4K, i))
@@ -435,6 +435,7 @@ static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
 	const char *placed;
 	char mem_node[16];
 
+	b.d.smp = &b.smp;
 	b.folio = f;
 	b.bytes = folio_bytes[f];
 	b.region = REGION_VA(f);
@@ -468,7 +469,7 @@ static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
 	while (bench_matrix_next(c, f, "", &it, &b.d, local)) {
 		/* Numbered as if each CPU's configurations were interleaved. */
 		b.d.id = g->cfg_base + (*local - 1) * g->n + b.idx + 1;
-		b.d.group = g->group_base + *local;
+		b.smp.group = g->group_base + *local;
 		b.d.kernel_fpu_ticks = b.d.at.v[AXIS_PREEMPT] != MODEL_OFF &&
 				       prim_is_simd(b.d.at.v[AXIS_PRIM]) ?
 				       bc->kernel_fpu : 0;
@@ -550,11 +551,11 @@ static void bench_worker(void *arg)
 	proto.c = proto.d.c = g->c;
 	proto.d.bench = "fault";
 	proto.d.llc = cpu_info.l3;
-	proto.d.cpus = g->cpus;
-	proto.d.ncpus = g->n;
-	proto.d.cpu = cpu;
-	proto.d.has_apic_id = true;
-	proto.d.apic_id = this_cpu()->apic_id;
+	proto.smp.cpus = g->cpus;
+	proto.smp.ncpus = g->n;
+	proto.smp.cpu = cpu;
+	proto.smp.has_apic_id = true;
+	proto.smp.apic_id = this_cpu()->apic_id;
 	proto.bc->fault_timer = fault_timer_cost(proto.bc);
 	proto.bc->kernel_fpu = fpu_area_size() ? kernel_fpu_cost(proto.bc) : 0;
 	workload_enter_space(&proto.bc->wl);

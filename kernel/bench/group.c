@@ -14,7 +14,8 @@ u32 group_index(const struct bench_group *g, u32 cpu)
 	return ~0u;
 }
 
-const char *group_agree(struct bench_group *g, u32 idx, const char *mine)
+const char *group_agree(struct bench_group *g, u32 idx, u32 group,
+			const char *mine)
 {
 	strlcpy(g->m[idx].skip, mine, sizeof(g->m[idx].skip));
 	if (!smp_barrier_wait(&g->bar))
@@ -27,6 +28,9 @@ const char *group_agree(struct bench_group *g, u32 idx, const char *mine)
 		else if (g->m[i].skip[0])
 			ksnprintf(g->skip, sizeof(g->skip), "cpu %u: %s",
 				  g->cpu[i], g->m[i].skip);
+	if (!idx)
+		agg_group_init(&g->agg, group, g->cpus, g->n, AGG_TICKS,
+			       timebase.tsc_hz);
 	if (!smp_barrier_wait(&g->bar))
 		return "the run was aborted on another CPU";
 	return g->skip;
@@ -50,8 +54,8 @@ static const char *refusal(const struct bench_group *g, char *buf, size_t n)
 	return buf;
 }
 
-void group_end(struct bench_group *g, u32 idx, const struct agg_member *a,
-	       u32 group, u32 run, const char *pass)
+void group_end(struct bench_group *g, u32 idx, const struct agg_cpu *a,
+	       u32 run, const char *pass)
 {
 	u64 start = g->am[idx].start;
 	char why[120];
@@ -61,10 +65,10 @@ void group_end(struct bench_group *g, u32 idx, const struct agg_member *a,
 	g->am[idx].cpu = g->cpu[idx];
 	if (!smp_barrier_wait(&g->bar) || idx)
 		return;
-	agg_pass_record(&records, &(struct agg_pass){
-		group, run, pass, g->cpus, g->n, false,
-		refusal(g, why, sizeof(why)), g->am,
-	}, &g->agg, timebase.tsc_hz);
+	agg_rec_pass(&records, &g->agg, &(struct agg_pass){
+		run, pass, !strcmp(pass, "measure"),
+		refusal(g, why, sizeof(why)), g->am, g->n,
+	});
 }
 
 static void ktap_line(struct bench_group *g, const char *name, bool ran)
@@ -97,9 +101,8 @@ static void ktap_line(struct bench_group *g, const char *name, bool ran)
 	ktap_result(g->k, bad ? KTAP_FAIL : KTAP_OK, full, NULL);
 }
 
-void group_config_end(struct bench_group *g, u32 idx, u32 group,
-		      const char *name, const struct bench_outcome *o,
-		      bool ran)
+void group_config_end(struct bench_group *g, u32 idx, const char *name,
+		      const struct bench_outcome *o, bool ran)
 {
 	struct group_member *m = &g->m[idx];
 	bool ok;
@@ -113,8 +116,6 @@ void group_config_end(struct bench_group *g, u32 idx, u32 group,
 	for (u32 i = 0; i < g->n; i++)
 		ok &= g->m[i].ok;
 	ktap_line(g, name, ran);
-	agg_summary_record(&records, group, g->cpus, g->n, &g->agg,
-			   !ran ? "skip" : ok ? "ok" : "fail",
-			   !ran ? g->skip : ok ? NULL : "a CPU's configuration failed");
-	memset(&g->agg, 0, sizeof(g->agg));
+	agg_rec_summary(&records, &g->agg, !ran ? "skip" : ok ? "ok" : "fail",
+			!ran ? g->skip : ok ? NULL : "a CPU's configuration failed");
 }

@@ -4,7 +4,7 @@
 
 #include "arch/x86_64/percpu.h"
 #include "kernel/smp/smp.h"
-#include "lib/benchagg.h"
+#include "lib/aggrec.h"
 #include "lib/ktap.h"
 #include "lib/params.h"
 
@@ -34,25 +34,26 @@ struct bench_group {
 	u32 cfg_base, group_base;	/* numbering before this step */
 	struct smp_barrier bar;
 	struct group_member m[MAX_CPUS];
-	struct agg_member am[MAX_CPUS];
-	struct agg_outcome agg;
+	struct agg_cpu am[MAX_CPUS];
+	struct agg_group agg;		/* the leader's */
 	char skip[200];			/* the group's decision */
 };
 
 u32 group_index(const struct bench_group *g, u32 cpu);
-/* Post this member's reason to skip ("" to run); all return the group's
- * (empty: run).  A run aborted elsewhere reads as a skip. */
-const char *group_agree(struct bench_group *g, u32 idx, const char *mine);
+/* Post this member's reason to skip ("" to run) for configuration group
+ * @group; all return the group's (empty: run).  A run aborted elsewhere
+ * reads as a skip. */
+const char *group_agree(struct bench_group *g, u32 idx, u32 group,
+			const char *mine);
 /* The common start of a timed part: this member's start TSC. */
 void group_start(struct bench_group *g, u32 idx);
 /* This member's end of it (@a: its end TSC, times, bytes); the leader
  * then writes the agg record. */
-void group_end(struct bench_group *g, u32 idx, const struct agg_member *a,
-	       u32 group, u32 run, const char *pass);
+void group_end(struct bench_group *g, u32 idx, const struct agg_cpu *a,
+	       u32 run, const char *pass);
 /* The configuration's outcome for this member; the leader writes the
  * KTAP line named @name and the agg_summary. */
-void group_config_end(struct bench_group *g, u32 idx, u32 group,
-		      const char *name, const struct bench_outcome *o,
-		      bool ran);
+void group_config_end(struct bench_group *g, u32 idx, const char *name,
+		      const struct bench_outcome *o, bool ran);
 
 #endif

@@ -107,3 +107,37 @@ TEST(record_overflow_is_marked)
 	EXPECT(strlen(last) < RECORD_MAX);
 	EXPECT(last[strlen(last) - 1] == '\n');
 }
+
+static struct rec_writer *restamp_to;
+
+static void forward(void *ctx, const char *line)
+{
+	(void)ctx;
+	EXPECT(rec_restamp(restamp_to, line), "%s", line);
+}
+
+TEST(record_restamp_renumbers)
+{
+	struct rec_writer child, parent;
+	struct rec r;
+	char bad[64];
+
+	rec_writer_init(&parent, sink, NULL);
+	parent.seq = 99999;		/* more digits than the child's */
+	restamp_to = &parent;
+	rec_writer_init(&child, forward, NULL);
+	rec_begin(&child, &r, "run");
+	rec_str(&r, "note", "a # b");
+	rec_end(&child, &r);
+	EXPECT(strncmp(last, "@hz1 100000 run note=\"a # b\" #", 30) == 0,
+	       "got %s", last);
+	EXPECT_EQ(strtoul(last + 30, NULL, 16), crc32_ieee(last, 29));
+	EXPECT_EQ(parent.seq, 100000);
+	/* A changed byte or a line that is no record is not forwarded. */
+	strlcpy(bad, last, sizeof(bad));
+	bad[10] = 'X';
+	EXPECT(!rec_restamp(&parent, bad));
+	EXPECT(!rec_restamp(&parent, "@hz1 x #00000000\n"));
+	EXPECT(!rec_restamp(&parent, "hello\n"));
+	EXPECT_EQ(parent.seq, 100000);
+}
