@@ -109,11 +109,8 @@ def configs(boot: Boot) -> list[Config]:
 def check_complete(boot: Boot, c: Config) -> None:
     """A configuration any of whose records went missing is damaged: a lost
     line may have held samples, and numbers without them would be wrong."""
-    first = c.rec.seq
-    last = c.summary.seq if c.summary else (boot.records[-1].seq if boot.records else first)
-    for lo, hi in boot.gaps:
-        if lo <= last and hi >= first:
-            c.problems.append(f"records {lo}..{hi} of this configuration are missing")
+    c.problems.extend(f"records {lo}..{hi} of this configuration are missing"
+                      for lo, hi in gaps_within(boot, c.rec.seq, c.summary))
     for r in c.runs:
         n = r.int("faults", 0)
         for kind in ("fault", "clear", "access", "page"):
@@ -121,6 +118,13 @@ def check_complete(boot: Boot, c: Config) -> None:
             if got is not None and len(got) != n:
                 c.problems.append(f"run {r.int('run')}: {len(got)} of {n} "
                                   f"{kind} samples")
+
+
+def gaps_within(boot: Boot, first: int, closing: Record | None) -> list[tuple[int, int]]:
+    """The records lost from @first to @closing (its summary; without one,
+    to the end of the boot): any may have been part of what began at @first."""
+    last = closing.seq if closing else (boot.records[-1].seq if boot.records else first)
+    return [(lo, hi) for lo, hi in boot.gaps if lo <= last and hi >= first]
 
 
 def add_samples(c: Config, r: Record) -> None:
