@@ -235,6 +235,65 @@ class ReportTest(unittest.TestCase):
         self.assertNotIn("grp cpu", text)
 
 
+class PairingTest(unittest.TestCase):
+    def test_cpus_of_a_group_are_never_pooled(self) -> None:
+        with tempfile.TemporaryDirectory() as d:
+            p = Path(d, "a.log")
+            p.write_text(kernel_smp(4).text())
+            boots = compare.load(str(p))
+            table = compare.table(boots)
+            agg = compare.agg_table(boots)
+        self.assertEqual(sorted(dict(k)["cpu"] for k in table), ["0", "1", "2", "3"])
+        self.assertEqual([len(v) for v in table.values()], [2, 2, 2, 2])
+        self.assertEqual([len(v) for v in agg.values()], [2])
+
+    def compare_text(self, a: str, b: str) -> str:
+        with tempfile.TemporaryDirectory() as d:
+            pa, pb = Path(d, "a.log"), Path(d, "b.log")
+            pa.write_text(a)
+            pb.write_text(b)
+            out = io.StringIO()
+            compare.write(str(pa), str(pb), out)
+            return out.getvalue()
+
+    def test_compare_pairs_cpu_by_cpu_and_aggregates(self) -> None:
+        faster = Log().smp(2).group(kernel_config(access="write"), {0: CPU_RUNS, 1: CPU_RUNS},
+                                    [2 * MS, 4 * MS]).text()
+        text = self.compare_text(kernel_smp(2).text(), faster)
+        per_cpu, agg = text.split("aggregates, every CPU of a group at once")
+        self.assertIn("cpu=0 ", per_cpu)
+        self.assertIn("cpu=1 ", per_cpu)
+        self.assertIn("+0.0%", per_cpu)
+        self.assertIn("    1.46 +- 47.14%     2.93 +- 47.14%   +100.0%", agg)
+        self.assertNotIn("cpu=", agg)
+        # Two CPUs against four: different configurations (cpus differs).
+        text = self.compare_text(kernel_smp(2).text(), kernel_smp(4).text())
+        self.assertIn("(B has cpus=0-3 (not 0-1))", text)
+        self.assertEqual(text.count("no configuration is in both"), 2)
+
+    def test_older_log_pairs_with_a_one_cpu_group(self) -> None:
+        old = Log().config(kernel_config(), CPU_RUNS).text()
+        new = Log().smp(1).group(kernel_config(), {0: CPU_RUNS}, WALLS, numa="none").text()
+        self.assertIn("~ (p=1.00)", self.compare_text(old, new))
+
+    def test_split_counts_cpus(self) -> None:
+        comp = Log(boot=COMPANION, host=HOST).config(
+            "name=linux.2M.hugetlb bench=linux-fault folio=2M clear=linux order=linux "
+            f"backing=hugetlb chunk=0 size={SIZE} folios=2 touch=seq offset=first "
+            "access=none cache=linux fill=none pte=linux cpl=3 seed=1 warmups=1 inject=none",
+            [{"fault": [100000, 100000]}])
+        kern = Log().smp(2).group(kernel_config(order="converging-page", cache="cold",
+                                                pte="linux", preempt="none"),
+                                  {0: CPU_RUNS, 1: CPU_RUNS}, WALLS, numa="none")
+        boots = records.parse(comp.text()) + records.parse(kern.text())
+        for i, b in enumerate(boots):
+            b.index = i
+        out = io.StringIO()
+        split.write(boots, out)
+        self.assertIn("differs from the fault's settings: cpus=2 CPUs (not 1 CPU)",
+                      out.getvalue())
+
+
 class CpulistTest(unittest.TestCase):
     def test_as_lib_cpulist(self) -> None:
         self.assertEqual(cpulist.parse("0-15:2/4"), [0, 1, 4, 5, 8, 9, 12, 13])
