@@ -294,6 +294,80 @@ class PairingTest(unittest.TestCase):
                       out.getvalue())
 
 
+class ExportTest(unittest.TestCase):
+    def parse(self, text: str, *args: str) -> str:
+        with tempfile.TemporaryDirectory() as d:
+            p = Path(d, "x.log")
+            p.write_text(text)
+            return subprocess.run([sys.executable, str(ROOT / "scripts/hugezero"), "parse",
+                                   str(p), *args], capture_output=True, text=True,
+                                  check=True).stdout
+
+    def test_csv_cpu_columns(self) -> None:
+        rows = list(csv.DictReader(io.StringIO(self.parse(kernel_smp(2).text(),
+                                                          "--format", "csv"))))
+        self.assertEqual([(r["cpu"], r["ncpus"], r["node"], r["mem_node"], r["group"],
+                           r["cpus"], r["numa"]) for r in rows],
+                         [("0", "2", "0", "0", "1", "0-1", "local"),
+                          ("1", "2", "0", "0", "1", "0-1", "local")])
+        samples = list(csv.DictReader(io.StringIO(self.parse(
+            kernel_smp(2).text(), "--format", "csv", "--rows", "samples"))))
+        self.assertEqual({(r["cpu"], r["group"]) for r in samples}, {("0", "1"), ("1", "1")})
+
+    def test_agg_rows(self) -> None:
+        text = kernel_smp(2, refused={1: "a CPU did not finish"}).text()
+        (r,) = list(csv.DictReader(io.StringIO(self.parse(text, "--format", "csv",
+                                                          "--rows", "agg"))))
+        self.assertEqual(list(r)[:len(groups.AGG_COLUMNS)], groups.AGG_COLUMNS)
+        self.assertEqual((r["group"], r["cpus"], r["ncpus"], r["status"], r["runs"],
+                          r["refused_runs"], r["gbps_mean"], r["stime_s_mean"],
+                          r["times_from"], r["bytes"]),
+                         ("1", "0-1", "2", "ok", "2", "1", "1.9531", "0.01", "ticks",
+                          str(2 * SIZE)))
+        self.assertEqual(r["numa"], "local")
+        data = json.loads(self.parse(text, "--rows", "agg"))
+        self.assertEqual(data["format"], "hugezero-agg-1")
+        (a,) = data["aggregates"]
+        self.assertEqual([p["refused"] for p in a["passes"]], ["", "a CPU did not finish"])
+        self.assertEqual(a["passes"][1]["gbps"], "")
+        full = json.loads(self.parse(text))
+        self.assertEqual(len(full["aggregates"]), 1)
+
+
+class ScalingTest(unittest.TestCase):
+    def log(self) -> str:
+        log = Log().smp(4)
+        for clear, slow in (("erms", 2), ("clzero", 1)):
+            for n in (1, 2, 4):
+                log.group(kernel_config(clear=clear), {c: CPU_RUNS for c in range(n)},
+                          [w * n * slow // 4 + MS for w in WALLS])
+        return log.text()
+
+    def test_scaling_figure_is_written(self) -> None:
+        try:
+            plot.pyplot()
+        except plot.PlotError as e:
+            self.skipTest(str(e))
+        boots = records.parse(self.log())
+        with tempfile.TemporaryDirectory() as d:
+            paths = plot.write(boots, Path(d), "scaling")
+            self.assertEqual(sorted(p.name for p in paths), ["scaling.png", "scaling.svg"])
+            self.assertTrue(all(p.stat().st_size > 1000 for p in paths))
+            names = [p.name for p in plot.write(boots, Path(d))]
+            self.assertIn("scaling.png", names)
+            self.assertIn("gbps.png", names)
+        # One CPU count only: nothing to scale, and said so.
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaisesRegex(plot.PlotError, "at least two CPU counts"):
+                plot.write(records.parse(kernel_smp(2).text()), Path(d), "scaling")
+
+    def test_steps(self) -> None:
+        rs = group_rows(self.log())
+        self.assertEqual([(r["clear"], r["ncpus"]) for r in rs],
+                         [("erms", 1), ("erms", 2), ("erms", 4),
+                          ("clzero", 1), ("clzero", 2), ("clzero", 4)])
+
+
 class CpulistTest(unittest.TestCase):
     def test_as_lib_cpulist(self) -> None:
         self.assertEqual(cpulist.parse("0-15:2/4"), [0, 1, 4, 5, 8, 9, 12, 13])
