@@ -22,6 +22,7 @@ class Log:
                  "invariant=1 overhead_median=0", host: str | None = None) -> None:
         self.lines: list[str] = []
         self.cfgs = 0
+        self.groups = 0
         self.add("boot", boot)
         self.add("machine", machine)
         self.add("timebase", timebase)
@@ -40,16 +41,82 @@ class Log:
         cfg = self.cfgs
         self.add("config", f"cfg={cfg} {body}")
         for i, kinds in enumerate(runs):
-            n = len(next(iter(kinds.values())))
-            totals = " ".join(f"{k}_ticks={sum(v)}" for k, v in kinds.items())
-            self.add("run", f"cfg={cfg} run={i} pass=measure faults={n} resched=0 "
-                     f"{totals}{' ' + run_extra if run_extra else ''}")
-            for k, v in kinds.items():
-                if samples:
-                    self.add("samples", f"cfg={cfg} run={i} kind={k} first=0 "
-                             f"v={','.join(map(str, v))} n={n}")
+            self.run(cfg, i, kinds, samples, run_extra)
         self.add("summary", f"cfg={cfg} status=ok runs={len(runs)}"
                  f"{' ' + summary if summary else ''}")
+        return self
+
+    def run(self, cfg: int, i: int, kinds: dict[str, list[int]], samples: bool = True,
+            run_extra: str = "") -> None:
+        """Pass @i's run record (totals the samples' sums) and its samples."""
+        n = len(next(iter(kinds.values())))
+        totals = " ".join(f"{k}_ticks={sum(v)}" for k, v in kinds.items())
+        self.add("run", f"cfg={cfg} run={i} pass=measure faults={n} resched=0 "
+                 f"{totals}{' ' + run_extra if run_extra else ''}")
+        for k, v in kinds.items():
+            if samples:
+                self.add("samples", f"cfg={cfg} run={i} kind={k} first=0 "
+                         f"v={','.join(map(str, v))} n={n}")
+
+    def smp(self, ncpus: int, nodes: int = 1, offsets: list[int] | None = None,
+            err: int = 10, bound: int = 1000) -> "Log":
+        """One cpu record per CPU (all up; CPU c on node c % nodes), then
+        the smp record."""
+        offsets = offsets or [0] * ncpus
+        for c in range(ncpus):
+            self.add("cpu", f"cpu={c} apic_id={2 * c} uid={c} node={c % nodes} state=up "
+                     f"x2apic=0 tsc_offset_ticks={offsets[c]} "
+                     f"tsc_offset_err_ticks={0 if c == 0 else err} tsc_warps=0")
+        skew = max(abs(o) + (0 if c == 0 else err) for c, o in enumerate(offsets))
+        self.add("smp", f"present={ncpus} up={ncpus} nodes={nodes} slit={int(nodes > 1)} "
+                 f"tsc_skew_ticks={skew} tsc_skew_bound_ticks={bound} "
+                 f"tsc_sync={'ok' if skew <= bound else 'bad'}")
+        return self
+
+    def group(self, body: str, per_cpu: dict[int, list[dict[str, list[int]]]],
+              walls: list[int], refused: dict[int, str] | None = None,
+              rusage: list[tuple[int, int]] | None = None, nodes: int = 1,
+              numa: str = "local", status: str = "ok", skew: int = 5) -> "Log":
+        """One configuration (@body, with size=) run by the CPUs of @per_cpu
+        together: each CPU's config, runs and summary, and per pass an agg
+        record — bytes the sum of the CPUs' sizes, wall @walls[i] (or the
+        reason in @refused[i]), stime/utime ticks the CPUs' fault/access
+        totals, and with @rusage the companion's (stime_us, utime_us) — then
+        the agg_summary."""
+        self.groups += 1
+        g, cpus = self.groups, sorted(per_cpu)
+        # The canonical cpulist the writers print: a run of CPUs as a range.
+        text = (f"{cpus[0]}-{cpus[-1]}" if len(cpus) > 1 and cpus == list(
+            range(cpus[0], cpus[-1] + 1)) else ",".join(map(str, cpus)))
+        size = int(dict(kv.split("=", 1) for kv in body.split())["size"])
+        cfg = {}
+        for c in cpus:
+            self.cfgs += 1
+            cfg[c] = self.cfgs
+            node = c % nodes
+            mem = {"local": node, "remote": (node + 1) % nodes}.get(numa, numa)
+            self.add("config", f"cfg={cfg[c]} {body} cpus={text} ncpus={len(cpus)} "
+                     f"numa={numa} group={g} cpu={c} apic_id={2 * c} node={node} "
+                     f"mem_node={mem}")
+        refused = refused or {}
+        for i, wall in enumerate(walls):
+            for c in cpus:
+                self.run(cfg[c], i, per_cpu[c][i])
+            own = {c: sum(sum(v) for v in per_cpu[c][i].values()) for c in cpus}
+            slow, fast = max(cpus, key=own.__getitem__), min(cpus, key=own.__getitem__)
+            timing = (f"refused=\"{refused[i]}\"" if i in refused
+                      else f"start_skew_ticks={skew} wall_ticks={wall}")
+            st = sum(sum(per_cpu[c][i].get("fault", [])) for c in cpus)
+            ut = sum(sum(per_cpu[c][i].get("access", [])) for c in cpus)
+            us = f" stime_us={rusage[i][0]} utime_us={rusage[i][1]}" if rusage else ""
+            self.add("agg", f"group={g} run={i} pass=measure cpus={text} ncpus={len(cpus)} "
+                     f"bytes={size * len(cpus)} {timing} stime_ticks={st} utime_ticks={ut}"
+                     f"{us} slowest_cpu={slow} slowest_ticks={own[slow]} "
+                     f"fastest_cpu={fast} fastest_ticks={own[fast]}")
+        for c in cpus:
+            self.add("summary", f"cfg={cfg[c]} status=ok runs={len(walls)}")
+        self.add("agg_summary", f"group={g} status={status} runs={len(walls)} cpus={text} "
+                 f"ncpus={len(cpus)}")
         return self
 
     def text(self) -> str:

@@ -57,7 +57,15 @@ class DimensionTest(unittest.TestCase):
     def test_defaults_and_old_names(self) -> None:
         old = dims.of({"folio": "2M", "cache": "asis", "inject": "none"})
         self.assertEqual((old["bench"], old["pte"], old["cache"], old["cpus"]),
-                         ("fault", "clean", "warm", "1"))
+                         ("fault", "clean", "warm", "0"))
+        self.assertEqual(old["numa"], "none")
+        # An older companion's CPUs are unrecorded: a value of its own.
+        self.assertNotIn("cpus", dims.of({"bench": "bare"}))
+        self.assertEqual(dims.of({"bench": "bare"})["numa"], "none")
+        # One cpulist, however spelt; which CPU of a group is bookkeeping.
+        self.assertEqual(dims.of({"cpus": "3,0,1-2"})["cpus"], "0-3")
+        for k in ("cpu", "ncpus", "node", "mem_node", "group", "apic_id"):
+            self.assertNotIn(k, dims.of({k: "1"}))
         self.assertEqual(dims.of({"cache": "clflush"})["cache"], "cold")
         self.assertEqual(dims.of({"bench": "linux-fault"})["pte"], "linux")
         # The kernel before the models ran none; the companion's is the host's.

@@ -5,7 +5,13 @@
 
 A configuration is every dimension of its config record (dims.py): two
 rows are paired only when all are equal, and runs are pooled only within
-one side and one configuration.  Between-run variance decides: each
+one side and one configuration.  The CPUs of a group (docs/smp.md) are
+equal in every dimension: each CPU's row is keyed by its `cpu` as well, so
+rows pair only CPU by CPU (the same number in the same `cpus`: the same
+position in the group) and different CPUs' runs never pool.  The groups
+themselves are compared in a table of their own: the aggregate GB/s of
+each measured pass (total bytes over wall time), keyed by the group's
+dimensions.  Between-run variance decides: each
 configuration's per-run GB/s on either side go through Welch's t-test
 (scipy.stats.ttest_ind, equal_var=False, two-sided); a difference whose
 p-value is 0.05 or more is marked '~' as within noise.  Configurations
@@ -19,7 +25,7 @@ import statistics
 from pathlib import Path
 from typing import IO
 
-from . import dims, ktap, records, results
+from . import dims, groups, ktap, records, results
 from .records import Boot, Record
 
 ALPHA = 0.05
@@ -48,14 +54,33 @@ def load(path: str) -> list[Boot]:
     return records.parse(ktap.clean(text))
 
 
+def row_key(row: dict[str, object]) -> Key:
+    """A configuration's dimensions, and the CPU it ran on where that is
+    known: CPUs of one group are equal in every dimension."""
+    d: dict[str, str] = dict(row["dims"])  # type: ignore[call-overload]
+    if row.get("cpu", "") != "":
+        d["cpu"] = str(row["cpu"])
+    return dims.key(d)
+
+
 def table(boots: list[Boot]) -> dict[Key, list[float]]:
     """Per-run GB/s (net of the timer) of every ok configuration; runs of
-    configurations equal in every dimension pooled."""
+    configurations equal in every dimension, on the same CPU, pooled."""
     out: dict[Key, list[float]] = {}
     for b in boots:
         for row in results.boot_rows(b):
             if row["status"] == "ok":
-                out.setdefault(dims.key(row["dims"]), []).extend(row["gbps_runs"])  # type: ignore[arg-type]
+                out.setdefault(row_key(row), []).extend(row["gbps_runs"])  # type: ignore[arg-type]
+    return out
+
+
+def agg_table(boots: list[Boot]) -> dict[Key, list[float]]:
+    """Per-pass aggregate GB/s of every ok group (refused passes have none);
+    passes of groups equal in every dimension pooled."""
+    out: dict[Key, list[float]] = {}
+    for row in groups.rows(boots):
+        if row["status"] == "ok" and row["gbps_runs"]:
+            out.setdefault(dims.key(row["dims"]), []).extend(row["gbps_runs"])  # type: ignore[arg-type]
     return out
 
 
@@ -116,22 +141,26 @@ def machines(boots: list[Boot]) -> set[str]:
 def write(a_path: str, b_path: str, out: IO[str]) -> int:
     boots_a, boots_b = load(a_path), load(b_path)
     a, b = table(boots_a), table(boots_b)
-    everything = [dict(k) for k in list(a) + list(b)]
+    agg_a, agg_b = agg_table(boots_a), agg_table(boots_b)
+    keys = list(a) + list(b) + list(agg_a) + list(agg_b)
+    everything = [dict(k) for k in keys]
     vary = dims.varying(everything, SHOWN)
     shown = [k for k in dims.names(everything) if k in SHOWN or k in vary]
     common = [k for k in dims.names(everything) if k not in shown]
 
     def label(k: Key) -> str:
         d = dict(k)
+        # backing only where there is one, cpu only on a CPU's row.
         return dims.label(d, [n for n in shown if not (n == "bench" and d.get(n) == "fault")
-                              and not (n == "backing" and n not in d)])
+                              and not (n in ("backing", "cpu") and n not in d)])
 
     out.write(f"A: {a_path}\nB: {b_path}\n")
     out.write("GB/s (2^30 B/s, net of the timer) per configuration, mean +- stddev% "
               "over runs; change = B vs A.\n'~' marks a change within noise: Welch's "
               f"t-test on the per-run GB/s, two-sided p >= {ALPHA}.\n")
     out.write("A configuration is every dimension of its config record: rows that "
-              "differ in any one are not paired.\n")
+              "differ in any one are not paired; a CPU of a group pairs only with the "
+              "same CPU.\n")
     if common:
         out.write("the same in every row: " + dims.label(everything[0], common) + "\n")
     for side, bts in (("A", boots_a), ("B", boots_b)):
@@ -139,7 +168,21 @@ def write(a_path: str, b_path: str, out: IO[str]) -> int:
         if len(ms) > 1:
             out.write(f"WARNING: {side} pools runs of {len(ms)} different machines: "
                       + "; ".join(sorted(ms)) + "\n")
-    width = max([len(label(k)) for k in list(a) + list(b)] + [10])
+    width = max([len(label(k)) for k in keys] + [10])
+    note = section(a, b, label, width, out)
+    if agg_a or agg_b:
+        out.write("\naggregates, every CPU of a group at once: GB/s = total bytes / wall "
+                  "time per pass (not net of the timer), mean +- stddev% over passes\n")
+        note = section(agg_a, agg_b, label, width, out) or note
+    if note:
+        out.write(f"\n{note}\n")
+    return 0
+
+
+def section(a: dict[Key, list[float]], b: dict[Key, list[float]], label, width: int,  # type: ignore[no-untyped-def]
+            out: IO[str]) -> str:
+    """The rows of both sides, then those of one side only; returns a note
+    to print once at the end (why there are no p-values), or ''."""
     both = [k for k in a if k in b]
     note = ""
     if both:
@@ -163,6 +206,4 @@ def write(a_path: str, b_path: str, out: IO[str]) -> int:
                 out.write(f"{label(k):<{width}}  {cell(mine[k])}{why}\n")
     if not both:
         out.write("\nno configuration is in both\n")
-    if note:
-        out.write(f"\n{note}\n")
-    return 0
+    return note

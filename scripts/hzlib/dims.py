@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
+from . import cpulist
+
 # Not dimensions, and why: each either names a configuration, follows from
 # dimensions or from the machine, or changes only what happens outside the
 # timed region.
@@ -29,6 +31,14 @@ BOOKKEEPING: dict[str, str] = {
     "llc": "the machine's last-level cache (its machine record says it too)",
     "fits_llc": "size against llc: follows from size and the machine",
     "kernel_fpu_ticks": "a measurement of the machine (the SIMD begin/end pair)",
+    # All CPUs at once (docs/smp.md): the CPUs of one group ran one
+    # configuration together, each its own row; cpus and numa say what ran.
+    "ncpus": "how many CPUs cpus lists: follows from cpus",
+    "cpu": "which member of the group these records are from, not what was measured",
+    "apic_id": "the machine's name for cpu",
+    "node": "cpu's NUMA node: follows from cpu and the machine",
+    "mem_node": "where cpu's folios came from: follows from cpu, numa and the machine",
+    "group": "the number of the concurrent configuration within its boot",
 }
 
 # Defaults for fields older logs lack, where what the older program did is
@@ -39,10 +49,17 @@ DEFAULTS: dict[str, dict[str, str]] = {
     # companion's pages are Linux's, with Linux's page-table entries.
     "pte": {"fault": "clean", "*": "linux"},
     "inject": {"*": "none"},
-    "cpus": {"*": "1"},
+    # The kernel ran on its boot CPU, number 0; older companion logs leave
+    # theirs unrecorded (pinned by cpu=, or wherever Linux ran it).
+    "cpus": {"fault": "0"},
+    # Before numa= the folios came from anywhere, unrecorded: no policy.
+    "numa": {"*": "none"},
     # Before the scheduling models the kernel ran none: interrupts masked.
     "preempt": {"fault": "off"},
 }
+
+# Values that have more than one spelling, in the one the records write.
+CANONICAL = {"cpus": cpulist.canonical}
 
 # Old names of values, as later logs spell them.
 RENAMED: dict[str, dict[str, str]] = {
@@ -58,7 +75,7 @@ ORDER_PARAMS = ("chunk", "radius")
 # The order in which labels list dimensions; others follow sorted.
 ORDER = ("bench", "backing", "folio", "clear", "order", "chunk", "radius",
          "size", "touch", "offset", "access", "cache", "fill", "pte", "cpl",
-         "preempt", "cpus", "prezero", "seed", "inject", "inject_lines")
+         "preempt", "cpus", "numa", "prezero", "seed", "inject", "inject_lines")
 
 
 def of(fields: Mapping[str, str]) -> dict[str, str]:
@@ -68,7 +85,8 @@ def of(fields: Mapping[str, str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for k, v in fields.items():
         if k not in BOOKKEEPING and v != "":
-            out[k] = RENAMED.get(k, {}).get(v, v)
+            v = RENAMED.get(k, {}).get(v, v)
+            out[k] = CANONICAL[k](v) if k in CANONICAL else v
     for k, by_bench in DEFAULTS.items():
         v = by_bench.get(bench, by_bench.get("*"))
         if k not in out and v is not None:

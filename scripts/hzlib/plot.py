@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Figures of a set of results, PNG and SVG, with titles, units and the
 machine named: GB/s by primitive x order x folio size, per-fault latency
-CDFs, and the split of a fault into clearing, overhead and access.
+CDFs, the split of a fault into clearing, overhead and access, the
+preemption models' frontier, and the scaling of all CPUs at once.
 matplotlib comes from Debian's python3-matplotlib (scripts/setup.sh)."""
 from __future__ import annotations
 
 import math
 from pathlib import Path
 
-from . import dims, results
+from . import dims, groups, results
 from .records import Boot
 
 Row = dict[str, object]
@@ -69,8 +70,9 @@ SHOWN = ("folio", "clear", "order", "chunk", "radius", "backing")
 
 def labeller(rows: list[Row]):  # type: ignore[no-untyped-def]
     """label(row): its order, chunk and backing, every other dimension in
-    which the rows differ, and its boot where two rows would still share a
-    label: no two configurations are drawn as one."""
+    which the rows differ, its CPU when it ran in a group of several, and
+    its boot where two rows would still share a label: no two
+    configurations are drawn as one."""
     ds: list[dict[str, str]] = [r["dims"] for r in rows]  # type: ignore[misc]
     vary = dims.varying(ds, SHOWN)
 
@@ -78,8 +80,10 @@ def labeller(rows: list[Row]):  # type: ignore[no-untyped-def]
         d: dict[str, str] = r["dims"]  # type: ignore[assignment]
         chunk = f" {r['chunk']}" if r["chunk"] else ""
         extra = dims.label(d, ["radius", *vary])
+        # The CPUs of a group are equal in every dimension: which CPU.
+        cpu = f" cpu={r['cpu']}" if str(r.get("ncpus", "")) not in ("", "1") else ""
         return (f"{r['order']}{chunk}" + (f" ({r['backing']})" if r["backing"] else "")
-                + (f" {extra}" if extra else ""))
+                + (f" {extra}" if extra else "") + cpu)
 
     seen: dict[tuple[object, ...], int] = {}
     for r in rows:
@@ -239,12 +243,92 @@ def frontier_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ig
     return paths
 
 
-def write(boots: list[Boot], out: Path) -> list[Path]:
+def finite(v: object) -> bool:
+    return isinstance(v, float) and not math.isnan(v)
+
+
+def scaling_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ignore[no-untyped-def]
+    """All CPUs at once (docs/smp.md): each group's aggregate GB/s (total
+    bytes over wall time, mean ± sd of its passes) against how many CPUs
+    ran it, one line per primitive × order and every other dimension in
+    which the lines differ — from a log with scale= steps."""
+    rs = [r for r in groups.rows(boots) if r["status"] == "ok" and finite(r["gbps_mean"])]
+    if len({r["ncpus"] for r in rs}) < 2:
+        return []
+
+    def rest(r: Row) -> dict[str, str]:
+        return {k: v for k, v in r["dims"].items() if k != "cpus"}  # type: ignore[union-attr]
+    vary = dims.varying([rest(r) for r in rs], SHOWN)
+    series: dict[tuple[object, ...], list[Row]] = {}
+    for r in rs:
+        series.setdefault((r["folio"], dims.key(rest(r))), []).append(r)
+    for k, mine in list(series.items()):
+        if len({r["ncpus"] for r in mine}) < len(mine):    # a step twice: a line per boot
+            del series[k]
+            for r in mine:
+                series.setdefault((*k, r["boot"]), []).append(r)
+    folios = [f for f in ("4K", "2M", "1G") if any(r["folio"] == f for r in rs)]
+    fig, axes = plt.subplots(len(folios), 1, figsize=(11, 4.6 * len(folios)), squeeze=False)
+    for ax, folio in zip(axes[:, 0], folios):
+        steps: set[int] = set()
+        for k, mine in series.items():
+            if k[0] != folio:
+                continue
+            mine.sort(key=lambda r: int(r["ncpus"]))  # type: ignore[call-overload]
+            r = mine[0]
+            extra = dims.label(rest(r), ["radius", *vary])
+            name = (f"{r['clear']} {r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}"
+                    + (f" ({r['backing']})" if r["backing"] else "")
+                    + (f" {extra}" if extra else "") + (f" [boot {k[2]}]" if len(k) > 2 else ""))
+            xs = [int(x["ncpus"]) for x in mine]  # type: ignore[call-overload]
+            ys = [float(x["gbps_mean"]) for x in mine]  # type: ignore[arg-type]
+            es = [y * (float(x["gbps_stddev_pct"]) if finite(x["gbps_stddev_pct"]) else 0) / 100
+                  for x, y in zip(mine, ys)]
+            ax.errorbar(xs, ys, yerr=es, marker="o", capsize=3, label=name)
+            steps.update(xs)
+        ax.set_xticks(sorted(steps))
+        ax.set_xlabel("CPUs running the configuration at once (ncpus)")
+        ax.set_ylabel("aggregate GB/s (2^30 B/s), mean ± sd")
+        ax.set_ylim(bottom=0)
+        ax.set_title(f"{folio} folios")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.suptitle(f"Zeroing rate of all CPUs at once (total bytes / wall time of a pass) "
+                 f"— {title}", fontsize=11)
+    paths = save(fig, out, "scaling")
+    plt.close(fig)
+    return paths
+
+
+# The kinds of figure, and what each needs when it has nothing to draw.
+KINDS: dict[str, str] = {
+    "gbps": "an ok configuration",
+    "latency-cdf": "an ok configuration with samples",
+    "split": "an ok configuration with clear and fault medians",
+    "frontier": "an ok configuration with probe=latency",
+    "scaling": "ok groups of at least two CPU counts (a log with scale= steps)",
+}
+
+
+def write(boots: list[Boot], out: Path, kind: str = "all") -> list[Path]:
+    """Every figure the records have (@kind 'all': at least one ok
+    configuration needed), or the one @kind, which must have something."""
     plt = pyplot()
     out.mkdir(parents=True, exist_ok=True)
     rows = ok_rows(boots)
-    if not rows:
-        raise PlotError("no configuration with status ok in these records")
     title = machine(boots)
-    return (gbps_figure(plt, rows, title, out) + cdf_figure(plt, boots, title, out)
-            + split_figure(plt, rows, title, out) + frontier_figure(plt, rows, title, out))
+    draw = {
+        "gbps": lambda: gbps_figure(plt, rows, title, out) if rows else [],
+        "latency-cdf": lambda: cdf_figure(plt, boots, title, out),
+        "split": lambda: split_figure(plt, rows, title, out),
+        "frontier": lambda: frontier_figure(plt, rows, title, out),
+        "scaling": lambda: scaling_figure(plt, boots, title, out),
+    }
+    if kind == "all":
+        if not rows:
+            raise PlotError("no configuration with status ok in these records")
+        return [p for k in KINDS for p in draw[k]()]
+    paths = draw[kind]()
+    if not paths:
+        raise PlotError(f"nothing to draw as {kind}: it needs {KINDS[kind]}")
+    return paths

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import IO
 
-from . import dims, results
+from . import dims, groups, results, smpreport
 from .records import Boot
 
 
@@ -75,16 +75,20 @@ def settings(r: dict[str, object]) -> str:
 
 def write(boots: list[Boot], out: IO[str]) -> None:
     for b in boots:
-        rows = results.boot_rows(b)
+        pairs = results.pairs(b)
+        rows = [r for _, r in pairs]
+        # All CPUs at once: each CPU's configuration a line, its CPU first.
+        grouped = any(r["group"] != "" for r in rows)
         out.write(f"== boot {b.index}{'' if b.complete else ' (INCOMPLETE)'}\n")
         header(b, out)
+        smpreport.cpus(b, out)
         last = None
         for r in rows:
             s = settings(r)
             if s != last:
-                out.write(f"\n{s}\n{COLS}\n")
+                out.write(f"\n{s}\n{smpreport.CPU_PREFIX if grouped else ''}{COLS}\n")
                 last = s
-            out.write(line(r) + "\n")
+            out.write((smpreport.cpu_prefix(r) if grouped else "") + line(r) + "\n")
             if r["status"] in ("skip", "fail", "damaged", "incomplete") and r["reason"]:
                 out.write(f"      {r['status']}: {r['reason']}\n")
             if r.get("probe_lost", "") != "":
@@ -94,4 +98,5 @@ def write(boots: list[Boot], out: IO[str]) -> None:
             if r.get("inject", "none") != "none":
                 out.write(f"      inject={r['inject']}: {r['injected'] or 0} lines "
                           f"injected, {r['detected'] or 0} detected\n")
+        smpreport.aggregates(b, groups.of(b, [c for c, _ in pairs]), out)
         out.write("\n")

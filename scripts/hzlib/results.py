@@ -13,7 +13,7 @@ import statistics
 from typing import Callable
 from dataclasses import dataclass, field
 
-from . import dims
+from . import cpulist, dims
 from .records import Boot, Record
 
 GIB = float(1 << 30)    # perf bench prints GB/sec as 2^30 bytes per second
@@ -28,8 +28,13 @@ CSV_COLUMNS = [
     "radius", "pte", "fill", "seed", "preempt", "cpus", "prezero", "inject",
     "inject_lines", "roof", "net_ticks", "fault_net_ticks", "injected",
     "detected", "probe_us_median", "probe_us_p99", "probe_us_p999",
-    "probe_us_max", "probe_lost",
+    "probe_us_max", "probe_lost", "numa", "cpu", "ncpus", "node", "mem_node",
+    "group", "apic_id",
 ]
+
+# Which CPU of its group a configuration's records are from (docs/smp.md):
+# bookkeeping, not dimensions, but a row's identity within its boot.
+CPU_FIELDS = ("cpu", "ncpus", "node", "mem_node", "group", "apic_id")
 
 # Kinds of samples that are timings (page is a page index).
 TIMED = ("fault", "clear", "access")
@@ -59,6 +64,16 @@ class Config:
         return [r for r in self.runs if r.f.get("pass") == "measure"]
 
 
+def cpu_of(f: dict[str, str], d: dict[str, str]) -> str:
+    """The CPU a configuration ran on: its `cpu`, else the one CPU its
+    cpus lists (an older kernel log: 0); '' when unknown (an older
+    companion's)."""
+    if f.get("cpu", "") != "":
+        return f["cpu"]
+    one = cpulist.parse(d.get("cpus", ""))
+    return str(one[0]) if one and len(one) == 1 else ""
+
+
 def chunk_name(b: int) -> str:
     return dims.size_name(b) if b else ""
 
@@ -76,8 +91,9 @@ def configs(boot: Boot) -> list[Config]:
             continue
         c = by_id.get(r.int("cfg", -1))
         if c is None:
-            boot.problems.append(f"line {r.line_no}: {r.type} record for an "
-                                 "unknown configuration")
+            why = f"line {r.line_no}: {r.type} record for an unknown configuration"
+            if why not in boot.problems:    # read again by every tool
+                boot.problems.append(why)
             continue
         if r.type == "run":
             c.runs.append(r)
@@ -93,11 +109,8 @@ def configs(boot: Boot) -> list[Config]:
 def check_complete(boot: Boot, c: Config) -> None:
     """A configuration any of whose records went missing is damaged: a lost
     line may have held samples, and numbers without them would be wrong."""
-    first = c.rec.seq
-    last = c.summary.seq if c.summary else (boot.records[-1].seq if boot.records else first)
-    for lo, hi in boot.gaps:
-        if lo <= last and hi >= first:
-            c.problems.append(f"records {lo}..{hi} of this configuration are missing")
+    c.problems.extend(f"records {lo}..{hi} of this configuration are missing"
+                      for lo, hi in gaps_within(boot, c.rec.seq, c.summary))
     for r in c.runs:
         n = r.int("faults", 0)
         for kind in ("fault", "clear", "access", "page"):
@@ -105,6 +118,13 @@ def check_complete(boot: Boot, c: Config) -> None:
             if got is not None and len(got) != n:
                 c.problems.append(f"run {r.int('run')}: {len(got)} of {n} "
                                   f"{kind} samples")
+
+
+def gaps_within(boot: Boot, first: int, closing: Record | None) -> list[tuple[int, int]]:
+    """The records lost from @first to @closing (its summary; without one,
+    to the end of the boot): any may have been part of what began at @first."""
+    last = closing.seq if closing else (boot.records[-1].seq if boot.records else first)
+    return [(lo, hi) for lo, hi in boot.gaps if lo <= last and hi >= first]
 
 
 def add_samples(c: Config, r: Record) -> None:
@@ -273,6 +293,8 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         "detected": sum(r.int("detected", 0) for r in c.runs) if any(
             "detected" in r.f for r in c.runs) else "",
         **probe_figures(c, us),
+        **{k: f.get(k, "") for k in CPU_FIELDS},
+        "cpu": cpu_of(f, d),
         "dims": d,
         "reason": (s.f.get("reason", "") if s else "no summary record") +
         ("; " + "; ".join(c.problems) if c.problems else ""),
@@ -351,6 +373,7 @@ def sample_rows(boots: list[Boot]) -> list[dict[str, object]]:
             measured = {r.int("run") for r in c.measured}
             f = c.rec.f
             common = {**c.dims, "boot": b.index, "cfg": c.rec.int("cfg"),
+                      "cpu": cpu_of(f, c.dims), "group": f.get("group", ""),
                       "name": f.get("name"), "chunk": chunk_name(c.rec.int("chunk", 0)),
                       "backing": f.get("backing", ""), "timer_ticks": o}
             for (run, kind), vals in sorted(c.samples.items()):
@@ -370,5 +393,6 @@ def sample_rows(boots: list[Boot]) -> list[dict[str, object]]:
 
 def sample_columns(srows: list[dict[str, object]]) -> list[str]:
     """SAMPLE_COLUMNS, every known dimension, then any other the rows have."""
-    known = SAMPLE_COLUMNS + [k for k in dims.ORDER if k not in SAMPLE_COLUMNS]
+    known = SAMPLE_COLUMNS + [k for k in dims.ORDER if k not in SAMPLE_COLUMNS] + [
+        "cpu", "group"]
     return known + sorted({k for r in srows for k in r} - set(known))

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import IO, Mapping
 
-from . import dims, results
+from . import cpulist, dims, results
 from .records import Boot
 
 Row = dict[str, object]
@@ -169,8 +169,20 @@ def as_controlled(d: dict[str, str]) -> dict[str, str]:
     return out
 
 
+def how_many_cpus(d: dict[str, str]) -> dict[str, str]:
+    """@d with cpus as a count: the kernel numbers its CPUs BSP first, Linux
+    its own way, so across the two only how many ran at once compares.  A
+    row without cpus is an older companion's: one process."""
+    out = dict(d)
+    n = cpulist.parse(out["cpus"]) if "cpus" in out else [0]
+    if n is not None:
+        out["cpus"] = f"{len(n)} CPU{'s' if len(n) > 1 else ''}"
+    return out
+
+
 def settings_diff(ref: Row, r: Row, skip: tuple[str, ...] = STRATEGY_DIMS) -> list[str]:
-    return dims.differing(as_controlled(ref["dims"]), r["dims"], skip)  # type: ignore[arg-type]
+    return dims.differing(how_many_cpus(as_controlled(ref["dims"])),  # type: ignore[arg-type]
+                          how_many_cpus(r["dims"]), skip)  # type: ignore[arg-type]
 
 
 def closest(ref: Row, rows: list[Row], skip: tuple[str, ...] = STRATEGY_DIMS) -> Row | None:
@@ -181,7 +193,8 @@ def closest(ref: Row, rows: list[Row], skip: tuple[str, ...] = STRATEGY_DIMS) ->
 
 def matched(ref: Row, r: Row, skip: tuple[str, ...] = STRATEGY_DIMS) -> str:
     """Which settings of @r differ from @ref's, for the line that shows @r."""
-    diff = dims.contrast(as_controlled(ref["dims"]), r["dims"], skip)  # type: ignore[arg-type]
+    diff = dims.contrast(how_many_cpus(as_controlled(ref["dims"])),  # type: ignore[arg-type]
+                         how_many_cpus(r["dims"]), skip)  # type: ignore[arg-type]
     return f"differs from the fault's settings: {diff}" if diff else "settings as the fault's"
 
 

@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The report's SMP parts (docs/smp.md, "Report"): the CPUs of a boot and
+the aggregate of each group, in the shape of the seeds' tables:
+
+    order                 stime (s)             utime (s)             GB/s
+    discontiguous-page    1739.93 ( +-  6.15% )  1016.61 ( +-  4.75% )  ...
+"""
+from __future__ import annotations
+
+import math
+from typing import IO
+
+from . import dims, groups
+from .records import Boot
+
+CPU_COLS = (" cpu apic_id node state      x2apic  tsc offset ticks (+- err)  warps  reason")
+
+
+def cpus(boot: Boot, out: IO[str]) -> None:
+    """The smp line and one line per processor the MADT lists."""
+    s = boot.first("smp")
+    if s:
+        f = s.f
+        slit = "SLIT" if f.get("slit") == "1" else "no SLIT"
+        out.write(f"smp: {f.get('up', '?')} of {f.get('present', '?')} processors up, "
+                  f"{f.get('nodes', '?')} NUMA node(s) ({slit}), TSC skew "
+                  f"{f.get('tsc_skew_ticks', '?')} ticks (bound "
+                  f"{f.get('tsc_skew_bound_ticks', '?')}): sync {f.get('tsc_sync', '?')}\n")
+    recs = [r for r in boot.records if r.type == "cpu"]
+    if not recs:
+        return
+    out.write(CPU_COLS + "\n")
+    for r in recs:
+        f = r.f
+        off = f"{f.get('tsc_offset_ticks', '-'):>10} +- {f.get('tsc_offset_err_ticks', '-'):<6}"
+        out.write(f"{f.get('cpu', '-'):>4} {f.get('apic_id', '-'):>7} {f.get('node', '-'):>4} "
+                  f"{f.get('state', '?'):<10} {f.get('x2apic', '-'):>6}  {off:<25} "
+                  f"{f.get('tsc_warps', '-'):>5}  {f.get('reason', '')}\n".rstrip() + "\n")
+
+
+# Prefixed to a configuration's line in a boot with groups: which CPU.
+CPU_PREFIX = "grp cpu node mem_node   "
+
+
+def cpu_prefix(r: dict[str, object]) -> str:
+    return f"{r['group']:>3} {r['cpu']:>3} {r['node']:>4} {r['mem_node']:<10} "
+
+
+# Units for stime and utime: the largest in which the table's smallest
+# figure is still 1 or more (the seeds print seconds, with 2 decimals).
+UNITS = (("s", 1.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9))
+
+# The dimensions on an aggregate line; the others head a table.
+AGG_LINE_DIMS = ("order", "chunk", "radius")
+
+
+def unit(rs: list[dict[str, object]]) -> tuple[str, float]:
+    vals = [float(v) for r in rs for v in (r["stime_s_mean"], r["utime_s_mean"])  # type: ignore[arg-type]
+            if isinstance(v, float) and not math.isnan(v) and v > 0]
+    low = min(vals, default=1.0)
+    return next(((n, s) for n, s in UNITS if low >= s), UNITS[-1])
+
+
+def cell(m: object, sd: object, scale: float = 1.0) -> str:
+    """'1739.93 ( +-  6.15% )'; '-' for none, no spread for one pass."""
+    if not isinstance(m, float) or math.isnan(m):
+        return f"{'-':>8}{'':14}"
+    spread = (f" ( +- {sd:5.2f}% )" if isinstance(sd, float) and not math.isnan(sd)
+              else f"{'':14}")
+    return f"{m / scale:8.2f}{spread}"
+
+
+def heading(r: dict[str, object]) -> str:
+    d: dict[str, str] = r["dims"]  # type: ignore[assignment]
+    text = dims.label(d, [k for k in dims.names([d]) if k not in AGG_LINE_DIMS])
+    text = text.replace(f"size={dims.value(d, 'size')}", f"size={dims.value(d, 'size')} per CPU", 1)
+    return text.replace(f"cpus={dims.value(d, 'cpus')}",
+                        f"cpus={dims.value(d, 'cpus')} ({r['ncpus']} CPUs)", 1)
+
+
+def order_name(r: dict[str, object]) -> str:
+    d: dict[str, str] = r["dims"]  # type: ignore[assignment]
+    rad = d.get("radius", "0")
+    return (f"{r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}"
+            f"{' radius ' + rad if rad != '0' else ''}")
+
+
+SOURCES = {"ticks": "the CPUs' fault and access TSC ticks",
+           "rusage": "getrusage() ru_stime and ru_utime of the processes"}
+
+
+def aggregates(boot: Boot, gs: list[groups.Group], out: IO[str]) -> None:
+    """One table per heading (every dimension but the order's), one line
+    per order: stime, utime, GB/s as mean ( +- sample stddev% )."""
+    if not gs:
+        return
+    rs = [groups.row(boot, g) for g in gs]
+    src = " or ".join(SOURCES[s] for s in sorted({str(r["times_from"]) for r in rs}))
+    out.write(f"\naggregate of each group, every CPU at once: per measured pass stime and "
+              f"utime summed over the CPUs ({src}), GB/s = total bytes / wall time "
+              "(first CPU's start to last CPU's finish; not net of the timer); "
+              "mean ( +- sample stddev% ) over the passes\n")
+    blocks: list[tuple[str, list[dict[str, object]]]] = []
+    for r in rs:
+        h = heading(r)
+        if not blocks or blocks[-1][0] != h:
+            blocks.append((h, []))
+        blocks[-1][1].append(r)
+    for h, mine in blocks:
+        name, scale = unit(mine)
+        width = max([len(order_name(r)) for r in mine] + [20])
+        out.write(f"\n{h}\n{'order':<{width}}  {'stime (' + name + ')':^22}  "
+                  f"{'utime (' + name + ')':^22}  {'GB/s':^22}  passes\n")
+        for r in mine:
+            gb = ("refused" if r["runs"] and r["refused_runs"] == r["runs"]
+                  else cell(r["gbps_mean"], r["gbps_stddev_pct"]))
+            n = f"{r['runs']}" + (f" ({r['refused_runs']} refused)" if r["refused_runs"] else "")
+            out.write(f"{order_name(r):<{width}}  "
+                      f"{cell(r['stime_s_mean'], r['stime_stddev_pct'], scale)}  "
+                      f"{cell(r['utime_s_mean'], r['utime_stddev_pct'], scale)}  "
+                      f"{gb:>22}  {n}\n")
+            notes(r, out)
+
+
+def notes(r: dict[str, object], out: IO[str]) -> None:
+    if r["status"] != "ok":
+        out.write(f"      {r['status']}: group {r['group']}"
+                  f"{': ' + str(r['reason']) if r['reason'] else ''}\n")
+    for p in r["passes"]:  # type: ignore[attr-defined]
+        if p["refused"]:
+            out.write(f"      pass {p['run']} refused: {p['refused']} (stime and utime kept, "
+                      "no GB/s)\n")
+    for n in r["notes"]:  # type: ignore[attr-defined]
+        out.write(f"      note: {n}\n")
