@@ -435,7 +435,7 @@ static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
 	const char *placed;
 	char mem_node[16];
 
-	b.d.smp = &b.smp;
+	b.d.smp = g->says_cpus ? &b.smp : NULL;
 	b.folio = f;
 	b.bytes = folio_bytes[f];
 	b.region = REGION_VA(f);
@@ -664,7 +664,7 @@ void bench_run(struct ktap *k, const struct hz_config *c)
 		g->k = k;
 		n = make_group(g, &usable, want);
 		/* Names stay as before SMP for the boot CPU alone. */
-		g->prefix_names = c->nscale || n != 1 || g->cpu[0] != 0;
+		g->says_cpus = c->nscale || n != 1 || g->cpu[0] != 0;
 		{
 			struct cpu_set members;
 

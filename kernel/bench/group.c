@@ -63,7 +63,7 @@ void group_end(struct bench_group *g, u32 idx, const struct agg_cpu *a,
 	g->am[idx] = *a;
 	g->am[idx].start = start;
 	g->am[idx].cpu = g->cpu[idx];
-	if (!smp_barrier_wait(&g->bar) || idx)
+	if (!smp_barrier_wait(&g->bar) || idx || !g->says_cpus)
 		return;
 	agg_rec_pass(&records, &g->agg, &(struct agg_pass){
 		run, pass, !strcmp(pass, "measure"),
@@ -76,7 +76,7 @@ static void ktap_line(struct bench_group *g, const char *name, bool ran)
 	char full[128];
 	u32 bad = 0;
 
-	if (g->prefix_names)
+	if (g->says_cpus)
 		ksnprintf(full, sizeof(full), "cpus%s.%s", g->cpus, name);
 	else
 		strlcpy(full, name, sizeof(full));
@@ -116,6 +116,7 @@ void group_config_end(struct bench_group *g, u32 idx, const char *name,
 	for (u32 i = 0; i < g->n; i++)
 		ok &= g->m[i].ok;
 	ktap_line(g, name, ran);
-	agg_rec_summary(&records, &g->agg, !ran ? "skip" : ok ? "ok" : "fail",
+	if (g->says_cpus)
+		agg_rec_summary(&records, &g->agg, !ran ? "skip" : ok ? "ok" : "fail",
 			!ran ? g->skip : ok ? NULL : "a CPU's configuration failed");
 }

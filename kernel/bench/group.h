@@ -30,7 +30,9 @@ struct bench_group {
 	u32 n;
 	u32 cpu[MAX_CPUS];		/* member -> CPU */
 	char cpus[96];			/* their cpulist */
-	bool prefix_names;		/* KTAP names say the CPUs */
+	/* Names and records say the CPUs: false for the boot CPU alone
+	 * without scale=, whose records are as before SMP (docs/smp.md). */
+	bool says_cpus;
 	u32 cfg_base, group_base;	/* numbering before this step */
 	struct smp_barrier bar;
 	struct group_member m[MAX_CPUS];
