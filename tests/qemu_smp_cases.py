@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from hzlib import qemu, records
+from hzlib import paths, qemu, records
 
 from qemu_cases import NO_CPU, Case, Check, all_of, expect_log, passes
 
@@ -199,6 +199,34 @@ def no_answer(res: qemu.BootResult) -> str | None:
     return None
 
 
+def reports(nup: int, spread: bool = False) -> Check:
+    """scripts/hugezero report on the log: the CPUs, each CPU's line and
+    the seed-000-shaped aggregate table (with spread: its ( +- x% ), for
+    two or more measured passes)."""
+    def run(res: qemu.BootResult) -> str | None:
+        import subprocess
+        import sys
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+            f.write(res.log)
+            f.flush()
+            r = subprocess.run([sys.executable, str(paths.ROOT / "scripts" / "hugezero"),
+                                "report", f.name], capture_output=True, text=True)
+        out = r.stdout
+        want = [f"smp: {nup} of {nup} processors up", "grp cpu node mem_node",
+                "aggregate of each group",
+                r"\norder +stime \(\w+\) +utime \(\w+\) +GB/s"]
+        if spread:
+            want.append(r"\ncontiguous-page +[\d.]+ \( \+- +[\d.]+% \) +"
+                        r"[\d.]+ \( \+- +[\d.]+% \)")
+        import re
+        missing = [w for w in want if not re.search(w, out)]
+        if r.returncode != 0 or missing:
+            return f"report (rc {r.returncode}) lacks {missing}: {r.stderr[-300:]}"
+        return None
+    return run
+
+
 def _x2apic_unable() -> str | None:
     """TCG emulates x2APIC from QEMU 8.0; 7.2 drops +x2apic with a warning."""
     import re
@@ -225,7 +253,7 @@ NUMA2 = ("-object", "memory-backend-ram,id=m0,size=2G",
 CASES = [
     Case("smp4-matrix", smp=4, args=MATRIX, timeout=400,
          check=all_of(passes, cpus_up(4, [0, 1, 2, 3], x2apic=0),
-                      groups_ok(4, 12, cpus="0-3"))),
+                      groups_ok(4, 12, cpus="0-3"), reports(4))),
     Case("smp2-uefi", "uefi", smp=2, args=[*SMALL, "folio=2M", "size=4M",
                                           "clear=erms", "order=contiguous-page",
                                           "cpus=all"],
@@ -237,13 +265,14 @@ CASES = [
     # Two sockets of three cores: APIC IDs 0-2 and 4-6 (a gap at 3).
     Case("smp-apic-gap", smp="6,sockets=2,cores=3",
          args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
-               "order=contiguous-page", "cpus=all"],
+               "order=contiguous-page", "cpus=all", "runs=2", "access=write"],
          check=all_of(passes, cpus_up(6, [0, 1, 2, 4, 5, 6]),
-                      groups_ok(6, 1, cpus="0-5"))),
+                      groups_ok(6, 1, cpus="0-5"), reports(6, spread=True))),
     Case("smp-x2apic", cpu="max,+x2apic", smp=4, unable=_x2apic_unable,
          args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
                "order=contiguous-page", "cpus=all"],
-         check=all_of(passes, cpus_up(4, x2apic=1), groups_ok(4, 1))),
+         check=all_of(passes, cpus_up(4, x2apic=1), groups_ok(4, 1),
+                      reports(4))),
     # A subset, a CPU that is not there, and a scale= sweep.
     Case("smp-subset-scale", smp=4,
          args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
@@ -260,7 +289,7 @@ CASES = [
          args=[*SMALL, "folio=2M", "size=4M", "clear=erms",
                "order=contiguous-page", "cpus=all", "numa=local"],
          check=all_of(passes, cpus_up(4), groups_ok(4, 1, numa="local"),
-                      placed("local"),
+                      placed("local"), reports(4),
                       expect_log(r"acpi: SRAT: 2 nodes", "the SRAT's two nodes"),
                       expect_log(r"acpi: SLIT: 2 localities, distances 10 21 / 21 10",
                                  "the SLIT"))),
