@@ -5,6 +5,7 @@ that every record arrives intact and the aggregates add up, never how fast
 anything was."""
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import records  # noqa: E402
+from hzlib import records, report  # noqa: E402
 
 EXE = ROOT / "build" / "hugezero-linux"
 THP = Path("/sys/kernel/mm/transparent_hugepage/enabled")
@@ -129,7 +130,29 @@ class CompanionSmpTest(unittest.TestCase):
         self.need_cpus_0_1()
         r = run("bench=linux-fault", "cpus=0,1", "folio=4K", "backing=base",
                 "size=1M", "access=write", "runs=2")
-        self.check_group(one_boot(self, r), passes=4, measured=2)
+        boot = one_boot(self, r)
+        self.check_group(boot, passes=4, measured=2)
+        self.check_report(boot, r.stdout)
+
+    def check_report(self, boot: records.Boot, log: str) -> None:
+        """report: each process's own stime and utime (its run records'
+        getrusage, mean per measured pass, ms) and the seed-shaped sums."""
+        out = io.StringIO()
+        report.write(records.parse(log), out)
+        text = out.getvalue()
+        runs = defaultdict(list)
+        cpu_of = {c.int("cfg"): c.f["cpu"] for c in of_type(boot, "config")}
+        for x in of_type(boot, "run"):
+            if x.f["pass"] == "measure":
+                runs[cpu_of[x.int("cfg")]].append(x)
+        for cpu, rs in runs.items():
+            st = sum(x.int("stime_us") for x in rs) / len(rs) / 1e3
+            ut = sum(x.int("utime_us") for x in rs) / len(rs) / 1e3
+            line = next(ln for ln in text.splitlines()
+                        if ln.split()[:2] == ["1", cpu] and "linux" in ln)
+            self.assertTrue(line.endswith(f"| {st:9.2f} {ut:9.2f}"), (line, st, ut))
+        self.assertIn("getrusage() ru_stime and ru_utime of the processes", text)
+        self.assertRegex(text, r"\norder +stime \(\w+\) +utime \(\w+\) +GB/s")
 
     def test_bare_on_two_cpus(self) -> None:
         self.need_cpus_0_1()

@@ -213,6 +213,10 @@ class ReportTest(unittest.TestCase):
                          [["1", "0", "0", "0"], ["1", "1", "1", "1"]])
         # Each CPU's own figures: 4 MiB over its 4 ms and 6 ms of faults.
         self.assertTrue(all(" 0.81 +- 28.28% " in ln for ln in per_cpu), per_cpu)
+        # ... and its own stime and utime, mean per pass: faults 4 and 6 ms,
+        # accesses 1 and 2 ms.
+        self.assertIn("|  stime ms  utime ms", text)
+        self.assertTrue(all(ln.endswith("|      5.00      1.50") for ln in per_cpu), per_cpu)
 
     def test_seed_shaped_table_companion(self) -> None:
         text = report_text(companion_smp(2).text())

@@ -86,9 +86,11 @@ def write(boots: list[Boot], out: IO[str]) -> None:
         for r in rows:
             s = settings(r)
             if s != last:
-                out.write(f"\n{s}\n{smpreport.CPU_PREFIX if grouped else ''}{COLS}\n")
+                out.write(f"\n{s}\n{smpreport.CPU_PREFIX if grouped else ''}{COLS}"
+                          f"{smpreport.CPU_SUFFIX if grouped else ''}\n")
                 last = s
-            out.write((smpreport.cpu_prefix(r) if grouped else "") + line(r) + "\n")
+            out.write((smpreport.cpu_prefix(r) if grouped else "") + line(r) +
+                      (smpreport.cpu_suffix(r) if grouped else "") + "\n")
             if r["status"] in ("skip", "fail", "damaged", "incomplete") and r["reason"]:
                 out.write(f"      {r['status']}: {r['reason']}\n")
             if r.get("probe_lost", "") != "":

@@ -293,6 +293,7 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         "detected": sum(r.int("detected", 0) for r in c.runs) if any(
             "detected" in r.f for r in c.runs) else "",
         **probe_figures(c, us),
+        **cpu_times(measured, hz),
         **{k: f.get(k, "") for k in CPU_FIELDS},
         "cpu": cpu_of(f, d),
         "dims": d,
@@ -300,6 +301,18 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         ("; " + "; ".join(c.problems) if c.problems else ""),
     })
     return out
+
+
+def cpu_times(measured: list[Record], hz: int) -> dict[str, float]:
+    """This CPU's (this process's) system and user time per measured pass,
+    mean in seconds: getrusage()'s in the companion's run records, else its
+    faults' and accesses' TSC ticks (the kernel's part and the user's)."""
+    def per_run(us_key: str, ticks_key: str) -> float:
+        v = [r.int(us_key) / 1e6 if us_key in r.f else
+             r.int(ticks_key, 0) / hz if hz else math.nan for r in measured]
+        return statistics.mean(v) if v else math.nan
+    return {"stime_s_mean": per_run("stime_us", "fault_ticks"),
+            "utime_s_mean": per_run("utime_us", "access_ticks")}
 
 
 def probe_figures(c: Config, us: Callable[[float], float]) -> dict[str, object]:

@@ -46,6 +46,17 @@ def cpu_prefix(r: dict[str, object]) -> str:
     return f"{r['group']:>3} {r['cpu']:>3} {r['node']:>4} {r['mem_node']:<10} "
 
 
+# After it: the CPU's (the process's) own stime and utime, mean per pass.
+CPU_SUFFIX = " |  stime ms  utime ms"
+
+
+def cpu_suffix(r: dict[str, object]) -> str:
+    def ms(v: object) -> str:
+        return (f"{v * 1e3:9.2f}" if isinstance(v, float) and not math.isnan(v)
+                else f"{'-':>9}")
+    return f" | {ms(r.get('stime_s_mean'))} {ms(r.get('utime_s_mean'))}"
+
+
 # Units for stime and utime: the largest in which the table's smallest
 # figure is still 1 or more (the seeds print seconds, with 2 decimals).
 UNITS = (("s", 1.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9))
