@@ -98,6 +98,61 @@ class SymbolizeTest(unittest.TestCase):
                           ("#1", "0xffffffff8100b011")])
 
 
+def fake_qemu(d: Path, banner: str) -> Path:
+    """A qemu-system-x86_64 that only answers --version, in @d/usr/bin."""
+    exe = d / "usr" / "bin" / "qemu-system-x86_64"
+    exe.parent.mkdir(parents=True)
+    exe.write_text(f"#!/bin/sh\necho '{banner}'\n")
+    exe.chmod(0o755)
+    return exe
+
+
+class QemuSelectTest(unittest.TestCase):
+    def test_default_is_path(self) -> None:
+        import shutil
+        system = shutil.which("qemu-system-x86_64")
+        if not system:
+            self.skipTest("no qemu-system-x86_64 on PATH")
+        self.assertEqual(qemu.executable({}), system)
+        self.assertEqual(qemu.data_args({}), [])
+        self.assertIsNone(qemu.child_env({}))
+
+    def test_override(self) -> None:
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            exe = fake_qemu(Path(d), "QEMU emulator version 10.0.2 (Debian)")
+            env = {"HZ_QEMU": str(exe), "HZ_QEMU_DATA": f"{d}/usr:{d}"}
+            self.assertEqual(qemu.executable(env), str(exe))
+            self.assertEqual(qemu.data_args(env), ["-L", f"{d}/usr", "-L", d])
+            self.assertIsNone(qemu.child_env(env))     # no modules beside it
+            mods = Path(d) / "usr" / "lib" / "x86_64-linux-gnu" / "qemu"
+            mods.mkdir(parents=True)
+            self.assertEqual(qemu.child_env(env)["QEMU_MODULE_DIR"], str(mods))
+            self.assertIsNone(qemu.child_env({**env, "QEMU_MODULE_DIR": "/x"}))
+            with self.assertRaises(qemu.QemuError):
+                qemu.data_args({"HZ_QEMU_DATA": f"{d}/none"})
+            with self.assertRaises(qemu.QemuError):
+                qemu.executable({"HZ_QEMU": f"{d}/none"})
+
+    def test_x2apic_by_version(self) -> None:
+        import tempfile
+        self.assertEqual(qemu.parse_version(
+            "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)"), (7, 2, 22))
+        self.assertEqual(qemu.parse_version("QEMU emulator version 9.0"), (9, 0, 0))
+        self.assertIsNone(qemu.parse_version("bash: qemu: not found"))
+        with tempfile.TemporaryDirectory() as d:
+            for banner, why in (("QEMU emulator version 8.2.2", "8.2.2 < 9.0"),
+                                ("QEMU emulator version 9.0.0", None),
+                                ("QEMU emulator version 10.0.2 (Debian)", None),
+                                ("no banner", "version unknown")):
+                sub = Path(d) / banner.replace(" ", "_")
+                exe = str(fake_qemu(sub, banner))
+                got = qemu.tcg_x2apic_missing(exe)
+                self.assertEqual(qemu.tcg_has_x2apic(exe), why is None, banner)
+                if why:
+                    self.assertIn(why, got or "")
+
+
 if __name__ == "__main__":
     unittest.main()
 

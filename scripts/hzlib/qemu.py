@@ -13,7 +13,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Mapping
 
 from . import ktap, paths
 
@@ -21,6 +21,16 @@ FIRMWARES = ("bios", "uefi")
 MEDIA = ("cdrom", "usb", "pxe")
 # TCG by default: a /dev/kvm can exist and still fail (nested setups).
 ACCELS = ("tcg", "kvm")
+
+# Another QEMU than the one on PATH, e.g. a newer one unpacked beside the
+# system's: HZ_QEMU names its qemu-system-x86_64, HZ_QEMU_DATA its firmware
+# and ROM directories (colon-separated, each passed as -L, searched before
+# QEMU's built-in ones).  Neither set: the qemu-system-x86_64 on PATH.
+QEMU_ENV, DATA_ENV = "HZ_QEMU", "HZ_QEMU_DATA"
+# QEMU's TCG emulates x2APIC from 9.0 on (Bui Quang Minh's "Support x2APIC
+# mode with TCG accelerator", merged in January 2024); before, the flag is
+# dropped with "TCG doesn't support requested feature: CPUID.01H:ECX.x2apic".
+TCG_X2APIC_SINCE = (9, 0)
 
 
 class QemuError(Exception):
@@ -118,17 +128,102 @@ def media_args(media: str, image: Path, firmware: str = "bios") -> list[str]:
     raise QemuError(f"unknown media {media!r}: one of {', '.join(MEDIA)}")
 
 
+def executable(env: Mapping[str, str] | None = None) -> str:
+    """The qemu-system-x86_64 to run: $HZ_QEMU if set (a path, or a name
+    on PATH), else the one on PATH."""
+    env = os.environ if env is None else env
+    want = env.get(QEMU_ENV, "")
+    if want:
+        exe = shutil.which(want)
+        if not exe:
+            raise QemuError(f"{QEMU_ENV}={want}: not an executable")
+        return exe
+    exe = shutil.which("qemu-system-x86_64")
+    if not exe:
+        raise QemuError("qemu-system-x86_64 not found: run scripts/setup.sh")
+    return exe
+
+
+def child_env(env: Mapping[str, str] | None = None) -> dict[str, str] | None:
+    """The environment QEMU runs in: None (ours) unless $HZ_QEMU is an
+    unpacked tree with its own modules, which it must load instead of the
+    system's (another build's, refused: "Only modules from the same build
+    can be loaded"); QEMU_MODULE_DIR, if set, is left alone."""
+    env = os.environ if env is None else env
+    if not env.get(QEMU_ENV) or "QEMU_MODULE_DIR" in env:
+        return None
+    exe = Path(os.path.realpath(executable(env)))
+    mods = exe.parent.parent / "lib" / "x86_64-linux-gnu" / "qemu"
+    if not mods.is_dir():
+        return None
+    return {**env, "QEMU_MODULE_DIR": str(mods)}
+
+
+def data_args(env: Mapping[str, str] | None = None) -> list[str]:
+    """-L for each directory of $HZ_QEMU_DATA; none when it is unset."""
+    env = os.environ if env is None else env
+    args: list[str] = []
+    for d in env.get(DATA_ENV, "").split(":"):
+        if not d:
+            continue
+        if not os.path.isdir(d):
+            raise QemuError(f"{DATA_ENV}: {d} is not a directory")
+        args += ["-L", d]
+    return args
+
+
+_versions: dict[str, tuple[int, ...] | None] = {}
+
+
+def parse_version(text: str) -> tuple[int, ...] | None:
+    """(major, minor, micro) from `qemu-system-x86_64 --version`."""
+    m = re.search(r"QEMU emulator version (\d+)\.(\d+)(?:\.(\d+))?", text)
+    return tuple(int(g or 0) for g in m.groups()) if m else None
+
+
+def version(exe: str | None = None) -> tuple[int, ...] | None:
+    """The version of @exe (default: the QEMU boot() runs), None if it
+    cannot be run or says something unexpected."""
+    try:
+        exe = exe or executable()
+    except QemuError:
+        return None
+    if exe not in _versions:
+        try:
+            r = subprocess.run([exe, "--version"], capture_output=True,
+                               text=True, timeout=30)
+            _versions[exe] = parse_version(r.stdout)
+        except (OSError, subprocess.SubprocessError):
+            _versions[exe] = None
+    return _versions[exe]
+
+
+def tcg_x2apic_missing(exe: str | None = None) -> str | None:
+    """Why this QEMU's TCG cannot give a guest x2APIC, or None if it can."""
+    v = version(exe)
+    want = ".".join(map(str, TCG_X2APIC_SINCE))
+    if v is None:
+        return f"QEMU version unknown: TCG x2APIC needs QEMU >= {want}"
+    if v < TCG_X2APIC_SINCE:
+        return (f"QEMU {'.'.join(map(str, v))} < {want}: its TCG has no x2APIC "
+                f"(a newer one: {QEMU_ENV}=path)")
+    return None
+
+
+def tcg_has_x2apic(exe: str | None = None) -> bool:
+    return tcg_x2apic_missing(exe) is None
+
+
 def command(spec: BootSpec, tmp: Path) -> list[str]:
     if spec.firmware not in FIRMWARES:
         raise QemuError(f"unknown firmware {spec.firmware!r}: one of "
                         f"{', '.join(FIRMWARES)}")
-    exe = shutil.which("qemu-system-x86_64")
-    if not exe:
-        raise QemuError("qemu-system-x86_64 not found: run scripts/setup.sh")
+    exe = executable()
     if spec.accel not in ACCELS:
         raise QemuError(f"unknown accelerator {spec.accel!r}: one of "
                         f"{', '.join(ACCELS)}")
-    return [exe, "-M", spec.machine, "-accel", spec.accel, "-cpu", spec.cpu, "-smp", str(spec.smp),
+    return [exe, *data_args(), "-M", spec.machine, "-accel", spec.accel,
+            "-cpu", spec.cpu, "-smp", str(spec.smp),
             "-m", spec.mem, "-display", "none", "-vga", "none",
             "-no-reboot", "-monitor", "none",
             "-serial", "stdio" if spec.serial else "none",
@@ -166,7 +261,7 @@ def boot(spec: BootSpec, echo: IO[str] | ProgressEcho | None = None,
     logf = open(log_file, "w", encoding="utf-8", errors="replace") if log_file else None
     with tempfile.TemporaryDirectory(prefix="hz-qemu-") as tmp:
         cmd = command(spec, Path(tmp))
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, env=child_env(),
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         sel = selectors.DefaultSelector()
         assert proc.stdout is not None
