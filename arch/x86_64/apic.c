@@ -166,6 +166,11 @@ bool apic_x2apic_mode(void)
 	return x2apic_mode;
 }
 
+bool apic_cpu_x2apic(void)
+{
+	return cpu_info.has_apic && (rdmsr(MSR_APIC_BASE) & APIC_BASE_EXTD);
+}
+
 u32 apic_esr(void)
 {
 	apic_write(APIC_ESR, 0);

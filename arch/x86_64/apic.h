@@ -54,6 +54,9 @@ bool apic_send_ipi(u32 dest, u32 icr, u64 wait_tsc);
 u32 apic_esr(void);
 /* Whether every CPU's APIC runs in x2APIC mode (one mode for all). */
 bool apic_x2apic_mode(void);
+/* Whether the calling CPU's APIC is in x2APIC mode now: its own
+ * IA32_APIC_BASE.EXTD, as the hardware says, not the mode chosen. */
+bool apic_cpu_x2apic(void);
 void lapic_eoi(void);
 /* Is @vector in service (its ISR bit set): taken and not yet EOIed? */
 bool lapic_in_service(u8 vector);

@@ -79,7 +79,7 @@ static void ap_main(struct percpu *pc)
 		ksnprintf(c->reason, sizeof(c->reason), "PAT %s", setup.pat);
 	if (!timer_init_cpu(pc->cpu, why, sizeof(why)))
 		ksnprintf(c->reason, sizeof(c->reason), "no timer: %s", why);
-	c->x2apic = apic_x2apic_mode();
+	c->x2apic = apic_cpu_x2apic();
 	__atomic_store_n(&c->callin, 1, __ATOMIC_RELEASE);
 	idle_loop(pc->cpu);
 }
@@ -120,7 +120,8 @@ static void enumerate(const struct madt *m, u32 (*node_of)(u32))
 
 	smp.nentries = 1;
 	*c = (struct smp_cpu){ .cpu = 0, .apic_id = bsp, .state = SMP_UP,
-			       .node = node_of ? node_of(bsp) : 0 };
+			       .node = node_of ? node_of(bsp) : 0,
+			       .x2apic = apic_cpu_x2apic() };
 	smp.by_cpu[0] = c;
 	smp.ncpus = 1;
 	smp.present = m ? m->ncpus : 1;
