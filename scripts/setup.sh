@@ -2,7 +2,159 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Install what hugezero needs on Debian or Ubuntu, and only what is missing.
 # Called by `make run` and `make test`; safe to run again (it then does nothing).
+#
+#   scripts/setup.sh [--dry-run] [--backports]
+#   scripts/setup.sh [--dry-run] --private-qemu [DIR]
+#
+# QEMU's TCG emulates x2APIC from 9.0 on; Debian bookworm has 7.2, its
+# backports 10.0.  On bookworm with an older QEMU, --backports (implied
+# by CI=true: a fresh machine of its own) upgrades qemu-system-x86 from
+# bookworm-backports, adding that source if no source names it; when that
+# fails, bookworm's QEMU stays and the x2APIC boot test skips.
+# --private-qemu unpacks bookworm-backports' QEMU into DIR (default
+# build/qemu) and changes nothing else on the machine; it prints the
+# HZ_QEMU and HZ_QEMU_DATA settings the tests then use.
+# --dry-run says what would be run or written, and does none of it.
 set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# Where the release and apt's sources are (the tests point them elsewhere).
+OS_RELEASE=${HZ_SETUP_OS_RELEASE:-/etc/os-release}
+APT_ETC=${HZ_SETUP_APT_ETC:-/etc/apt}
+BACKPORTS_URI=http://deb.debian.org/debian
+QEMU_X2APIC=900		# major * 100 + minor
+# What qemu-system-x86 needs from backports (ipxe-qemu: bookworm's will do).
+PRIVATE_DEBS="qemu-system-x86 qemu-system-common qemu-system-data seabios"
+
+dry=0 backports=0 private=""
+[ "${CI:-}" = true ] && backports=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--dry-run) dry=1 ;;
+	--backports) backports=1 ;;
+	--private-qemu)
+		private=$ROOT/build/qemu
+		case ${2:-} in -* | "") ;; *) private=$2; shift ;; esac ;;
+	-h | --help) sed -n '3,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) echo "setup: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+run() {		# run COMMAND..., or say it under --dry-run
+	if [ $dry = 1 ]; then
+		echo "setup: would run: $*"
+	else
+		"$@"
+	fi
+}
+
+SUDO=""
+root() {	# as root: directly, through sudo, or not at all
+	if [ "$(id -u)" != 0 ] && [ -z "$SUDO" ]; then
+		if command -v sudo >/dev/null 2>&1; then
+			SUDO=sudo
+		elif [ $dry = 0 ]; then
+			echo "setup: not root and no sudo; as root run: $*" >&2
+			return 1
+		fi
+	fi
+	run $SUDO "$@"
+}
+
+# The QEMU on PATH as major * 100 + minor; 0 when there is none.
+qemu_version() {
+	v=$(qemu-system-x86_64 --version 2>/dev/null | sed -n \
+		's/^QEMU emulator version \([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p')
+	# shellcheck disable=SC2086
+	set -- $v 0 0
+	echo $(($1 * 100 + $2))
+}
+
+codename() {
+	sed -n 's/^VERSION_CODENAME=["'\'']\{0,1\}\([a-z]*\).*/\1/p' "$OS_RELEASE" 2>/dev/null
+}
+
+# Does any apt source (not commented out) name bookworm-backports?
+have_backports_source() {
+	for f in "$APT_ETC"/sources.list "$APT_ETC"/sources.list.d/*.list \
+		"$APT_ETC"/sources.list.d/*.sources; do
+		[ -f "$f" ] && grep -v '^[[:space:]]*#' "$f" |
+			grep -q '[[:space:]]bookworm-backports\([[:space:]]\|$\)' && return 0
+	done
+	return 1
+}
+
+# qemu-system-x86 (and the qemu-system-common, qemu-system-data and
+# seabios it needs) from bookworm-backports, system-wide.
+qemu_from_backports() {
+	added=""
+	file=$APT_ETC/sources.list.d/hugezero-bookworm-backports.sources
+	echo "setup: QEMU $1 has no TCG x2APIC: upgrading qemu-system-x86 from bookworm-backports"
+	if ! have_backports_source; then
+		if [ $dry = 1 ]; then
+			echo "setup: would add the source $file"
+		else
+			echo "setup: adding the source $file"
+			printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+				"$BACKPORTS_URI" | root tee "$file" >/dev/null
+			added=$file
+		fi
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	# --no-remove: never take anything else away to make room for it.
+	if root apt-get update -q &&
+	   root apt-get install -y -q --no-install-recommends --no-remove \
+		-t bookworm-backports qemu-system-x86; then
+		[ $dry = 1 ] || echo "setup: $(qemu-system-x86_64 --version | head -n 1)"
+		return 0
+	fi
+	# Unreachable, or refused: keep bookworm's QEMU; the x2APIC test skips.
+	[ -z "$added" ] || root rm -f "$added"
+	echo "setup: bookworm-backports unavailable: keeping QEMU $1 (the x2APIC boot test will skip)" >&2
+}
+
+# bookworm-backports' QEMU unpacked into $1, with an apt state of its own
+# (APT_CONFIG): nothing installed, no source added, no system lock taken.
+private_qemu() {
+	dir=$1
+	exe=$dir/usr/bin/qemu-system-x86_64
+	apt=$dir/apt
+	if [ ! -x "$exe" ]; then
+		run mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs"
+		if [ $dry = 1 ]; then
+			echo "setup: would write $apt/sources.list and $apt/apt.conf"
+		else
+			echo "deb $BACKPORTS_URI bookworm-backports main" >"$apt/sources.list"
+			cat >"$apt/apt.conf" <<-EOF
+			Dir::Etc::sourcelist "$apt/sources.list";
+			Dir::Etc::sourceparts "/nonexistent";
+			Dir::State::Lists "$apt/lists";
+			Dir::Cache "$apt/cache";
+			APT::Sandbox::User "$(id -un)";
+			EOF
+			rm -f "$apt"/debs/*.deb
+		fi
+		run env APT_CONFIG="$apt/apt.conf" apt-get update -q
+		if [ $dry = 1 ]; then
+			echo "setup: would download $PRIVATE_DEBS into $apt/debs and unpack them into $dir"
+			return 0
+		fi
+		# shellcheck disable=SC2086
+		(cd "$apt/debs" && APT_CONFIG="$apt/apt.conf" apt-get download $PRIVATE_DEBS)
+		for deb in "$apt"/debs/*.deb; do
+			dpkg -x "$deb" "$dir"
+		done
+	fi
+	# Its libraries are bookworm's, installed with bookworm's QEMU.
+	if missing=$(ldd "$exe" | grep 'not found'); then
+		echo "setup: $exe lacks libraries (install qemu-system-x86 first):" >&2
+		echo "$missing" >&2
+		return 1
+	fi
+	echo "setup: $("$exe" --version | head -n 1) in $dir; for the tests:"
+	echo "export HZ_QEMU=$exe HZ_QEMU_DATA=$dir/usr/share/qemu:$dir/usr/share/seabios"
+}
 
 missing=""
 need() {	# need PACKAGE TEST...
@@ -31,24 +183,26 @@ need python3-matplotlib test -d /usr/lib/python3/dist-packages/matplotlib
 need python3-scipy test -d /usr/lib/python3/dist-packages/scipy
 need ovmf sh -c 'ls /usr/share/OVMF/OVMF_CODE*.fd || ls /usr/share/ovmf/OVMF.fd'
 
-[ -z "$missing" ] && exit 0
-# One package can be named by several checks.
-missing=$(printf '%s\n' $missing | sort -u | tr '\n' ' ')
-echo "setup: installing:$missing"
-if ! command -v apt-get >/dev/null 2>&1; then
-	echo "setup: no apt-get here; install these by hand:$missing" >&2
-	exit 1
-fi
-SUDO=""
-if [ "$(id -u)" != 0 ]; then
-	if command -v sudo >/dev/null 2>&1; then
-		SUDO=sudo
-	else
-		echo "setup: not root and no sudo; as root run: apt-get install$missing" >&2
+if [ -n "$missing" ]; then
+	# One package can be named by several checks.
+	missing=$(printf '%s\n' $missing | sort -u | tr '\n' ' ')
+	echo "setup: installing:$missing"
+	if ! command -v apt-get >/dev/null 2>&1; then
+		echo "setup: no apt-get here; install these by hand:$missing" >&2
 		exit 1
 	fi
+	export DEBIAN_FRONTEND=noninteractive
+	root apt-get update -q
+	# shellcheck disable=SC2086
+	root apt-get install -y -q --no-install-recommends $missing
 fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-# shellcheck disable=SC2086
-$SUDO apt-get install -y -q --no-install-recommends $missing
+
+if [ -n "$private" ]; then
+	private_qemu "$private"
+	exit
+fi
+v=$(qemu_version)
+if [ $backports = 1 ] && [ "$v" -lt $QEMU_X2APIC ] && [ "$(codename)" = bookworm ]; then
+	qemu_from_backports "$((v / 100)).$((v % 100))"
+fi
+exit 0

@@ -206,7 +206,7 @@ def tcg_x2apic_missing(exe: str | None = None) -> str | None:
         return f"QEMU version unknown: TCG x2APIC needs QEMU >= {want}"
     if v < TCG_X2APIC_SINCE:
         return (f"QEMU {'.'.join(map(str, v))} < {want}: its TCG has no x2APIC "
-                f"(a newer one: {QEMU_ENV}=path)")
+                "(a newer one: scripts/setup.sh --help)")
     return None
 
 

@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""scripts/setup.sh's QEMU decisions, against a fake machine: its release
+file, apt sources, qemu-system-x86_64, apt-get and sudo are stand-ins in a
+temporary directory, so nothing here installs or changes anything."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SETUP = ROOT / "scripts" / "setup.sh"
+INSTALL = "install -y -q --no-install-recommends --no-remove -t bookworm-backports qemu-system-x86"
+OURS = "sources.list.d/hugezero-bookworm-backports.sources"
+
+
+def script(path: Path, body: str) -> None:
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+
+
+class Machine:
+    def __init__(self, d: Path, codename: str = "bookworm", qemu: str = "7.2.22") -> None:
+        self.d = d
+        self.bin = d / "bin"
+        self.apt = d / "apt"
+        self.log = d / "apt-get.log"
+        (self.apt / "sources.list.d").mkdir(parents=True)
+        self.bin.mkdir()
+        (d / "os-release").write_text(f'NAME="Debian GNU/Linux"\nVERSION_CODENAME={codename}\n')
+        self.set_qemu(qemu)
+        script(self.bin / "apt-get", 'echo "$*" >> "$FAKE_LOG"\n'
+               'case " $* " in *" $FAKE_APT_FAIL "*) exit 100;; esac\n')
+        script(self.bin / "sudo", 'exec "$@"\n')
+
+    def set_qemu(self, version: str) -> None:
+        script(self.bin / "qemu-system-x86_64",
+               f"echo 'QEMU emulator version {version} (fake)'\n")
+
+    def setup(self, *args: str, ci: bool = False, fail: str = "none") -> tuple[int, str, list[str]]:
+        env = {k: v for k, v in os.environ.items() if k != "CI"}
+        env.update(PATH=f"{self.bin}:{env.get('PATH', '/usr/bin:/bin')}",
+                   HZ_SETUP_OS_RELEASE=str(self.d / "os-release"),
+                   HZ_SETUP_APT_ETC=str(self.apt), FAKE_LOG=str(self.log),
+                   FAKE_APT_FAIL=fail)
+        if ci:
+            env["CI"] = "true"
+        # Never the machine's own apt-get: only the stand-in may answer.
+        assert shutil.which("apt-get", path=env["PATH"]) == str(self.bin / "apt-get")
+        if self.log.exists():
+            self.log.unlink()
+        r = subprocess.run(["sh", str(SETUP), *args], env=env, capture_output=True,
+                           text=True, timeout=120)
+        calls = self.log.read_text().splitlines() if self.log.exists() else []
+        return r.returncode, r.stdout + r.stderr, calls
+
+
+class SetupQemuTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.m = Machine(Path(self.tmp.name))
+
+    def tearDown(self) -> None:
+        self.tmp.cleanup()
+
+    def backports_calls(self, calls: list[str]) -> list[str]:
+        return [c for c in calls if "backports" in c or c == "update -q"]
+
+    def base_installs(self, out: str) -> None:
+        if "setup: installing:" in out:
+            self.skipTest("this machine lacks a base package; setup.sh would install it first")
+
+    def test_ci_on_bookworm_upgrades_qemu(self) -> None:
+        rc, out, calls = self.m.setup(ci=True)
+        self.assertEqual(rc, 0, out)
+        self.assertIn(INSTALL, calls)
+        self.assertIn("upgrading qemu-system-x86 from bookworm-backports", out)
+        src = (self.m.apt / OURS).read_text()
+        self.assertIn("Suites: bookworm-backports", src)
+        self.assertIn("Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg", src)
+        # Once QEMU is new enough, nothing more.
+        self.m.set_qemu("10.0.2")
+        rc, out, calls = self.m.setup(ci=True)
+        self.assertEqual((rc, self.backports_calls(calls)), (0, []), out)
+
+    def test_a_source_already_there_is_used(self) -> None:
+        (self.m.apt / "sources.list.d" / "bp.list").write_text(
+            "deb http://deb.debian.org/debian bookworm-backports main contrib\n")
+        rc, out, calls = self.m.setup("--backports")
+        self.assertEqual(rc, 0, out)
+        self.assertIn(INSTALL, calls)
+        self.assertFalse((self.m.apt / OURS).exists())
+
+    def test_a_commented_source_does_not_count(self) -> None:
+        (self.m.apt / "sources.list").write_text(
+            "# deb http://deb.debian.org/debian bookworm-backports main\n")
+        rc, out, _ = self.m.setup("--backports")
+        self.assertEqual(rc, 0, out)
+        self.assertTrue((self.m.apt / OURS).exists())
+
+    def test_nothing_without_ci_or_asking(self) -> None:
+        rc, out, calls = self.m.setup()
+        self.assertEqual((rc, self.backports_calls(calls)), (0, []), out)
+        self.assertFalse((self.m.apt / OURS).exists())
+
+    def test_nothing_on_other_releases(self) -> None:
+        (self.m.d / "os-release").write_text("VERSION_CODENAME=trixie\n")
+        rc, out, calls = self.m.setup(ci=True)
+        self.assertEqual((rc, self.backports_calls(calls)), (0, []), out)
+
+    def test_unreachable_backports_keeps_bookworm_qemu(self) -> None:
+        for step in ("update", "install"):
+            rc, out, calls = self.m.setup(ci=True, fail=step)
+            self.base_installs(out)
+            self.assertEqual(rc, 0, out)
+            self.assertIn("bookworm-backports unavailable: keeping QEMU 7.2", out)
+            # The source it added is taken away again.
+            self.assertFalse((self.m.apt / OURS).exists(), step)
+
+    def test_dry_run_changes_nothing(self) -> None:
+        rc, out, calls = self.m.setup("--dry-run", ci=True)
+        self.assertEqual((rc, calls), (0, []), out)
+        self.assertIn(f"would run: apt-get {INSTALL}", out)
+        self.assertIn(f"would add the source {self.m.apt / OURS}", out)
+        self.assertFalse((self.m.apt / OURS).exists())
+        rc, out, calls = self.m.setup("--dry-run", "--private-qemu", str(self.m.d / "q"))
+        self.assertEqual((rc, calls), (0, []), out)
+        self.assertIn("would download qemu-system-x86 qemu-system-common "
+                      "qemu-system-data seabios", out)
+        self.assertFalse((self.m.d / "q").exists())
+
+
+if __name__ == "__main__":
+    unittest.main()
