@@ -3,7 +3,8 @@
  * One process of a group (hosted/group_shm.h): pinned to its CPU, it runs
  * the configurations, writes its records into the pipe to the parent, and
  * keeps step with the others.  Its passes are released together by a
- * spinning barrier, so that the start of each is within a cache line's
+ * spinning barrier, and end at it too (nothing runs beside a timed part
+ * but the others' timed parts), so that the start of each is within a cache line's
  * travel of the others'; a process that spun for BARRIER_SPIN_US sleeps
  * on a futex instead, so that a long wait does not hold its CPU from
  * the others (or cost it the scheduler's favour), and the waits between
@@ -87,7 +88,7 @@ static bool released(struct group_shm *sh, u32 gen)
 	return __atomic_load_n(&sh->gen, __ATOMIC_ACQUIRE) != gen;
 }
 
-static void start_barrier(struct group_shm *sh)
+static void group_barrier(struct group_shm *sh)
 {
 	u32 gen = __atomic_load_n(&sh->gen, __ATOMIC_ACQUIRE);
 	u64 until;
@@ -120,7 +121,7 @@ static u64 us_of(const struct timeval *t)
 static void pass_start(void)
 {
 	post_pending();
-	start_barrier(me.sh);
+	group_barrier(me.sh);
 	getrusage(RUSAGE_SELF, &me.ru);
 	me.slot->start = tsc_begin();
 }
@@ -142,6 +143,9 @@ static void pass_stop(struct bench_pass *p, bool finished)
 	s->finished = finished;
 	s->bytes = me.bytes;
 	me.pending = true;
+	/* As the kernel's group_end(): nobody verifies, writes records or
+	 * unmaps (hugetlb_lock) while another is still timed. */
+	group_barrier(me.sh);
 }
 
 void group_pass_begin(const struct bench_outcome *o)

@@ -157,12 +157,14 @@ static void parse_madt(void)
 					 m->cpu[i].enabled ? "" :
 					 m->cpu[i].online_capable ? "(off)" : "(x)");
 	printk("acpi: MADT: %u processor%s, %u enabled, APIC IDs %s%s; local "
-	       "APIC at %#llx%s%s\n", m->ncpus, m->ncpus == 1 ? "" : "s",
+	       "APIC at %#llx%s%s%s\n", m->ncpus, m->ncpus == 1 ? "" : "s",
 	       m->nenabled, ids,
 	       pos + 16 >= sizeof(ids) ? ",..." : "",
 	       (unsigned long long)m->lapic_base,
 	       m->bad ? "; a malformed entry ended the list" : "",
-	       m->dropped ? "; more processors than hugezero keeps" : "");
+	       m->dropped ? "; more processors than hugezero keeps" : "",
+	       m->invalid_id ? "; entries with the invalid APIC ID 0xff or "
+			       "0xffffffff ignored" : "");
 }
 
 /* "node 0: [0x0, 0xa0000) [0x100000, ...); node 1: ...", cut to fit. */

@@ -34,6 +34,15 @@ bool cmdline_ok;
 
 __noreturn void finish(int rc)
 {
+	static volatile u32 finishing;
+
+	/* One CPU ends the run; another that gets here too (a fatal error
+	 * on an AP while the boot CPU finishes) stops where it is. */
+	if (__atomic_exchange_n(&finishing, 1, __ATOMIC_ACQ_REL)) {
+		smp_aborted = true;
+		machine_halt();
+	}
+	smp_aborted = true;
 	report_end();
 	printk("hugezero: done rc=%d\n", rc);
 	console_flush();

@@ -4,6 +4,7 @@
  * boot before any result, and the closing count.
  */
 #include "arch/x86_64/cpuid.h"
+#include "arch/x86_64/percpu.h"
 #include "arch/x86_64/spinlock.h"
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
@@ -23,18 +24,38 @@ static void emit(void *ctx, const char *line)
 	console_write(line, strlen(line));
 }
 
+/*
+ * A CPU that faults while it holds the lock comes back through its fatal
+ * path (report_end()): it goes on rather than wait for itself, as the
+ * console does.
+ */
 static struct spinlock records_lock = SPINLOCK_INIT;
 static u64 records_flags;
+static volatile u32 records_holder = ~0u, records_depth;
 
 static void records_lock_take(void *ctx)
 {
+	u64 flags = read_rflags();
+	u32 me = this_cpu()->cpu;
+
 	(void)ctx;
-	records_flags = spin_lock_irqsave(&records_lock);
+	irq_disable();
+	if (records_holder == me) {
+		records_depth++;
+		return;
+	}
+	spin_lock(&records_lock);
+	records_holder = me;
+	records_depth = 1;
+	records_flags = flags;
 }
 
 static void records_lock_drop(void *ctx)
 {
 	(void)ctx;
+	if (--records_depth)
+		return;
+	records_holder = ~0u;
 	spin_unlock_irqrestore(&records_lock, records_flags);
 }
 

@@ -43,12 +43,22 @@ static bool entry(struct madt *m, const u8 *e, u32 left)
 	if (type == MADT_LAPIC) {
 		if (len < 8)
 			return false;
-		add_cpu(m, e[3], e[2], get_unaligned_le32(e + 4), false);
+		/* acpi_parse_lapic(): "Ignore invalid ID"; xAPIC's 0xff
+		 * is the broadcast address, an INIT to it would reset
+		 * every CPU already running. */
+		if (e[3] == 0xff)
+			m->invalid_id++;
+		else
+			add_cpu(m, e[3], e[2], get_unaligned_le32(e + 4), false);
 	} else if (type == MADT_X2APIC) {
 		if (len < 16)
 			return false;
-		add_cpu(m, get_unaligned_le32(e + 4), get_unaligned_le32(e + 12),
-			get_unaligned_le32(e + 8), true);
+		if (get_unaligned_le32(e + 4) == 0xffffffff)	/* acpi_parse_x2apic() */
+			m->invalid_id++;
+		else
+			add_cpu(m, get_unaligned_le32(e + 4),
+				get_unaligned_le32(e + 12),
+				get_unaligned_le32(e + 8), true);
 	} else if (type == MADT_LAPIC_OVERRIDE) {
 		if (len < 12)
 			return false;

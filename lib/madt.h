@@ -29,6 +29,7 @@ struct madt {
 	u32 nenabled;
 	u32 dropped;		/* entries beyond MADT_MAX_CPUS */
 	u32 bad;		/* entries whose length is wrong (skipped) */
+	u32 invalid_id;		/* APIC ID 0xff / 0xffffffff: ignored, as Linux */
 	struct madt_cpu cpu[MADT_MAX_CPUS];
 };
 

@@ -173,6 +173,26 @@ def placed(numa: str) -> Check:
     return run
 
 
+def preempts_everywhere(res: qemu.BootResult) -> str | None:
+    """The models ran on every CPU at once: under full and lazy each CPU's
+    interruptible clear (erms) was preempted by its probe, under none and
+    voluntary no CPU's ever was."""
+    recs = _records(res)
+    if isinstance(recs, str):
+        return recs
+    cfg = {r.int("cfg"): r for r in recs if r.type == "config"}
+    for r in recs:
+        if r.type != "run" or r.f["pass"] != "measure":
+            continue
+        c = cfg[r.int("cfg")]
+        model, n = c.f["preempt"], r.int("preemptions")
+        if model in ("none", "voluntary") and n:
+            return f"{c.f['name']} on cpu {c.f['cpu']}: {n} preemptions under {model}"
+        if model in ("full", "lazy") and c.f["clear"] == "erms" and not n:
+            return f"{c.f['name']} on cpu {c.f['cpu']}: never preempted under {model}"
+    return None
+
+
 def refused(res: qemu.BootResult) -> str | None:
     """tsc_skew_ns=0: every cross-CPU time refused, with the reason."""
     recs = _records(res)
@@ -312,5 +332,5 @@ CASES = [
          args=[*SMALL, "folio=2M", "size=4M", "clear=erms,avx2",
                "order=linux", "preempt=all", "probe=latency", "probe_us=2000",
                "cpus=all"], timeout=400,
-         check=all_of(passes, cpus_up(2), groups_ok(2, 8))),
+         check=all_of(passes, cpus_up(2), groups_ok(2, 8), preempts_everywhere)),
 ]

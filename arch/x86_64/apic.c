@@ -182,6 +182,10 @@ bool apic_send_ipi(u32 dest, u32 icr, u64 wait_tsc)
 	u64 end;
 
 	if (x2apic_mode) {
+		/* An x2APIC ICR write is not serializing: without this the
+		 * IPI may overtake the stores it announces (Linux's
+		 * weak_wrmsr_fence() before x2apic_send_IPI()). */
+		__asm__ volatile("mfence; lfence" ::: "memory");
 		wrmsr(0x800 + (APIC_ICR >> 4), (u64)dest << 32 | icr);
 		return true;
 	}

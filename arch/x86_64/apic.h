@@ -14,6 +14,7 @@
  */
 #define VEC_LOCAL_TIMER	0xec	/* LOCAL_TIMER_VECTOR */
 #define VEC_RESCHEDULE	0xfd	/* RESCHEDULE_VECTOR, for the SMP issue */
+#define VEC_CALL_FUNCTION 0xfb	/* CALL_FUNCTION_SINGLE_VECTOR: on_cpu() */
 #define VEC_SPURIOUS	0xff	/* SPURIOUS_APIC_VECTOR */
 
 struct lapic_info {
@@ -50,7 +51,8 @@ bool lapic_init(struct lapic_info *out, u64 tsc_hz, char *why, size_t n);
  */
 bool apic_send_ipi(u32 dest, u32 icr, u64 wait_tsc);
 /* Clear the error status and read it again: Linux's ESR dance around
- * each STARTUP IPI (bits but "send accept" 0x10 say it failed). */
+ * each STARTUP IPI (any bit but 4, "redirectable IPI", says it failed:
+ * Linux masks 0xef). */
 u32 apic_esr(void);
 /* Whether every CPU's APIC runs in x2APIC mode (one mode for all). */
 bool apic_x2apic_mode(void);

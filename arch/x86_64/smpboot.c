@@ -177,17 +177,18 @@ bool smpboot_start(struct percpu *pc, volatile u32 *callin, u32 timeout_ms,
 	t->alive = 0;
 	*callin = 0;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (!wake(pc->apic_id, why, n))
-		return false;
-	end = rdtsc() + sb.tsc_hz / 1000 * timeout_ms;
-	while (!*callin && rdtsc() < end)
-		cpu_relax();
-	if (*callin)
-		return true;
-	ksnprintf(why, n, t->alive ? "reached real mode but not the kernel "
-		  "within %u ms" : "no answer to the STARTUP IPIs within %u ms",
-		  timeout_ms);
-	/* Back to wait-for-SIPI: it must not wake up on a later CPU's page. */
+	if (wake(pc->apic_id, why, n)) {
+		end = rdtsc() + sb.tsc_hz / 1000 * timeout_ms;
+		while (!*callin && rdtsc() < end)
+			cpu_relax();
+		if (*callin)
+			return true;
+		ksnprintf(why, n, t->alive ? "reached real mode but not the "
+			  "kernel within %u ms" : "no answer to the STARTUP IPIs "
+			  "within %u ms", timeout_ms);
+	}
+	/* Back to wait-for-SIPI, whatever failed: a CPU that did take a
+	 * STARTUP IPI must not run on as a later CPU's page is rewritten. */
 	apic_send_ipi(pc->apic_id, ICR_LEVEL | ICR_ASSERT | ICR_DM_INIT,
 		      sb.tsc_hz / 10);
 	return false;

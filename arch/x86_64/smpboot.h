@@ -45,8 +45,9 @@ bool smpboot_init(u64 page_pa, u64 (*alloc)(u64 limit), u64 tsc_hz,
 
 /*
  * Start the CPU with APIC ID @apic_id on @pc (its cpu, apic_id and
- * stacks set) and wait up to @timeout_ms for it to set *@callin.  On a
- * timeout the CPU is sent INIT again, so that it cannot run later on a
+ * stacks set) and wait up to @timeout_ms for it to set *@callin (to any
+ * non-zero value: the caller's meaning).  On any failure the CPU is sent
+ * INIT again, so that it cannot run later on a
  * trampoline another CPU is using; false with @why ("no answer to the
  * STARTUP IPIs", "reached real mode but not the kernel", ...).
  */

@@ -342,7 +342,7 @@ static void run_config(struct bench_cfg *b)
 	const char *skip;
 
 	if (b->count == 0)
-		strlcpy(why, b->no_folio, sizeof(why));
+		strlcpy(why, b->no_folio ? b->no_folio : "", sizeof(why));
 	else if (prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why)) &&
 		 model_up(b, why, sizeof(why)))
 		why[0] = '\0';
@@ -369,25 +369,57 @@ static u64 free_blocks(const struct bench_cfg *b, u64 bytes)
 	return n;
 }
 
-static u32 fit_count(const struct bench_cfg *b, u32 f)
+/* The node a member's folios come from under numa=local|remote. */
+static u32 target_node(const struct hz_config *c, u32 cpu)
+{
+	u32 node = smp.by_cpu[cpu] ? smp.by_cpu[cpu]->node : 0;
+
+	return c->numa == NUMA_REMOTE ? srat_nearest_node(&acpi.srat, node) :
+	       node;
+}
+
+/* How many members draw on the same memory as this one: they share it. */
+static u32 sharers(const struct bench_cfg *b)
+{
+	u32 n = 0, mine;
+
+	if (!b->nnodes || b->c->numa == NUMA_INTERLEAVE)
+		return b->g->n;
+	mine = b->nodes[0];
+	for (u32 i = 0; i < b->g->n; i++)
+		n += target_node(b->c, b->g->cpu[i]) == mine;
+	return MAX(n, 1u);
+}
+
+/*
+ * How many folios of @f each member takes: the request, clamped to this
+ * member's share of what memory holds, the same for all of them (size=
+ * is per CPU, and a dimension: a group's regions must be equal).  Every
+ * member estimates before any allocates.
+ */
+static u32 fit_count(const struct bench_cfg *b, u32 f, bool can)
 {
 	const struct hz_config *c = b->c;
-	u64 bytes = folio_bytes[f], want = c->size / bytes, have;
+	u64 bytes = folio_bytes[f], want = c->size / bytes, have, free;
 	char a[16], bsz[16];
 
 	have = MIN(want, (u64)WL_MAX_FAULTS);
 	have = MIN(have, REGION_MAX / bytes);
 	/* Leave some memory for page tables of the region (4K folios need
 	 * one per 2M mapped) and the pool's descriptors. */
-	have = MIN(have, free_blocks(b, bytes) -
-		   MIN(free_blocks(b, bytes),
-		       f == FOLIO_4K ? 4096ULL + have / 512 : f == FOLIO_2M ? 4ULL : 0ULL));
+	free = free_blocks(b, bytes);
+	free -= MIN(free, f == FOLIO_4K ? 4096ULL + have / 512 :
+		    f == FOLIO_2M ? 4ULL : 0ULL);
+	have = group_min(b->g, b->idx, can ? MIN(have, free / sharers(b)) : 0);
+	if (!can)
+		return 0;
 	if (have < want)
 		printk("hugezero: bench: size=%s of %s folios clamped to %s: "
 		       "%llu folios %s\n", size_name(c->size, a, sizeof(a)),
 		       folio_names[f], size_name(have * bytes, bsz, sizeof(bsz)),
 		       (unsigned long long)have,
 		       have == (u64)WL_MAX_FAULTS ? "(the most one run records)"
+						  : b->g->n > 1 ? "per CPU fit in free memory"
 						  : "fit in free memory");
 	return (u32)have;
 }
@@ -425,6 +457,40 @@ static const char *place(struct bench_cfg *b, char *mem_node, size_t n)
 	return NULL;
 }
 
+/*
+ * This member's folios: as many as every member of the group gets (the
+ * least any could take), so that their regions are equal.  NULL
+ * no_folio: it could take some.
+ */
+static void make_pool(struct bench_cfg *b, u32 f)
+{
+	struct bench_cpu *bc = b->bc;
+	u32 want = fit_count(b, f, !b->no_folio), own = 0, all;
+
+	if (!b->no_folio && want) {
+		own = pool_create_on(&bc->pool, bc->slots, b->bytes, want,
+				     b->nodes, b->nnodes);
+		if (own < want)
+			printk("hugezero: bench: cpu %u: %u of %u %s folios "
+			       "allocated: the fit estimate was high\n", bc->cpu,
+			       own, want, folio_names[f]);
+	}
+	all = (u32)group_min(b->g, b->idx, own);
+	pool_shrink(&bc->pool, all);
+	b->count = all;
+	if (!b->no_folio && !own)
+		b->no_folio = "no free folio of this size";
+	else if (!b->no_folio && !all)
+		b->no_folio = "";	/* another member's reason is the group's */
+	/* The region's tables now, not inside a timed fault. */
+	if (b->count && pt_prepare(bc->wl.pml4, b->region, (u64)b->count *
+				   b->bytes, leaf_of(f), PTE_U |
+				   (b->c->pte == PTE_MODE_LINUX ? PTE_A : 0))) {
+		b->count = 0;
+		b->no_folio = "no memory for the region's page tables";
+	}
+}
+
 static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
 {
 	const struct hz_config *c = proto->c;
@@ -440,30 +506,15 @@ static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
 	b.bytes = folio_bytes[f];
 	b.region = REGION_VA(f);
 	b.d.folio = folio_names[f];
-	b.no_folio = "no free folio of this size";
 	placed = place(&b, mem_node, sizeof(mem_node));
-	if (placed) {
+	b.no_folio = NULL;
+	if (placed)
 		b.no_folio = placed;
-	} else if (f == FOLIO_1G && !cpu_info.has_pdpe1gb) {
+	else if (f == FOLIO_1G && !cpu_info.has_pdpe1gb)
 		/* A PS bit in a PDPTE is reserved without it: mapping one would #PF. */
 		b.no_folio = "CPU lacks 1 GiB pages (CPUID 80000001h:EDX[26] clear)";
-	} else {
-		u32 want = fit_count(&b, f);
-
-		b.count = pool_create_on(&bc->pool, bc->slots, b.bytes, want,
-					 b.nodes, b.nnodes);
-		if (b.count < want)
-			printk("hugezero: bench: cpu %u: %u of %u %s folios "
-			       "allocated: the fit estimate was high\n", bc->cpu,
-			       b.count, want, folio_names[f]);
-		/* The region's tables now, not inside a timed fault. */
-		if (b.count && pt_prepare(bc->wl.pml4, b.region, (u64)b.count *
-					  b.bytes, leaf_of(f), PTE_U |
-					  (c->pte == PTE_MODE_LINUX ? PTE_A : 0))) {
-			b.count = 0;
-			b.no_folio = "no memory for the region's page tables";
-		}
-	}
+	/* Every member, placed or not, meets the others in there. */
+	make_pool(&b, f);
 	b.d.folios = b.count;
 	b.d.size = (u64)b.count * b.bytes;
 	while (bench_matrix_next(c, f, "", &it, &b.d, local)) {
@@ -588,7 +639,10 @@ static u32 make_group(struct bench_group *g, const struct cpu_set *s, u32 want)
 		g->cpu[g->n++] = cpu;
 		cpu_set_add(&set, cpu);
 	}
-	cpulist_format(&set, g->cpus, sizeof(g->cpus));
+	/* A list that does not fit a record would be cut into another. */
+	if ((size_t)cpulist_format(&set, g->cpus, sizeof(g->cpus)) >=
+	    sizeof(g->cpus))
+		return 0;
 	smp_barrier_init(&g->bar, g->n);
 	return g->n;
 }
@@ -611,7 +665,7 @@ static void usable_cpus(const struct hz_config *c, struct cpu_set *out)
 
 /* A step that cannot run: each of its configurations skipped, named. */
 static void skip_step(struct ktap *k, const struct hz_config *c, u32 want,
-		      u32 have)
+		      const char *why)
 {
 	struct bench_desc d;
 	u32 id = 0;
@@ -620,14 +674,12 @@ static void skip_step(struct ktap *k, const struct hz_config *c, u32 want,
 	d.c = c;
 	for (u32 f = 0; f < FOLIO_COUNT; f++) {
 		struct matrix_iter it = { { { 0 } }, false };
-		char name[96], why[96];
+		char name[96];
 
 		if (!(c->folios >> f & 1))
 			continue;
 		while (bench_matrix_next(c, f, "", &it, &d, &id)) {
 			ksnprintf(name, sizeof(name), "x%u.%s", want, d.name);
-			ksnprintf(why, sizeof(why), "scale= step of %u CPUs: "
-				  "cpus= has %u up", want, have);
 			ktap_result(k, KTAP_SKIP, name, why);
 		}
 	}
@@ -656,13 +708,27 @@ void bench_run(struct ktap *k, const struct hz_config *c)
 		u32 want = !c->nscale || c->scale[s] == SCALE_ALL ? have :
 			   c->scale[s];
 
+		char why[200];
+
 		if (want > have) {
-			skip_step(k, c, want, have);
+			ksnprintf(why, sizeof(why), "scale= step of %u CPUs: "
+				  "cpus= has %u up", want, have);
+			skip_step(k, c, want, why);
 			continue;
 		}
 		g->c = c;
 		g->k = k;
 		n = make_group(g, &usable, want);
+		if (!n) {
+			ksnprintf(why, sizeof(why), "its CPUs have no memory for "
+				  "their state, or their list is longer than the "
+				  "%zu characters records keep: give it as ranges",
+				  sizeof(g->cpus) - 1);
+			printk("hugezero: bench: step of %u CPUs not run: %s\n",
+			       want, why);
+			skip_step(k, c, want, why);
+			continue;
+		}
 		/* Names stay as before SMP for the boot CPU alone. */
 		g->says_cpus = c->nscale || n != 1 || g->cpu[0] != 0;
 		{

@@ -20,7 +20,10 @@ const char *group_agree(struct bench_group *g, u32 idx, u32 group,
 	strlcpy(g->m[idx].skip, mine, sizeof(g->m[idx].skip));
 	if (!smp_barrier_wait(&g->bar))
 		return "the run was aborted on another CPU";
-	/* Every member reads the same answer before any posts the next. */
+	/* The leader decides between the barriers; every member reads the
+	 * answer after the second, before any posts the next. */
+	if (idx)
+		goto read;
 	g->skip[0] = '\0';
 	for (u32 i = 0; i < g->n && !g->skip[0]; i++)
 		if (g->m[i].skip[0] && g->n == 1)
@@ -28,12 +31,27 @@ const char *group_agree(struct bench_group *g, u32 idx, u32 group,
 		else if (g->m[i].skip[0])
 			ksnprintf(g->skip, sizeof(g->skip), "cpu %u: %s",
 				  g->cpu[i], g->m[i].skip);
-	if (!idx)
-		agg_group_init(&g->agg, group, g->cpus, g->n, AGG_TICKS,
-			       timebase.tsc_hz);
+	agg_group_init(&g->agg, group, g->cpus, g->n, AGG_TICKS,
+		       timebase.tsc_hz);
+read:
 	if (!smp_barrier_wait(&g->bar))
 		return "the run was aborted on another CPU";
 	return g->skip;
+}
+
+u64 group_min(struct bench_group *g, u32 idx, u64 v)
+{
+	u64 least = v;
+
+	g->m[idx].value = v;
+	if (!smp_barrier_wait(&g->bar))
+		return 0;
+	for (u32 i = 0; i < g->n; i++)
+		least = MIN(least, g->m[i].value);
+	/* Nobody posts again before everyone has read. */
+	if (!smp_barrier_wait(&g->bar))
+		return 0;
+	return least;
 }
 
 void group_start(struct bench_group *g, u32 idx)
@@ -42,15 +60,36 @@ void group_start(struct bench_group *g, u32 idx)
 	g->am[idx].start = tsc_begin();
 }
 
+/*
+ * Whether this group's start and finish times compare across its CPUs:
+ * the widest its members' TSCs can be apart (each offset from CPU 0's
+ * known to +- its error, so any two differ by at most the spread of
+ * offset +- error) within the bound, and no member warped.
+ */
 static const char *refusal(const struct bench_group *g, char *buf, size_t n)
 {
-	if (g->n < 2 || smp.tsc_ok)
+	s64 hi = 0, lo = 0;
+	u64 warps = 0;
+
+	for (u32 i = 0; i < g->n; i++) {
+		const struct smp_cpu *c = smp.by_cpu[g->cpu[i]];
+		s64 e = (s64)c->tsc_err;
+
+		hi = i ? MAX(hi, c->tsc_offset + e) : c->tsc_offset + e;
+		lo = i ? MIN(lo, c->tsc_offset - e) : c->tsc_offset - e;
+		warps += c->tsc_warps;
+	}
+	if (g->n < 2 || (!warps && (u64)(hi - lo) <= smp.skew_bound))
 		return NULL;
-	ksnprintf(buf, n, "TSC skew of %llu ticks across CPUs exceeds the "
-		  "bound of %llu (tsc_skew_ns=%llu)",
-		  (unsigned long long)smp.skew_max,
-		  (unsigned long long)smp.skew_bound,
-		  (unsigned long long)g->c->tsc_skew_ns);
+	if (warps)
+		ksnprintf(buf, n, "a CPU's TSC went backwards against CPU 0's "
+			  "(%llu warps)", (unsigned long long)warps);
+	else
+		ksnprintf(buf, n, "TSC skew of up to %llu ticks among these "
+			  "CPUs exceeds the bound of %llu (tsc_skew_ns=%llu)",
+			  (unsigned long long)(hi - lo),
+			  (unsigned long long)smp.skew_bound,
+			  (unsigned long long)g->c->tsc_skew_ns);
 	return buf;
 }
 
@@ -73,7 +112,7 @@ void group_end(struct bench_group *g, u32 idx, const struct agg_cpu *a,
 
 static void ktap_line(struct bench_group *g, const char *name, bool ran)
 {
-	char full[128];
+	char full[192];
 	u32 bad = 0;
 
 	if (g->says_cpus)

@@ -18,6 +18,7 @@
  * leader, writes what is the group's: the agg records and the KTAP line.
  */
 struct group_member {
+	u64 value;		/* group_min()'s */
 	char skip[160];
 	bool ok;
 	u32 failures;
@@ -29,7 +30,7 @@ struct bench_group {
 	struct ktap *k;
 	u32 n;
 	u32 cpu[MAX_CPUS];		/* member -> CPU */
-	char cpus[96];			/* their cpulist */
+	char cpus[128];			/* their cpulist, as records keep it */
 	/* Names and records say the CPUs: false for the boot CPU alone
 	 * without scale=, whose records are as before SMP (docs/smp.md). */
 	bool says_cpus;
@@ -47,6 +48,8 @@ u32 group_index(const struct bench_group *g, u32 cpu);
  * reads as a skip. */
 const char *group_agree(struct bench_group *g, u32 idx, u32 group,
 			const char *mine);
+/* The least of every member's @v, for all of them (sizes agreed on). */
+u64 group_min(struct bench_group *g, u32 idx, u64 v);
 /* The common start of a timed part: this member's start TSC. */
 void group_start(struct bench_group *g, u32 idx);
 /* This member's end of it (@a: its end TSC, times, bytes); the leader

@@ -46,6 +46,12 @@ u32 pool_create_on(struct pool *p, struct folio *slots, u64 bytes, u32 n,
 	return p->n;
 }
 
+void pool_shrink(struct pool *p, u32 n)
+{
+	while (p->n > n)
+		frame_free(p->f[--p->n].pa, p->bytes);
+}
+
 void pool_destroy(struct pool *p)
 {
 	for (u32 i = 0; i < p->n; i++)

@@ -37,6 +37,8 @@ u32 pool_create(struct pool *p, struct folio *slots, u64 bytes, u32 n);
 /* The same, folio i from NUMA node @nodes[i % @nnodes] (numa=). */
 u32 pool_create_on(struct pool *p, struct folio *slots, u64 bytes, u32 n,
 		   const u32 *nodes, u32 nnodes);
+/* Give back every folio past the first @n. */
+void pool_shrink(struct pool *p, u32 n);
 void pool_destroy(struct pool *p);
 struct folio *pool_take(struct pool *p);
 /* Every folio back to free, in the original order. */

@@ -5,6 +5,7 @@
  * above normal -- of fixed priorities, FIFO within a priority.  What
  * each preemption model makes of the flags is in preempt.c.
  */
+#include "arch/x86_64/spinlock.h"
 #include "arch/x86_64/irqflags.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/switch.h"
@@ -223,15 +224,19 @@ struct sched_stats *sched_stats(u32 cpu)
  * key's count): without one every trap returns exactly as before.
  */
 static u32 cpus_with_model;
+/* CPUs turn models on and off at once: count and hook change together. */
+static struct spinlock model_lock = SPINLOCK_INIT;
 
 static void count_model(enum preempt_model from, enum preempt_model to)
 {
 	bool was = from != PREEMPT_MODEL_OFF, is = to != PREEMPT_MODEL_OFF;
 
+	spin_lock(&model_lock);
 	if (is && !was && !cpus_with_model++)
 		trap_set_irq_exit_hook(sched_irq_exit);
 	if (was && !is && !--cpus_with_model)
 		trap_set_irq_exit_hook(NULL);
+	spin_unlock(&model_lock);
 }
 
 bool sched_set_model(u32 cpu, enum preempt_model m, u32 hz)

@@ -22,10 +22,8 @@
 #include "lib/format.h"
 #include "lib/string.h"
 
-#define VEC_CALL_FUNCTION 0xfb	/* CALL_FUNCTION_SINGLE_VECTOR */
-
 const char *const smp_state_names[] = { "up", "no-answer", "disabled",
-					"over-max" };
+					"over-max", "failed" };
 
 struct smp_info smp;
 volatile bool smp_aborted;
@@ -59,7 +57,7 @@ static __noreturn void idle_loop(u32 cpu)
 			halt();
 			continue;
 		}
-		if (w->posted != w->done) {
+		if (__atomic_load_n(&w->posted, __ATOMIC_ACQUIRE) != w->done) {
 			w->fn(w->arg);
 			__atomic_store_n(&w->done, w->posted, __ATOMIC_RELEASE);
 			continue;
@@ -77,8 +75,15 @@ static void ap_main(struct percpu *pc)
 	cpu_setup(&setup);
 	if (!setup.pat_ok)
 		ksnprintf(c->reason, sizeof(c->reason), "PAT %s", setup.pat);
-	if (!timer_init_cpu(pc->cpu, why, sizeof(why)))
-		ksnprintf(c->reason, sizeof(c->reason), "no timer: %s", why);
+	/* Without its local APIC it could not take on_cpu()'s IPI: it
+	 * says so and stays out (callin 2), parked for good. */
+	if (!timer_init_cpu(pc->cpu, why, sizeof(why))) {
+		ksnprintf(c->reason, sizeof(c->reason), "its local APIC is "
+			  "unusable: %s", why);
+		__atomic_store_n(&c->callin, 2, __ATOMIC_RELEASE);
+		for (;;)
+			halt();
+	}
 	c->x2apic = apic_cpu_x2apic();
 	__atomic_store_n(&c->callin, 1, __ATOMIC_RELEASE);
 	idle_loop(pc->cpu);
@@ -109,7 +114,9 @@ static bool start_one(struct smp_cpu *c, u32 timeout_ms, bool fail)
 			   sizeof(c->reason)))
 		return false;
 	pc->apic_id = c->apic_id;
-	return true;
+	if (c->callin == 2)
+		c->state = SMP_FAILED;
+	return c->callin == 1;
 }
 
 /* The boot CPU, then the MADT's processors in table order. */
@@ -213,6 +220,8 @@ void smp_init(const struct madt *m, u32 (*node_of)(u32), u32 timeout_ms,
 			c->state = SMP_UP;
 			smp.nup++;
 		} else {
+			if (c->state != SMP_FAILED)
+				c->state = SMP_NO_ANSWER;
 			printk("smp: cpu %u (APIC ID %u) left out: %s\n", c->cpu,
 			       c->apic_id, c->reason);
 		}

@@ -16,7 +16,8 @@
  * its possible CPUs at enumeration (acpi_parse_lapic() ->
  * topology_register_apic()).
  */
-enum smp_state { SMP_UP, SMP_NO_ANSWER, SMP_DISABLED, SMP_OVER_MAX };
+enum smp_state { SMP_UP, SMP_NO_ANSWER, SMP_DISABLED, SMP_OVER_MAX,
+		 SMP_FAILED };
 
 extern const char *const smp_state_names[];
 

@@ -222,11 +222,15 @@ bool timer_init_cpu(u32 cpu, char *why, size_t n)
 {
 	struct timer_cpu *tc = &timer_cpus[cpu];
 
-	claim_strays();
-	trap_set_handler(VEC_LOCAL_TIMER, timer_irq);
-	trap_set_handler(VEC_SPURIOUS, spurious_irq);
-	for (u32 v = VEC_PIC_BASE; v < VEC_PIC_BASE + PIC_VECTORS; v++)
-		trap_set_handler(v, spurious_irq);
+	/* The handlers are the machine's, not a CPU's: set them once, before
+	 * any other CPU runs and before anything else claims a vector. */
+	if (cpu == 0) {
+		claim_strays();
+		trap_set_handler(VEC_LOCAL_TIMER, timer_irq);
+		trap_set_handler(VEC_SPURIOUS, spurious_irq);
+		for (u32 v = VEC_PIC_BASE; v < VEC_PIC_BASE + PIC_VECTORS; v++)
+			trap_set_handler(v, spurious_irq);
+	}
 	tc->up = lapic_init(&tc->apic, timebase.tsc_hz, why, n);
 	return tc->up;
 }

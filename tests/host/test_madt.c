@@ -86,3 +86,19 @@ TEST(madt_refuses_and_stops_on_bad_entries)
 	EXPECT_EQ(m.ncpus, 0);
 	EXPECT_EQ(m.bad, 1);
 }
+
+/* acpi_parse_lapic()/acpi_parse_x2apic(): the invalid IDs are ignored. */
+TEST(madt_ignores_invalid_apic_ids)
+{
+	static struct madt m;
+
+	begin();
+	lapic(0, 0, 1);
+	lapic(7, 0xff, 1);		/* xAPIC broadcast: never a CPU */
+	x2apic(0xffffffffu, 1, 8);
+	x2apic(256, 1, 9);
+	EXPECT(madt_parse(tab, len, &m));
+	EXPECT_EQ(m.ncpus, 2);
+	EXPECT_EQ(m.invalid_id, 2);
+	EXPECT_EQ(m.cpu[1].apic_id, 256);
+}
