@@ -111,7 +111,7 @@ static void op_reset(void *ctx)
 }
 
 static const struct bench_ops bare_ops = {
-	op_fill, op_cache, op_timed, op_verify, op_reset, NULL,
+	op_fill, op_cache, op_timed, op_verify, op_reset, NULL, NULL,
 };
 
 static u32 run_config(struct bare_cfg *b)

@@ -166,7 +166,7 @@ static void op_note(void *ctx, const struct bench_outcome *o, char *note,
 }
 
 static const struct bench_ops lf_ops = {
-	op_fill, op_cache, op_timed, op_verify, op_reset, op_note,
+	op_fill, op_cache, op_timed, op_verify, op_reset, op_note, NULL,
 };
 
 /* Why this backing cannot run here for @procs processes, or "". */

@@ -124,6 +124,32 @@ void bench_rec_timebase(struct rec_writer *w, const struct timebase_id *t)
 	rec_end(w, &r);
 }
 
+static void rec_prezero(struct rec *r, const struct bench_desc *d)
+{
+	const struct hz_config *c = d->c;
+
+	rec_str(r, "prezero", d->prezero);
+	if (!strcmp(d->prezero, "none"))
+		return;
+	rec_str(r, "prezero_clear", c->prezero_clear == PREZERO_SAME ?
+		d->clear : prim_names[c->prezero_clear]);
+	rec_str(r, "prezero_order", c->prezero_order == PREZERO_SAME ?
+		d->order : order_choice_names[c->prezero_order]);
+	if (!strcmp(d->prezero, "request")) {
+		if (c->prezero_n == PREZERO_ALL)
+			rec_str(r, "prezero_n", "all");
+		else
+			rec_u64(r, "prezero_n", c->prezero_n);
+	}
+	if (!strcmp(d->prezero, "dedicated"))
+		rec_u64(r, "prezero_cpu", d->prezero_cpu);
+	if (!strcmp(d->prezero, "dedicated") || !strcmp(d->prezero, "idle")) {
+		rec_u64(r, "prezero_low", c->prezero_low);
+		rec_u64(r, "prezero_high", c->prezero_high);
+		rec_u64(r, "prezero_idle_ms", c->prezero_idle_ms);
+	}
+}
+
 static void rec_smp(struct rec *r, const struct bench_smp *s)
 {
 	rec_str(r, "cpus", s->cpus);
@@ -193,6 +219,8 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	rec_str(&r, "inject", inject_names[c->inject]);
 	if (c->inject == INJECT_SKIP_LINE)
 		rec_u64(&r, "inject_lines", c->inject_lines);
+	if (d->prezero)
+		rec_prezero(&r, d);
 	if (d->smp)
 		rec_smp(&r, d->smp);
 	rec_end(w, &r);
@@ -222,6 +250,12 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 		rec_u64(&r, "irq_ticks", p->irq_ticks);
 		rec_u64(&r, "switches", p->switches);
 		rec_u64(&r, "preemptions", p->preemptions);
+	}
+	if (p->prezero_by) {
+		rec_u64(&r, "prezeroed_faults", p->prezeroed);
+		rec_str(&r, "prezero_by", p->prezero_by);
+		rec_u64(&r, "prezero_ticks", p->prezero_ticks);
+		rec_u64(&r, "prezero_folios", p->prezero_folios);
 	}
 	if (p->rusage) {
 		rec_u64(&r, "stime_us", p->stime_us);

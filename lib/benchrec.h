@@ -41,6 +41,8 @@ struct bench_desc {
 	const char *probe_policy;	/* companion: the probe's policy */
 	u64 kernel_fpu_ticks;		/* a SIMD clear's begin/end pair; 0 none */
 	const struct bench_smp *smp;	/* one CPU of a group, or NULL */
+	const char *prezero;		/* prezero= given: the mode; else NULL */
+	u32 prezero_cpu;		/* dedicated: the zeroing CPU */
 };
 
 /* What one configuration found, across its passes. */
@@ -90,6 +92,10 @@ struct bench_pass {
 	 * the timed part, microseconds */
 	bool rusage;
 	u64 stime_us, utime_us;
+	/* prezero= (docs/prezero.md): who zeroed ahead, and what it cost */
+	const char *prezero_by;		/* request, free, dedicated, idle; NULL */
+	u32 prezeroed;			/* faults served by a zeroed folio */
+	u64 prezero_ticks, prezero_folios;
 };
 
 /* Who measured: the same fields whichever side wrote them. */

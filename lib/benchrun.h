@@ -10,8 +10,8 @@
  * the config record; a verify pass first when access=write will overwrite
  * the folios; warm-ups (recorded, not kept); measured runs; each pass as
  *
- *	fill (pattern) -> cache state -> timed -> verify -> run record
- *	-> samples (measured passes) -> reset
+ *	fill (pattern) -> cache state -> timed -> verify -> release
+ *	-> run record -> samples (measured passes) -> reset
  *
  * and the summary.  What a pass does is the side's: the callbacks.
  */
@@ -36,6 +36,9 @@ struct bench_ops {
 	/* Optional: a remark for an ok summary (runs that disagree, ...). */
 	void (*note)(void *ctx, const struct bench_outcome *o, char *buf,
 		     size_t n);
+	/* Optional, after the check and before the run record: the
+	 * workload frees its folios (prezero=on-free zeroes them there). */
+	void (*release)(void *ctx, struct bench_pass *p);
 };
 
 struct bench_job {

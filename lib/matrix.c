@@ -27,6 +27,17 @@ static bool picked_preempt(const struct hz_config *c, u32 v)
 	return c->preempts ? v > 0 && (c->preempts >> (v - 1) & 1) : v == MODEL_OFF;
 }
 
+static u32 span_prezero(const struct hz_config *c, const struct matrix_point *p)
+{
+	(void)c, (void)p;
+	return PREZERO_COUNT;
+}
+
+static bool picked_prezero(const struct hz_config *c, u32 v)
+{
+	return c->prezeros ? c->prezeros >> v & 1 : v == PREZERO_NONE;
+}
+
 static u32 span_prim(const struct hz_config *c, const struct matrix_point *p)
 {
 	(void)c, (void)p;
@@ -62,6 +73,7 @@ static bool picked_all(const struct hz_config *c, u32 v)
 
 static const struct axis_desc axes[AXIS_COUNT] = {
 	[AXIS_PREEMPT] = { span_preempt, picked_preempt },
+	[AXIS_PREZERO] = { span_prezero, picked_prezero },
 	[AXIS_PRIM] = { span_prim, picked_prim },
 	[AXIS_ORDER] = { span_order, picked_order },
 	[AXIS_CHUNK] = { span_chunk, picked_all },
@@ -136,10 +148,12 @@ void matrix_name(const struct hz_config *c, u32 folio,
 	u64 chunk = matrix_chunk(c, p);
 	char cs[16];
 
-	u32 model = p->v[AXIS_PREEMPT];
+	u32 model = p->v[AXIS_PREEMPT], pz = p->v[AXIS_PREZERO];
 
-	ksnprintf(buf, n, "%s%s%s%s.%s.%s%s%s", prefix,
+	/* Each axis named only when its key was given: older names hold. */
+	ksnprintf(buf, n, "%s%s%s%s%s%s.%s.%s%s%s", prefix,
 		  model ? preempt_names[model - 1] : "", model ? "." : "",
+		  c->prezeros ? prezero_names[pz] : "", c->prezeros ? "." : "",
 		  folio_names[folio], prim_names[p->v[AXIS_PRIM]],
 		  order_choice_names[p->v[AXIS_ORDER]], chunk ? "." : "",
 		  chunk ? size_name(chunk, cs, sizeof(cs)) : "");

@@ -11,7 +11,8 @@
  * matrix.c's table and its field in the record: the walk, the count and
  * the names follow.
  */
-enum axis { AXIS_PREEMPT, AXIS_PRIM, AXIS_ORDER, AXIS_CHUNK, AXIS_COUNT };
+enum axis { AXIS_PREEMPT, AXIS_PREZERO, AXIS_PRIM, AXIS_ORDER, AXIS_CHUNK,
+	    AXIS_COUNT };
 
 /* AXIS_PREEMPT: 0 is no model (preempt= not given), then 1 + enum
  * preempt_choice.  AXIS_ORDER: the planner's orders, then ORDER_LINUX. */
@@ -32,6 +33,11 @@ struct matrix_iter {
 
 /* Does @order take chunk= (batched-pages, neighbourhood-last)? */
 bool order_uses_chunk(u32 order);
+/* The point's enum prezero_mode (PREZERO_NONE when prezero= not given). */
+static inline u32 matrix_prezero(const struct matrix_point *p)
+{
+	return p->v[AXIS_PREZERO];
+}
 /* "off" or the model's name. */
 const char *matrix_model_name(const struct matrix_point *p);
 /* Is the point's model preemptible (full, lazy: preempt_model_preemptible())? */

@@ -38,9 +38,12 @@ const char *const order_choice_names[] = {
 	"batched-pages", "neighbourhood-last", "linux", NULL,
 };
 const char *const numa_names[] = { "local", "remote", "interleave", NULL };
+const char *const prezero_names[] = { "none", "request", "idle", "dedicated",
+				      "on-free", NULL };
 const char *const verify_names[] = { "full", "sample", NULL };
 const char *const samples_names[] = { "all", "none", NULL };
-const char *const inject_names[] = { "none", "skip-line", "wrong-pa", NULL };
+const char *const inject_names[] = { "none", "skip-line", "wrong-pa",
+				     "mark-zeroed", NULL };
 const char *const cpl_names[] = { "0", "3", NULL };
 const u64 folio_bytes[FOLIO_COUNT] = { SZ_4K, SZ_2M, SZ_1G };
 
@@ -183,6 +186,66 @@ static bool parse_scale(const struct param *p, const char *val, size_t len,
 	return true;
 }
 
+/* prezero_n=N|all */
+static bool parse_prezero_n(const struct param *p, const char *val, size_t len,
+			    void *field, char *err, size_t errlen)
+{
+	u64 v;
+
+	(void)p;
+	if (len == 3 && memcmp(val, "all", 3) == 0) {
+		*(u64 *)field = PREZERO_ALL;
+		return true;
+	}
+	if (!parse_u64(val, len, &v) || v > PREZERO_N_MAX) {
+		ksnprintf(err, errlen, "'%.*s' is not a number of folios "
+			  "(0..%u) or 'all'", (int)len, val, PREZERO_N_MAX);
+		return false;
+	}
+	*(u64 *)field = v;
+	return true;
+}
+
+/* prezero_clear=same|PRIM, prezero_order=same|ORDER: one of @names. */
+static bool parse_same_or(const char *const *names, const char *what,
+			  const char *val, size_t len, u32 *out, char *err,
+			  size_t errlen)
+{
+	int i;
+
+	if (len == 4 && memcmp(val, "same", 4) == 0) {
+		*out = PREZERO_SAME;
+		return true;
+	}
+	i = choice_index(names, val, len);
+	if (i < 0) {
+		ksnprintf(err, errlen, "'%.*s' is not 'same' or %s", (int)len,
+			  val, what);
+		return false;
+	}
+	*out = (u32)i;
+	return true;
+}
+
+static bool parse_prezero_clear(const struct param *p, const char *val,
+				size_t len, void *field, char *err, size_t errlen)
+{
+	(void)p;
+	return parse_same_or(prim_names, "a primitive (clear=)", val, len,
+			     field, err, errlen);
+}
+
+static bool parse_prezero_order(const struct param *p, const char *val,
+				size_t len, void *field, char *err, size_t errlen)
+{
+	(void)p;
+	return parse_same_or(order_choice_names, "an order (order=, not linux)",
+			     val, len, field, err, errlen) &&
+	       (*(u32 *)field == PREZERO_SAME || *(u32 *)field < ORDER_COUNT ||
+		(ksnprintf(err, errlen, "prezero_order=linux: the background "
+			   "zeroer has no model to follow; name an order"), false));
+}
+
 #define F(x) offsetof(struct hz_config, x)
 
 const struct param hz_params[] = {
@@ -233,7 +296,7 @@ const struct param hz_params[] = {
 	{ "samples", P_ENUM, F(samples), samples_names, 0, 0, NULL,
 	  "samples=all|none", NULL },
 	{ "inject", P_ENUM, F(inject), inject_names, 0, 0, NULL,
-	  "inject=none|skip-line|wrong-pa", NULL },
+	  "inject=none|skip-line|wrong-pa|mark-zeroed", NULL },
 	{ "inject_lines", P_U64, F(inject_lines), NULL, 1, INJECT_MAX_LINES,
 	  NULL, "inject_lines=1..4096", NULL },
 	{ "cpl", P_ENUM, F(cpl), cpl_names, 0, 0, NULL, "cpl=0|3", NULL },
@@ -253,6 +316,22 @@ const struct param hz_params[] = {
 	  "scale=N[,N...] (CPUs per step; 'all')", NULL },
 	{ "numa", P_ENUM, F(numa), numa_names, 0, 0, NULL,
 	  "numa=local|remote|interleave", NULL },
+	{ "prezero", P_ENUM_LIST, F(prezeros), prezero_names, 0, 0, NULL,
+	  "prezero=none,request,idle,dedicated,on-free|all", NULL },
+	{ "prezero_n", P_CUSTOM, F(prezero_n), NULL, 0, 0, parse_prezero_n,
+	  "prezero_n=N|all", NULL },
+	{ "prezero_clear", P_CUSTOM, F(prezero_clear), NULL, 0, 0,
+	  parse_prezero_clear, "prezero_clear=same|PRIMITIVE", NULL },
+	{ "prezero_order", P_CUSTOM, F(prezero_order), NULL, 0, 0,
+	  parse_prezero_order, "prezero_order=same|ORDER", NULL },
+	{ "prezero_cpu", P_U64, F(prezero_cpu), NULL, 0, CPUSET_MAX - 1, NULL,
+	  "prezero_cpu=0..1023", NULL },
+	{ "prezero_low", P_U64, F(prezero_low), NULL, 0, 100, NULL,
+	  "prezero_low=0..100 (% of the pool)", NULL },
+	{ "prezero_high", P_U64, F(prezero_high), NULL, 1, 100, NULL,
+	  "prezero_high=1..100 (% of the pool)", NULL },
+	{ "prezero_idle_ms", P_U64, F(prezero_idle_ms), NULL, 0, 100000, NULL,
+	  "prezero_idle_ms=0..100000", NULL },
 	{ "cpu", P_U64, F(cpu), NULL, 0, CPU_AUTO - 1, NULL, "cpu=0..4095", NULL },
 	{ "backing", P_ENUM_LIST, F(backings), backing_names, 0, 0, NULL,
 	  "backing=hugetlb,thp,base|all", NULL },
@@ -293,6 +372,13 @@ void config_defaults(struct hz_config *c)
 	c->cpu = CPU_AUTO;
 	cpu_set_add(&c->cpus, 0);	/* the boot CPU alone, as before SMP */
 	c->numa = NUMA_LOCAL;
+	c->prezero_n = PREZERO_ALL;
+	c->prezero_clear = PREZERO_SAME;
+	c->prezero_order = ORDER_CONTIGUOUS;	/* one call per folio */
+	c->prezero_cpu = CPU_AUTO;
+	c->prezero_low = 33;			/* FreeBSD's 1/3 and 1/2 */
+	c->prezero_high = 50;
+	c->prezero_idle_ms = 20;
 	c->backings = (1ULL << BACKING_COUNT) - 1;
 }
 
@@ -303,7 +389,9 @@ static bool is_bench_key(const char *key)
 		"radius", "touch", "offset", "access", "cache", "verify",
 		"samples", "inject", "inject_lines", "cpl", "seed", "backing",
 		"pte", "preempt", "hz", "probe", "probe_us", "probe_class", "cpus", "scale",
-		"numa", NULL,
+		"numa", "prezero", "prezero_n", "prezero_clear", "prezero_order",
+		"prezero_cpu", "prezero_low", "prezero_high", "prezero_idle_ms",
+		NULL,
 	};
 
 	return choice_index(keys, key, strlen(key)) >= 0;
@@ -386,6 +474,10 @@ bool config_check(const struct hz_config *c, struct cmdline_result *res)
 				       hz_params[i].key);
 		return res->nerrors == before;
 	}
+	if (c->prezero_low >= c->prezero_high)
+		refuse(res, "prezero_low=%llu must be below prezero_high=%llu",
+		       (unsigned long long)c->prezero_low,
+		       (unsigned long long)c->prezero_high);
 	if (given(res, "cpu") && given(res, "cpus"))
 		refuse(res, "cpu= pins one process; cpus= runs one per CPU: "
 		       "give one of them");

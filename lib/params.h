@@ -33,11 +33,18 @@ enum verify_mode { VERIFY_FULL, VERIFY_SAMPLE };
 enum samples_mode { SAMPLES_ALL, SAMPLES_NONE };
 /* Test-only faults, to prove the verifier: dirty lines left after the
  * clear, or one folio mapped at a wrong physical address. */
-enum inject_mode { INJECT_NONE, INJECT_SKIP_LINE, INJECT_WRONG_PA };
+enum inject_mode { INJECT_NONE, INJECT_SKIP_LINE, INJECT_WRONG_PA,
+		   INJECT_MARK_ZEROED };
 /* Linux's preemption models, as preempt= names them; no bit set: no model. */
 enum preempt_choice { PREEMPT_NONE, PREEMPT_VOLUNTARY, PREEMPT_FULL,
 		      PREEMPT_LAZY, PREEMPT_CHOICES };
 enum probe_mode { PROBE_NONE, PROBE_LATENCY };
+/* Pre-zeroing free folios (docs/prezero.md) */
+enum prezero_mode { PREZERO_NONE, PREZERO_REQUEST, PREZERO_IDLE,
+		    PREZERO_DEDICATED, PREZERO_ON_FREE, PREZERO_COUNT };
+#define PREZERO_ALL (~0ULL)	/* prezero_n=all */
+#define PREZERO_N_MAX 262144	/* the most folios a pool holds */
+#define PREZERO_SAME (~0u)	/* prezero_clear=same, prezero_order=same */
 enum probe_class { PROBE_NORMAL, PROBE_RT };
 
 #define MAX_CHUNKS 8
@@ -93,6 +100,15 @@ struct hz_config {
 	u32 scale[MAX_SCALE];	/* CPUs per step; SCALE_ALL: all of cpus */
 	u32 numa;		/* enum numa_mode */
 
+	/* Pre-zeroing (docs/prezero.md) */
+	u64 prezeros;		/* bitmask of enum prezero_mode; 0: not given */
+	u64 prezero_n;		/* request: folios, or PREZERO_ALL */
+	u32 prezero_clear;	/* a prim, or PREZERO_SAME */
+	u32 prezero_order;	/* a planner order, or PREZERO_SAME */
+	u64 prezero_cpu;	/* dedicated: the zeroing CPU, or CPU_AUTO */
+	u64 prezero_low, prezero_high;	/* watermarks, % of the pool */
+	u64 prezero_idle_ms;	/* idle, dedicated: refill time before a pass */
+
 	/* The Linux companion only */
 	u64 cpu;		/* CPU to pin to, or CPU_AUTO */
 	u64 backings;		/* bitmask of enum backing (linux-fault) */
@@ -108,7 +124,7 @@ extern const char *const bench_names[], *const folio_names[],
 	*const inject_names[], *const cpl_names[], *const backing_names[],
 	*const pte_names[], *const preempt_names[], *const probe_names[],
 	*const probe_class_names[], *const order_choice_names[],
-	*const numa_names[];
+	*const numa_names[], *const prezero_names[];
 extern const u64 folio_bytes[FOLIO_COUNT];
 
 void config_defaults(struct hz_config *c);

@@ -20,6 +20,7 @@
 #include "kernel/bench/bench.h"
 #include "kernel/bench/fault.h"
 #include "kernel/bench/group.h"
+#include "kernel/bench/prezero.h"
 #include "kernel/bench/probe.h"
 #include "kernel/bench/workload.h"
 #include "kernel/acpi.h"
@@ -53,6 +54,8 @@ struct bench_cpu {
 	u8 fpu_area[8192] __aligned(FPU_ALIGN);	/* kernel_fpu_begin's */
 	struct bench_probe probe;
 	u64 cal[1024];		/* the timer-cost measurements' samples */
+	u32 *taken;		/* per fault: its folio (fault.h) */
+	struct prezero prezero;
 };
 
 /* One configuration on one CPU. */
@@ -66,6 +69,7 @@ struct bench_cfg {
 	u64 region;
 	const char *no_folio;	/* why count is 0 */
 	bool model_on;		/* this point has a scheduling model */
+	u32 prezero;		/* enum prezero_mode of this point */
 	struct bench_group *g;	/* the CPUs running it together */
 	u32 idx;		/* this one's place among them */
 	struct bench_smp smp;	/* where it runs, for its records */
@@ -91,10 +95,18 @@ static void op_fill(void *ctx)
 	struct bench_cfg *b = ctx;
 	struct pool *pool = &b->bc->pool;
 
+	/* A folio zeroed ahead keeps its zeros: that is what it is for. */
 	for (u32 i = 0; i < pool->n; i++)
-		fill_movq(phys_to_virt(pool->f[i].pa), pool->bytes, FILL_PATTERN);
+		if (!pool->f[i].zeroed)
+			fill_movq(phys_to_virt(pool->f[i].pa), pool->bytes,
+				  FILL_PATTERN);
 	for (u32 i = 0; i < pool->nguards; i++)
 		fill_movq(phys_to_virt(pool->guard_pa[i]), SZ_4K, FILL_PATTERN);
+	/* inject=mark-zeroed: the middle folio marked zeroed, not zeroed. */
+	if (b->c->inject == INJECT_MARK_ZEROED && pool->n) {
+		pool->f[pool->n / 2].zeroed = FOLIO_ZEROED;
+		pool_reset(pool);
+	}
 }
 
 static void op_cache(void *ctx, u32 mode)
@@ -141,6 +153,7 @@ static void arm(struct bench_cfg *b)
 	fc->max = b->count;
 	fc->clear_ticks = bc->wl.clear_ticks;
 	fc->fault_page = bc->wl.fault_page;
+	fc->taken = bc->taken;
 	fc->current = ~0ULL;
 	fc->model_on = b->d.at.v[AXIS_PREEMPT] != MODEL_OFF;
 	if (fc->model_on && prim_is_simd(b->d.at.v[AXIS_PRIM]))
@@ -174,6 +187,50 @@ static void noise_since(u32 cpu, const struct noise *a, struct bench_pass *p)
 	p->preemptions = b.preemptions - a->preemptions;
 }
 
+static const char *const prezero_by[PREZERO_COUNT] = {
+	[PREZERO_REQUEST] = "request", [PREZERO_IDLE] = "idle",
+	[PREZERO_DEDICATED] = "dedicated", [PREZERO_ON_FREE] = "free",
+};
+
+/*
+ * Before the timed part: request zeroes now, in this context (as a write
+ * to zeroable_hugepages just before the VM starts: after the cache state,
+ * so what it leaves in the cache the workload finds); dedicated starts
+ * its CPU and gives it prezero_idle_ms to fill up first.
+ */
+static void prezero_before(struct bench_cfg *b, struct bench_outcome *o)
+{
+	struct prezero *z = &b->bc->prezero;
+
+	z->ticks = z->folios = 0;
+	if (b->prezero == PREZERO_REQUEST)
+		prezero_request(z, b->c->prezero_n);
+	if (b->prezero != PREZERO_DEDICATED)
+		return;
+	if (!prezero_dedicated_start(z, b->d.prezero_cpu)) {
+		bench_fail(o, "%s: cpu %u would not take the zeroing", b->d.name,
+			   b->d.prezero_cpu);
+		return;
+	}
+	for (u64 end = rdtsc() + timebase.tsc_hz / 1000 * b->c->prezero_idle_ms;
+	     rdtsc() < end;)
+		cpu_relax();
+}
+
+/* Who zeroed ahead in this pass, and what it spent (on-free: later,
+ * in op_release, which adds to it). */
+static void prezero_account(struct bench_cfg *b, struct bench_pass *p)
+{
+	const struct prezero *z = &b->bc->prezero;
+
+	if (!b->prezero)
+		return;
+	p->prezero_by = prezero_by[b->prezero] ? prezero_by[b->prezero] : "none";
+	p->prezeroed = b->bc->fault.prezeroed;
+	p->prezero_ticks = z->ticks;
+	p->prezero_folios = z->folios;
+}
+
 static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		     struct bench_outcome *o)
 {
@@ -192,12 +249,15 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	wl->args->folio_bytes = b->bytes;
 	wl->args->access = access;
 	wl->args->use_rdtscp = cpu_info.has_rdtscp;
+	prezero_before(b, o);
 	noise_now(bc->cpu, &before);
 	if (probe && !bench_probe_start(&bc->probe, bc->cpu, b->c, &fc->current))
 		bench_fail(o, "%s: no memory for the probe task", b->d.name);
 	group_start(b->g, b->idx);
 	workload_run(wl, b->c->cpl == 1, b->model_on);
 	member.end = tsc_end();
+	if (b->prezero == PREZERO_DEDICATED)
+		prezero_dedicated_stop(&bc->prezero);
 	member.stime = sum_u64(wl->fault_ticks, b->count);
 	member.utime = access == ACCESS_NONE ? 0 :
 		       sum_u64(wl->access_ticks, b->count);
@@ -225,13 +285,20 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	p->access_t = wl->access_ticks;
 	p->page = wl->fault_page;
 	p->injected = fc->nlines;
+	prezero_account(b, p);
 }
 
 /* The entry the fault installed must be the folio's, as the user sees it. */
+/* The folio fault @k took (FIFO and zeroed-first: not always folio k). */
+static u32 folio_of(const struct bench_cfg *b, u32 k)
+{
+	return b->bc->taken[k] & ~TAKEN_ZEROED;
+}
+
 static bool check_leaf(struct bench_cfg *b, u32 k, u64 va,
 		       struct bench_outcome *o)
 {
-	u64 want_pa = b->bc->pool.f[k].pa;
+	u64 want_pa = b->bc->pool.f[folio_of(b, k)].pa;
 	struct pt_walk w;
 	const char *bad;
 
@@ -279,10 +346,13 @@ static void op_verify(void *ctx, struct bench_pass *p, struct bench_outcome *o)
 		p->detected += (u32)n;
 		if (n)
 			bench_fail(o, "%s: folio %u (user va %#llx, pa %#llx, "
-				   "fault page %llu) not zero at offset %#llx",
-				   b->d.name, k, (unsigned long long)va,
-				   (unsigned long long)b->bc->pool.f[k].pa,
+				   "fault page %llu%s) not zero at offset %#llx",
+				   b->d.name, folio_of(b, k),
+				   (unsigned long long)va,
+				   (unsigned long long)b->bc->pool.f[folio_of(b, k)].pa,
 				   (unsigned long long)b->bc->wl.fault_page[k],
+				   b->bc->taken[k] & TAKEN_ZEROED ?
+				   ", taken as zeroed in advance" : "",
 				   (unsigned long long)first);
 	}
 	for (u32 i = 0; i < fc->nlines; i++)
@@ -302,8 +372,31 @@ static void op_reset(void *ctx)
 	write_cr3(read_cr3());	/* and anything the walk cached */
 }
 
+/* prezero=on-free: the workload frees its folios, each zeroed as it is
+ * unmapped (init_on_free): the cost moves to here, recorded as such. */
+static void op_release(void *ctx, struct bench_pass *p)
+{
+	struct bench_cfg *b = ctx;
+	struct bench_cpu *bc = b->bc;
+	struct prezero *z = &bc->prezero;
+
+	if (b->prezero != PREZERO_ON_FREE)
+		return;
+	for (u32 k = 0; k < bc->fault.nfaults; k++) {
+		struct folio *f = &bc->pool.f[folio_of(b, k)];
+
+		pt_unmap(bc->wl.pml4, ALIGN_DOWN(bc->wl.addrs[k], b->bytes),
+			 leaf_of(b->folio), NULL);
+		prezero_on_free(z, f);
+		f->mapped = 0;		/* free again, and zeroed */
+	}
+	write_cr3(read_cr3());
+	p->prezero_ticks = z->ticks;
+	p->prezero_folios = z->folios;
+}
+
 static const struct bench_ops fault_ops = {
-	op_fill, op_cache, op_timed, op_verify, op_reset, NULL,
+	op_fill, op_cache, op_timed, op_verify, op_reset, NULL, op_release,
 };
 
 /* A scheduling model for this configuration, or why it cannot have one. */
@@ -332,6 +425,63 @@ static bool model_up(struct bench_cfg *b, char *why, size_t n)
 	return false;
 }
 
+/* The zeroing CPU of prezero=dedicated: prezero_cpu=, else the highest
+ * CPU that is up and not this group's. */
+static u32 zeroing_cpu(const struct bench_cfg *b)
+{
+	if (b->c->prezero_cpu != CPU_AUTO)
+		return (u32)b->c->prezero_cpu;
+	for (u32 cpu = smp.ncpus; cpu-- > 0;)
+		if (smp_is_up(cpu) && group_index(b->g, cpu) == ~0u)
+			return cpu;
+	return ~0u;
+}
+
+/* Every configuration starts with no folio zeroed ahead. */
+static void prezero_config(struct bench_cfg *b)
+{
+	struct pool *pool = &b->bc->pool;
+	struct zero_plan plan = {
+		b->d.plan.order,
+		b->d.plan.chunk ? (u32)MIN(b->d.plan.chunk / SZ_4K, (u64)~0u) : 1,
+		(u32)b->d.plan.radius,
+	};
+
+	b->prezero = matrix_prezero(&b->d.at);
+	b->d.prezero = b->c->prezeros ? prezero_names[b->prezero] : NULL;
+	b->d.prezero_cpu = b->prezero == PREZERO_DEDICATED ? zeroing_cpu(b) : 0;
+	for (u32 i = 0; i < pool->n; i++)
+		pool->f[i].zeroed = FOLIO_UNZEROED;
+	pool_reset(pool);
+	prezero_setup(&b->bc->prezero, b->c, pool, b->d.at.v[AXIS_PRIM], &plan);
+}
+
+/* Whether this point's pre-zeroing can run here, or why not. */
+static bool prezero_can(struct bench_cfg *b, char *why, size_t n)
+{
+	u32 cpu = b->d.prezero_cpu;
+
+	if (b->prezero == PREZERO_IDLE && !b->d.at.v[AXIS_PREEMPT]) {
+		ksnprintf(why, n, "prezero=idle needs a scheduling model: the "
+			  "idle task runs only under one (preempt=)");
+		return false;
+	}
+	if (b->prezero != PREZERO_DEDICATED)
+		return true;
+	if (b->g->n > 1) {
+		ksnprintf(why, n, "prezero=dedicated zeroes for one CPU's pool: "
+			  "give cpus= one CPU");
+		return false;
+	}
+	if (cpu == ~0u || !smp_is_up(cpu) || group_index(b->g, cpu) != ~0u) {
+		ksnprintf(why, n, "prezero=dedicated needs a CPU of its own, up "
+			  "and not in cpus=: %s", cpu == ~0u ? "none is free" :
+			  "prezero_cpu= names one that is not");
+		return false;
+	}
+	return true;
+}
+
 static void run_config(struct bench_cfg *b)
 {
 	struct bench_job j = {
@@ -341,9 +491,11 @@ static void run_config(struct bench_cfg *b)
 	char why[160] = "";
 	const char *skip;
 
+	prezero_config(b);
 	if (b->count == 0)
 		strlcpy(why, b->no_folio ? b->no_folio : "", sizeof(why));
 	else if (prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why)) &&
+		 prezero_can(b, why, sizeof(why)) &&
 		 model_up(b, why, sizeof(why)))
 		why[0] = '\0';
 	/* Any member's reason is the group's: they run it together or not. */
@@ -575,8 +727,15 @@ static struct bench_cpu *bench_cpu_get(u32 cpu)
 			vmem_free(bc);
 			bc = NULL;
 		}
+		if (bc && !(bc->taken = vmem_alloc((u64)WL_MAX_FAULTS *
+						   sizeof(u32)))) {
+			vmem_free(bc->slots);
+			vmem_free(bc);
+			bc = NULL;
+		}
 		if (bc && !workload_create(&bc->wl)) {
 			workload_destroy(&bc->wl);
+			vmem_free(bc->taken);
 			vmem_free(bc->slots);
 			vmem_free(bc);
 			bc = NULL;

@@ -116,6 +116,14 @@ static bool fault_handle(struct regs *r)
 	bytes = fc->pool->bytes;
 	va = ALIGN_DOWN(cr2, bytes);
 	page = (u32)((cr2 - va) / SZ_4K);
+	fc->taken[fc->nfaults] = (u32)(f - fc->pool->f) |
+				 (f->zeroed ? TAKEN_ZEROED : 0);
+	/* Zeroed in advance: only the mapping remains (its clear is 0). */
+	if (f->zeroed) {
+		fc->prezeroed++;
+		t0 = t1 = 0;
+		goto map;
+	}
 	ops.prim = fc->prim;
 	/* do_user_addr_fault(): local_irq_enable() if the faulting context
 	 * had interrupts on.  Without a model nothing here changes. */
@@ -136,13 +144,14 @@ static bool fault_handle(struct regs *r)
 		irq_disable();
 	if (taken < 0)
 		return false;
+	fc->resched += (u64)taken;
 	dirty_lines(fc, phys_to_virt(f->pa));
+map:
 	if (pt_map(fc->pml4, va, map_pa(fc, f), fc->leaf,
 		   fault_leaf_flags(fc->pte_linux, r->error & PF_ERR_W)) != PT_OK)
 		return false;
 	f->mapped = 1;
 	fc->last_entry = leaf_entry(fc->pml4, va);
-	fc->resched += (u64)taken;
 	fc->clear_ticks[fc->nfaults] = t1 - t0;
 	fc->fault_page[fc->nfaults] = page;
 	fc->nfaults++;

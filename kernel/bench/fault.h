@@ -31,6 +31,9 @@ struct fault_ctx {
 	u32 nfaults, max;
 	u64 *clear_ticks;
 	u64 *fault_page;	/* 4K page index within the folio */
+	u32 *taken;		/* the folio's index in the pool, and
+				 * TAKEN_ZEROED if it came zeroed */
+	u32 prezeroed;		/* faults served by a zeroed folio */
 	u64 resched;		/* resched points taken, this run */
 	u64 last_entry;		/* the leaf as installed by the last fault */
 	/* Under a scheduling model: interrupts on while clearing, as Linux's
@@ -39,6 +42,8 @@ struct fault_ctx {
 	void *fpu_area;		/* non-NULL: the primitive is SIMD */
 	volatile u64 current;	/* the fault whose folio_zero() runs; ~0 */
 };
+
+#define TAKEN_ZEROED (1u << 31)
 
 /* Hook the #PF vector (once). */
 void fault_init(void);

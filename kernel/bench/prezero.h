@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KERNEL_BENCH_PREZERO_H
+#define KERNEL_BENCH_PREZERO_H
+
+#include "arch/x86_64/clear.h"
+#include "kernel/mm/pool.h"
+#include "lib/params.h"
+#include "lib/zero.h"
+
+/*
+ * Zeroing free folios before a fault wants them (docs/prezero.md): on
+ * request in the requester's context (Li Zhe's zeroable_hugepages), on
+ * free (init_on_free), or continuously on a CPU of its own (openEuler's
+ * kzerod) between the low and high watermarks.  Each keeps what it spent
+ * and how many folios it zeroed, per pass: who paid, and when.
+ */
+struct prezero {
+	struct pool *pool;
+	prim_fn prim;
+	struct zero_plan plan;
+	u32 low, high;		/* watermarks, folios */
+	/* this pass */
+	u64 ticks, folios;
+	/* dedicated: the zeroing CPU's loop */
+	u32 cpu;
+	volatile u32 run, running;
+};
+
+/* For pool @p: how its folios are zeroed (prezero_clear=, prezero_order=
+ * or the configuration's own) and the watermarks as folio counts. */
+void prezero_setup(struct prezero *z, const struct hz_config *c,
+		   struct pool *p, u32 prim, const struct zero_plan *plan);
+/* request: up to @n unzeroed free folios zeroed now, here. */
+void prezero_request(struct prezero *z, u64 n);
+/* on-free: folio @f, just unmapped, zeroed now, here. */
+void prezero_on_free(struct prezero *z, struct folio *f);
+/* dedicated: CPU @cpu keeps the pool's zeroed folios between the
+ * watermarks until stopped; false when @cpu cannot take work. */
+bool prezero_dedicated_start(struct prezero *z, u32 cpu);
+void prezero_dedicated_stop(struct prezero *z);
+
+#endif
