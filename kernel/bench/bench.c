@@ -55,6 +55,7 @@ struct bench_cpu {
 	struct bench_probe probe;
 	u64 cal[1024];		/* the timer-cost measurements' samples */
 	u32 *taken;		/* per fault: its folio (fault.h) */
+	u8 idle_fpu[8192] __aligned(FPU_ALIGN);	/* prezero=idle's */
 	struct prezero prezero;
 };
 
@@ -195,8 +196,9 @@ static const char *const prezero_by[PREZERO_COUNT] = {
 /*
  * Before the timed part: request zeroes now, in this context (as a write
  * to zeroable_hugepages just before the VM starts: after the cache state,
- * so what it leaves in the cache the workload finds); dedicated starts
- * its CPU and gives it prezero_idle_ms to fill up first.
+ * so what it leaves in the cache the workload finds); idle sleeps for
+ * prezero_idle_ms while the idle task zeroes; dedicated starts its CPU
+ * and gives it prezero_idle_ms to fill up first.
  */
 static void prezero_before(struct bench_cfg *b, struct bench_outcome *o)
 {
@@ -205,6 +207,11 @@ static void prezero_before(struct bench_cfg *b, struct bench_outcome *o)
 	z->ticks = z->folios = 0;
 	if (b->prezero == PREZERO_REQUEST)
 		prezero_request(z, b->c->prezero_n);
+	if (b->prezero == PREZERO_IDLE)
+		prezero_idle(z, b->bc->cpu, b->c->prezero_idle_ms,
+			     timebase.tsc_hz, prim_is_simd(b->c->prezero_clear ==
+			     PREZERO_SAME ? b->d.at.v[AXIS_PRIM] :
+			     b->c->prezero_clear) ? b->bc->idle_fpu : NULL);
 	if (b->prezero != PREZERO_DEDICATED)
 		return;
 	if (!prezero_dedicated_start(z, b->d.prezero_cpu)) {

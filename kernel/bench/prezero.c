@@ -3,6 +3,8 @@
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/bench/prezero.h"
+#include "kernel/sched/fpu.h"
+#include "kernel/sched/sched.h"
 #include "kernel/smp/smp.h"
 #include "lib/order.h"
 
@@ -24,15 +26,35 @@ void prezero_setup(struct prezero *z, const struct hz_config *c,
 }
 
 /* One folio, as the fault path would (from its first page), timed. */
-static void zero_one(struct prezero *z, struct folio *f)
+static void zero_with(struct prezero *z, struct folio *f,
+		      const struct zero_ops *ops)
 {
-	struct zero_ops ops = { z->prim, NULL, NULL, NULL, NULL };
 	u64 t0 = tsc_begin();
 
 	folio_zero(phys_to_virt(f->pa), (u32)(z->pool->bytes / SZ_4K), 0,
-		   &z->plan, &ops);
+		   &z->plan, ops);
 	z->ticks += tsc_end() - t0;
 	z->folios++;
+}
+
+static void zero_one(struct prezero *z, struct folio *f)
+{
+	struct zero_ops ops = { z->prim, NULL, NULL, NULL, NULL };
+
+	zero_with(z, f, &ops);
+}
+
+/* Between the watermarks: start below the low one, stop at the high one
+ * (FreeBSD's hysteresis). */
+static bool wants_more(struct prezero *z)
+{
+	u32 have = pool_zeroed(z->pool);
+
+	if (have < z->low)
+		z->filling = true;
+	else if (have >= z->high)
+		z->filling = false;
+	return z->filling;
 }
 
 void prezero_request(struct prezero *z, u64 n)
@@ -59,18 +81,12 @@ void prezero_on_free(struct prezero *z, struct folio *f)
 static void dedicated(void *arg)
 {
 	struct prezero *z = arg;
-	bool filling = true;
-
 	z->running = 1;
+	z->filling = true;
 	while (__atomic_load_n(&z->run, __ATOMIC_ACQUIRE)) {
-		u32 have = pool_zeroed(z->pool);
 		struct folio *f;
 
-		if (have < z->low)
-			filling = true;
-		else if (have >= z->high)
-			filling = false;
-		if (!filling || !(f = pool_take_unzeroed(z->pool))) {
+		if (!wants_more(z) || !(f = pool_take_unzeroed(z->pool))) {
 			cpu_relax();
 			continue;
 		}
@@ -94,4 +110,60 @@ void prezero_dedicated_stop(struct prezero *z)
 {
 	__atomic_store_n(&z->run, 0, __ATOMIC_RELEASE);
 	smp_wait(z->cpu);
+}
+
+static void idle_enter(void *ctx)
+{
+	struct prezero *z = ctx;
+
+	if (z->fpu_area)
+		kernel_fpu_begin(z->fpu_area);
+}
+
+static void idle_leave(void *ctx)
+{
+	struct prezero *z = ctx;
+
+	if (z->fpu_area)
+		kernel_fpu_end(z->fpu_area);
+}
+
+static void idle_resched(void *ctx)
+{
+	(void)ctx;
+	cond_resched();
+}
+
+/* The idle task's unit: one folio, with interrupts on, giving the CPU
+ * back at the plan's resched points as the model says. */
+static bool idle_unit(void *arg)
+{
+	struct prezero *z = arg;
+	struct zero_ops ops = { z->prim, idle_resched, z, idle_enter,
+				idle_leave };
+	struct folio *f;
+
+	if (!z->run || !wants_more(z) || !(f = pool_take_unzeroed(z->pool)))
+		return false;
+	irq_enable();
+	zero_with(z, f, &ops);
+	irq_disable();
+	pool_put_zeroed(z->pool, f);
+	return true;
+}
+
+void prezero_idle(struct prezero *z, u32 cpu, u64 ms, u64 tsc_hz,
+		  void *fpu_area)
+{
+	z->fpu_area = fpu_area;
+	z->filling = true;
+	z->run = 1;
+	sched_set_idle_work(cpu, idle_unit, z);
+	sleep_until(rdtsc() + tsc_hz / 1000 * ms);
+	z->run = 0;
+	/* The idle task may have been preempted inside a folio: let it put
+	 * it back before any fault can want it. */
+	while (__atomic_load_n(&z->pool->busy, __ATOMIC_ACQUIRE))
+		sleep_until(rdtsc() + tsc_hz / 10000);
+	sched_set_idle_work(cpu, NULL, NULL);
 }

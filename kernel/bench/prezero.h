@@ -24,6 +24,8 @@ struct prezero {
 	/* dedicated: the zeroing CPU's loop */
 	u32 cpu;
 	volatile u32 run, running;
+	bool filling;		/* between the watermarks, going up */
+	void *fpu_area;		/* idle: kernel_fpu_begin()'s for a SIMD one */
 };
 
 /* For pool @p: how its folios are zeroed (prezero_clear=, prezero_order=
@@ -38,5 +40,12 @@ void prezero_on_free(struct prezero *z, struct folio *f);
  * watermarks until stopped; false when @cpu cannot take work. */
 bool prezero_dedicated_start(struct prezero *z, u32 cpu);
 void prezero_dedicated_stop(struct prezero *z);
+/* idle: this CPU's idle task zeroes between the watermarks, a folio at a
+ * time with resched points, while the caller sleeps @ms; then the caller
+ * waits until the idle task holds no folio.  Under a model only.
+ * @fpu_area: the idle task's own kernel_fpu_begin() area, for a SIMD
+ * primitive. */
+void prezero_idle(struct prezero *z, u32 cpu, u64 ms, u64 tsc_hz,
+		  void *fpu_area);
 
 #endif

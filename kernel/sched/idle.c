@@ -18,8 +18,24 @@ void idle_task_fn(void *arg)
 			if (rq->model == PREEMPT_MODEL_OFF)
 				sched_bug("idle without a model: nothing can "
 					  "wake a task");
+			if (rq->idle_work && rq->idle_work(rq->idle_arg)) {
+				irq_disable();
+				continue;
+			}
 			safe_halt();
 		}
 		schedule();
 	}
+}
+
+void sched_set_idle_work(u32 cpu, bool (*fn)(void *arg), void *arg)
+{
+	struct rq *rq = cpu_rq(cpu);
+	u64 flags = read_rflags();
+
+	irq_disable();
+	rq->idle_arg = arg;
+	rq->idle_work = fn;
+	if (flags & RFLAGS_IF)
+		irq_enable();
 }

@@ -24,6 +24,9 @@ struct rq {
 	struct task *idle;
 	struct task *queue;		/* runnable, not running; best first */
 	struct task boot;		/* whoever called sched_init_cpu() */
+	/* Work the idle task does instead of halting, or NULL */
+	bool (*idle_work)(void *arg);
+	void *idle_arg;
 	struct sched_stats stats;
 };
 

@@ -95,4 +95,13 @@ void might_resched(void);
 
 struct sched_stats *sched_stats(u32 cpu);
 
+/*
+ * What CPU @cpu's idle task does instead of halting (FreeBSD's idle
+ * zeroing, Windows' zero-page thread): @fn, called with interrupts off,
+ * does one unit and returns true, or false for none to do (then it
+ * halts).  NULL: halt.  The idle task looks for a task to run between
+ * units; @fn may enable interrupts and take resched points within one.
+ */
+void sched_set_idle_work(u32 cpu, bool (*fn)(void *arg), void *arg);
+
 #endif
