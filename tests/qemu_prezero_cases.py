@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""QEMU tests of pre-zeroing (docs/prezero.md): every folio verified, a
+zeroed one served without a clear, the clearing moved where each mode
+says, and a folio marked zeroed that is not fails the run, named.
+Correctness only: the bounds compare a run with another of the same boot."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from hzlib import qemu, records
+
+from qemu_cases import Case, Check, all_of, expect_log, expect_rc, passes
+
+BASE = ["bench=fault", "folio=2M", "size=16M", "runs=2", "warmups=1",
+        "order=contiguous-page", "selftest=off"]
+
+
+class Cfg:
+    def __init__(self, rec: records.Record) -> None:
+        self.rec = rec
+        self.runs: list[records.Record] = []
+        self.clear: list[int] = []
+
+    @property
+    def measured(self) -> list[records.Record]:
+        return [r for r in self.runs if r.f["pass"] == "measure"]
+
+
+def by_mode(res: qemu.BootResult) -> dict[str, Cfg] | str:
+    boots = records.parse(res.log)
+    if len(boots) != 1 or boots[0].problems or not boots[0].complete:
+        return f"records damaged: {boots[0].problems[:3] if boots else 'none'}"
+    cfgs: dict[int, Cfg] = {}
+    for r in boots[0].records:
+        if r.type == "config":
+            cfgs[r.int("cfg")] = Cfg(r)
+        elif r.type == "run":
+            cfgs[r.int("cfg")].runs.append(r)
+        elif r.type == "samples" and r.f["kind"] == "clear":
+            cfgs[r.int("cfg")].clear += [int(x) for x in r.f["v"].split(",") if x]
+    out: dict[str, Cfg] = {}
+    for c in cfgs.values():
+        out[f"{c.rec.f['prezero']}.{c.rec.f['clear']}"] = c
+    return out
+
+
+def verified(c: Cfg) -> str | None:
+    if not c.runs or any(r.f["verify"] not in ("ok", "n/a") for r in c.runs) or \
+            not any(r.f["verify"] == "ok" for r in c.runs):
+        return f"{c.rec.f['name']}: zero check {[r.f['verify'] for r in c.runs]}"
+    return None
+
+
+def total(c: Cfg, key: str) -> int:
+    return sum(r.int(key) for r in c.measured)
+
+
+def request_takes_over(res: qemu.BootResult) -> str | None:
+    """request: every fault served zeroed (clear 0), the zeroing done in
+    the requester's context; the time to fault the region (the seed's VM
+    start) drops by at least half of what none spends clearing."""
+    cs = by_mode(res)
+    if isinstance(cs, str):
+        return cs
+    for clear in ("erms", "avx2"):
+        none, req = cs[f"none.{clear}"], cs[f"request.{clear}"]
+        for c in (none, req):
+            if verified(c):
+                return verified(c)
+        if any(r.int("prezeroed_faults") != r.int("faults") or r.f["prezero_by"] != "request"
+               for r in req.runs):
+            return f"request.{clear}: not every fault served zeroed"
+        if any(req.clear) or not req.clear:
+            return f"request.{clear}: clear samples {req.clear[:4]}, expected all 0"
+        if not total(req, "prezero_ticks"):
+            return f"request.{clear}: no zeroing time recorded for the requester"
+        drop = total(none, "fault_ticks") - total(req, "fault_ticks")
+        if drop < total(none, "clear_ticks") // 2:
+            return (f"{clear}: faulting the region took {total(req, 'fault_ticks')} "
+                    f"ticks with request, {total(none, 'fault_ticks')} without: it did not "
+                    f"drop by half of none's clearing ({total(none, 'clear_ticks')})")
+    return None
+
+
+def served(mode: str, by: str, more_than: float) -> Check:
+    """Every measured pass of @mode: more than @more_than of its faults
+    served zeroed, by @by, who reports its time and folios."""
+    def run(res: qemu.BootResult) -> str | None:
+        cs = by_mode(res)
+        if isinstance(cs, str):
+            return cs
+        mine = [c for k, c in cs.items() if k.startswith(mode + ".")]
+        if not mine:
+            return f"no prezero={mode} configuration"
+        for c in mine:
+            if verified(c):
+                return verified(c)
+            for r in c.measured:
+                frac = r.int("prezeroed_faults") / max(r.int("faults"), 1)
+                if r.f["prezero_by"] != by or frac <= more_than or \
+                        not r.int("prezero_ticks") or not r.int("prezero_folios"):
+                    return (f"{c.rec.f['name']} run {r.f['run']}: {r.f['prezeroed_faults']} "
+                            f"of {r.f['faults']} faults zeroed ahead by {r.f['prezero_by']}, "
+                            f"{r.f['prezero_ticks']} ticks: expected > {more_than:.0%} by {by}")
+        return None
+    return run
+
+
+def moved_to_free(res: qemu.BootResult) -> str | None:
+    """on-free: from the second pass every fault is served zeroed and its
+    clear is 0; the zeroing is charged to unmap time (prezero_by=free)."""
+    cs = by_mode(res)
+    if isinstance(cs, str):
+        return cs
+    c = cs["on-free.erms"]
+    if verified(c):
+        return verified(c)
+    first = c.runs[0]
+    if first.int("prezeroed_faults") != 0 or not first.int("clear_ticks"):
+        return f"on-free: the first pass had nothing zeroed ahead, yet {first.f}"
+    for r in c.runs[1:]:
+        if r.int("prezeroed_faults") != r.int("faults") or r.int("clear_ticks") or \
+                r.f["prezero_by"] != "free" or not r.int("prezero_ticks"):
+            return f"on-free run {r.f['run']}: {r.f}"
+    return None
+
+
+CASES = [
+    Case("prezero-request", args=[*BASE, "clear=erms,avx2", "prezero=none,request"],
+         check=all_of(passes, request_takes_over)),
+    Case("prezero-on-free-idle",
+         args=[*BASE, "clear=erms", "prezero=on-free,idle", "preempt=full",
+               "prezero_high=100", "prezero_low=99", "prezero_idle_ms=50"],
+         check=all_of(passes, moved_to_free, served("idle", "idle", 0.5))),
+    Case("prezero-mark-zeroed", args=[*BASE, "clear=erms", "prezero=none",
+                                      "inject=mark-zeroed", "runs=1", "warmups=0"],
+         check=all_of(expect_rc(1), expect_log(
+             r"# none\.2M\.erms\.contiguous-page: folio \d+ \(user va 0x[0-9a-f]+, "
+             r"pa 0x[0-9a-f]+, fault page 0, taken as zeroed in advance\) not zero",
+             "the folio named"), expect_log(r"not ok 1 none\.2M\.erms", "the case failed"))),
+]
+
+# A CPU of its own zeroes: two vCPUs, so the SMP phase.
+SMP_CASES = [
+    Case("prezero-dedicated", smp=2,
+         args=[*BASE, "clear=erms", "prezero=dedicated", "prezero_high=100",
+               "prezero_low=99", "prezero_idle_ms=50"],
+         check=all_of(passes, served("dedicated", "dedicated", 0.5),
+                      expect_log(r"prezero_cpu=1", "the zeroing CPU recorded"))),
+]
