@@ -18,6 +18,7 @@
 #include "hosted/companion.h"
 #include "hosted/group.h"
 #include "hosted/probe.h"
+#include "hosted/zeroable.h"
 #include "lib/benchrun.h"
 #include "lib/format.h"
 #include "lib/touch.h"
@@ -33,6 +34,8 @@ struct lf_cfg {
 	u32 huge_pct;		/* least THP coverage of any pass */
 	struct probe probe;	/* probe=latency, this pass */
 	volatile u64 current_fault;
+	u32 prezero;		/* enum prezero_mode: none or request */
+	struct zeroable zz;	/* request: the sysfs files */
 };
 
 static bool applies(u32 folio, enum backing b)
@@ -74,6 +77,16 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	struct samples *s = l->s;
 	char why[200];
 
+	/* As a write to zeroable_hugepages just before a VM starts. */
+	if (l->prezero == PREZERO_REQUEST) {
+		u64 want = l->d.c->prezero_n == PREZERO_ALL ? l->count :
+			   MIN(l->d.c->prezero_n, (u64)l->count);
+
+		p->prezero_by = "request";
+		p->prezero_folios = zeroable_request(&l->zz, want,
+						     &p->prezero_ticks);
+		p->prezeroed_unknown = true;
+	}
 	l->mapped = region_map(&l->r, l->d.size, l->backing, l->bytes, why,
 			       sizeof(why));
 	if (!l->mapped) {
@@ -178,6 +191,13 @@ static void skip_reason(struct lf_cfg *l, u32 procs, char *why, size_t n)
 		ksnprintf(why, n, "transparent huge pages are off or absent "
 			  "(/sys/kernel/mm/transparent_hugepage/enabled: '%s')",
 			  host.thp_enabled);
+	else if (l->prezero == PREZERO_REQUEST && l->backing != BACKING_HUGETLB)
+		ksnprintf(why, n, "prezero=request drives hugetlb's "
+			  "zeroable_hugepages: %s pages have none",
+			  backing_names[l->backing]);
+	else if (l->prezero == PREZERO_REQUEST &&
+		 !zeroable_find(l->bytes, &l->zz, why, n))
+		return;
 	else if (l->backing == BACKING_HUGETLB)
 		hugetlb_ensure(l->bytes, (u64)l->count * procs, why, n);
 }
@@ -243,8 +263,9 @@ static u32 fit_count(const struct hz_config *c, u32 f, enum backing b,
 	return count;
 }
 
-u32 run_linux_fault(const struct hz_config *c, u32 *id,
-		    const struct group_cpus *g)
+/* Every folio size and backing of one pre-zeroing mode. */
+static u32 run_mode(const struct hz_config *c, u32 *id,
+		    const struct group_cpus *g, u32 m)
 {
 	u32 failed = 0;
 
@@ -270,8 +291,12 @@ u32 run_linux_fault(const struct hz_config *c, u32 *id,
 			l.d.llc = cpu_info.l3;
 			l.d.linux_folios = true;
 			l.d.probe_policy = probe_policy(c);
-			ksnprintf(l.d.name, sizeof(l.d.name), "linux.%s.%s",
-				  folio_names[f], backing_names[b]);
+			l.prezero = m;
+			l.d.prezero = c->prezeros ? prezero_names[m] : NULL;
+			ksnprintf(l.d.name, sizeof(l.d.name), "%s%slinux.%s.%s",
+				  c->prezeros ? prezero_names[m] : "",
+				  c->prezeros ? "." : "", folio_names[f],
+				  backing_names[b]);
 			if (!l.count) {
 				fprintf(stderr, "hugezero-linux: %s: no memory\n",
 					l.d.name);
@@ -280,5 +305,17 @@ u32 run_linux_fault(const struct hz_config *c, u32 *id,
 			}
 			failed += run_where(&l, id, g);
 		}
+	return failed;
+}
+
+u32 run_linux_fault(const struct hz_config *c, u32 *id,
+		    const struct group_cpus *g)
+{
+	u64 modes = c->prezeros ? c->prezeros : 1ULL << PREZERO_NONE;
+	u32 failed = 0;
+
+	for (u32 m = 0; m < PREZERO_COUNT; m++)
+		if (modes >> m & 1)
+			failed += run_mode(c, id, g, m);
 	return failed;
 }

@@ -252,7 +252,8 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 		rec_u64(&r, "preemptions", p->preemptions);
 	}
 	if (p->prezero_by) {
-		rec_u64(&r, "prezeroed_faults", p->prezeroed);
+		if (!p->prezeroed_unknown)
+			rec_u64(&r, "prezeroed_faults", p->prezeroed);
 		rec_str(&r, "prezero_by", p->prezero_by);
 		rec_u64(&r, "prezero_ticks", p->prezero_ticks);
 		rec_u64(&r, "prezero_folios", p->prezero_folios);

@@ -95,6 +95,7 @@ struct bench_pass {
 	/* prezero= (docs/prezero.md): who zeroed ahead, and what it cost */
 	const char *prezero_by;		/* request, free, dedicated, idle; NULL */
 	u32 prezeroed;			/* faults served by a zeroed folio */
+	bool prezeroed_unknown;		/* Linux does not say which were */
 	u64 prezero_ticks, prezero_folios;
 };
 

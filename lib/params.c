@@ -455,6 +455,14 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 		refuse(res, "probe=%s needs a scheduling model to run beside the "
 		       "workload: add preempt=none,voluntary,full,lazy or some "
 		       "of them", probe_names[c->probe]);
+	if (companion && c->prezeros & ~((1ULL << PREZERO_NONE) |
+					 (1ULL << PREZERO_REQUEST)))
+		refuse(res, "prezero=idle, dedicated and on-free are the "
+		       "kernel's; the companion runs prezero=none,request, "
+		       "request through Linux's zeroable_hugepages");
+	if (companion && c->prezeros && c->bench != BENCH_LINUX_FAULT)
+		refuse(res, "prezero= in the companion drives Linux's "
+		       "zeroable_hugepages: bench=linux-fault");
 	if (companion && c->cache == CACHE_WBINVD)
 		refuse(res, "cache=wbinvd needs ring 0; the companion can do "
 		       "cache=cold (CLFLUSHOPT/CLFLUSH over the region)");
