@@ -3,6 +3,7 @@
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/paging.h"
 #include "kernel/mm/memory.h"
+#include "kernel/mm/pool.h"
 #include "kernel/selftest/selftest.h"
 
 static const char *size_name(u64 size)
@@ -116,10 +117,52 @@ static void exhaustion(struct tctx *t)
 	     (unsigned long long)high);
 }
 
+/*
+ * The pool's two lists: a fault takes the oldest zeroed folio first, then
+ * the oldest unzeroed; a zeroer's folio goes to the zeroed list; a reset
+ * puts mapped folios back unzeroed and keeps the others' state.
+ */
+static void pool_zeroed_first(struct tctx *t)
+{
+	static struct folio slots[4];
+	struct pool p;
+	struct folio *f, *z;
+	u32 order[4];
+
+	if (!check(t, pool_create(&p, slots, SZ_4K, 4) == 4, "no 4 frames"))
+		return;
+	f = pool_take_unzeroed(&p);		/* folio 0, to be zeroed */
+	check(t, f == &slots[0] && p.busy == 1, "a zeroer took %ld",
+	      (long)(f - slots));
+	pool_put_zeroed(&p, f);
+	z = pool_take_unzeroed(&p);		/* folio 1, zeroed too */
+	pool_put_zeroed(&p, z);
+	for (u32 i = 0; i < 4; i++) {
+		f = pool_take(&p);
+		order[i] = f ? (u32)(f - slots) : ~0u;
+		if (f)
+			f->mapped = i == 0;	/* the workload used folio 0 */
+	}
+	check(t, order[0] == 0 && order[1] == 1 && order[2] == 2 &&
+	      order[3] == 3, "faults took %u %u %u %u, expected 0 1 2 3 "
+	      "(zeroed first, FIFO)", order[0], order[1], order[2], order[3]);
+	check(t, !pool_take(&p), "a fifth folio from a pool of four");
+	pool_reset(&p);
+	check(t, !slots[0].zeroed && slots[1].zeroed && pool_zeroed(&p) == 1,
+	      "after a reset: folio 0 (mapped) zeroed %u, folio 1 (not) %u, "
+	      "%u on the zeroed list", slots[0].zeroed, slots[1].zeroed,
+	      pool_zeroed(&p));
+	f = pool_take(&p);
+	check(t, f == &slots[1], "after the reset the zeroed folio comes "
+	      "first, got %ld", f ? (long)(f - slots) : -1L);
+	pool_destroy(&p);
+}
+
 SUITE(suite_frame, "frame",
 	{ "alloc_4k", alloc_4k },
 	{ "alloc_2m", alloc_2m },
 	{ "alloc_1g", alloc_1g },
 	{ "double_free", double_free },
 	{ "exhaustion", exhaustion },
+	{ "pool_zeroed_first", pool_zeroed_first },
 );
