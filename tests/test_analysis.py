@@ -71,8 +71,17 @@ class DimensionTest(unittest.TestCase):
         # The kernel before the models ran none; the companion's is the host's.
         self.assertEqual(old["preempt"], "off")
         self.assertNotIn("preempt", dims.of({"bench": "bare"}))
+        # Before prezero= every fault cleared its own folio; the
+        # companion's Linux is Linux's own, unrecorded.
+        self.assertEqual(old["prezero"], "none")
+        self.assertNotIn("prezero", dims.of({"bench": "linux-fault"}))
+        # prezero=none has no parameters: none of them pairs it apart.
+        self.assertEqual(dims.of({"prezero": "none", "prezero_clear": "erms"}),
+                         dims.of({}))
+        self.assertEqual(dims.of({"prezero": "request", "prezero_n": "all"})["prezero_n"],
+                         "all")
         # No known default: missing stays missing, a value of its own.
-        self.assertNotIn("prezero", old)
+        self.assertNotIn("probe_class", old)
         self.assertNotIn("inject_lines", dims.of({"inject": "none", "inject_lines": "4"}))
 
     def test_csv_has_every_dimension(self) -> None:

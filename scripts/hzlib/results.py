@@ -29,7 +29,7 @@ CSV_COLUMNS = [
     "inject_lines", "roof", "net_ticks", "fault_net_ticks", "injected",
     "detected", "probe_us_median", "probe_us_p99", "probe_us_p999",
     "probe_us_max", "probe_lost", "numa", "cpu", "ncpus", "node", "mem_node",
-    "group", "apic_id",
+    "group", "apic_id", *dims.PREZERO_PARAMS,
 ]
 
 # Which CPU of its group a configuration's records are from (docs/smp.md):
