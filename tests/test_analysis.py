@@ -227,6 +227,30 @@ class NetTest(unittest.TestCase):
         self.assertAlmostEqual(new["fault_us_median"], 0.9)     # already net
         self.assertAlmostEqual(new["clear_us_median"], 0.4)
 
+    def test_a_prezeroed_fault_holds_one_timer_pair(self) -> None:
+        # Its clear sample is 0: the handler timed no clear, so its fault
+        # window holds the workload's pair (100) alone, not both (300).
+        def one(samples: bool) -> dict[str, object]:
+            (r,) = rows_of(Log(timebase=self.TB).config(
+                kernel_config(prezero="request", prezero_n="1"),
+                [{"fault": [1100, 500], "clear": [600, 0]}], summary="fault_net_of_ticks=300",
+                samples=samples, run_extra="prezeroed_faults=1 prezero_by=request").text())
+            return r
+        r = one(True)
+        self.assertAlmostEqual(r["fault_us_min"], 0.4)      # 500 - 100
+        self.assertAlmostEqual(r["fault_us_max"], 0.8)      # 1100 - 300
+        self.assertAlmostEqual(r["overhead_us_median"], 0.35)   # (300 + 400) / 2
+        self.assertAlmostEqual(r["gbps_mean"], 4194304 / 1200e-9 / (1 << 30))
+        self.assertAlmostEqual(r["clear_gbps_mean"], 4194304 / 500e-9 / (1 << 30))
+        # From the run totals alone: the same timers off.
+        r = one(False)
+        self.assertAlmostEqual(r["gbps_mean"], 4194304 / 1200e-9 / (1 << 30))
+        self.assertAlmostEqual(r["clear_gbps_mean"], 4194304 / 500e-9 / (1 << 30))
+        s = [x for x in results.sample_rows(records.parse(Log(timebase=self.TB).config(
+            kernel_config(), [{"fault": [1100, 500], "clear": [600, 0]}],
+            summary="fault_net_of_ticks=300").text())) if x["kind"] == "fault"]
+        self.assertEqual([(x["timer_ticks"], x["net_us"]) for x in s], [(300, 0.8), (100, 0.4)])
+
     def test_no_timebase_overhead_is_zero(self) -> None:
         (r,) = rows_of(Log(timebase="tsc_hz=1000000000 source=hpet").config(
             kernel_config(), [{"fault": [1100, 900], "clear": [600, 400]}]).text())

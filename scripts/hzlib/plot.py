@@ -135,7 +135,7 @@ def cdf_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ignore
     for b, c, row in done:
         hz = results.tsc_hz(b)
         kind = results.rate_kind(c)
-        v = [x * 1e6 / hz for x in results.measured_samples(c, kind, results.kind_timer(b, c, kind))]
+        v = [x * 1e6 / hz for x in results.measured_samples(b, c, kind)]
         if v:
             series.setdefault(str(row["folio"]), []).append(
                 (f"{row['clear']} {label_of(row)} [{kind}]", v))
