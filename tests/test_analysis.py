@@ -5,8 +5,10 @@ the roof column, figures net of the timer, and the split's choice of
 Linux's own strategy."""
 from __future__ import annotations
 
+import csv
 import importlib.util
 import io
+import math
 import subprocess
 import sys
 import tempfile
@@ -20,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hzlib import compare, dims, plot, records, report, results, split  # noqa: E402
 
-from synth import Log, kernel_config  # noqa: E402
+from synth import Log, kernel_config, prezero_log  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 RUNS = [{"fault": [2000, 2000], "clear": [1000, 1000]},
@@ -395,6 +397,67 @@ class SplitChoiceTest(unittest.TestCase):
                                                   pte="linux", preempt=m), RUNS).text()
                        for m in ("full", "none"))
         self.assertIn("(boot 2 cfg 1, settings as the fault's)", self.split_text(comp, kern))
+
+
+class PrezeroTest(unittest.TestCase):
+    """prezero=none,request,on-free (synth.prezero_log): where the zeroing went."""
+
+    def rows(self) -> list[dict[str, object]]:
+        return rows_of(prezero_log().text())
+
+    def test_row_figures(self) -> None:
+        want = {  # mode: pre-zeroed %, by, fault, inline, ahead, total (ms per pass)
+            "none": (0.0, "none", 2.2, 1.9, 0.0, 1.9),
+            "request": (50.0, "request", 1.075, 0.95, 0.95, 1.9),
+            "on-free": (100.0, "free", 0.06, 0.0, 2.0, 2.0),
+        }
+        rows = self.rows()
+        self.assertEqual([r["prezero"] for r in rows], list(want))
+        for r in rows:
+            pct, by, fault, inline, ahead, total = want[str(r["prezero"])]
+            self.assertEqual(r["prezero_by"], by)
+            for k, v in (("prezeroed_pct", pct), ("fault_ms_per_run", fault),
+                         ("inline_clear_ms_per_run", inline), ("prezero_ms_per_run", ahead),
+                         ("zeroing_ms_per_run", total)):
+                self.assertAlmostEqual(r[k], v, places=9, msg=f"{r['prezero']} {k}")
+        # A mode's parameters are its dimensions; none has none.
+        self.assertEqual(rows[1]["dims"]["prezero_n"], "1")
+        self.assertNotIn("prezero_clear", rows[0]["dims"])
+
+    def test_older_log_and_companion(self) -> None:
+        (old,) = rows_of(kernel_log())      # no prezero: every fault cleared its own
+        self.assertEqual((old["prezero"], old["prezero_by"], old["prezeroed_pct"],
+                          old["prezero_ms_per_run"]), ("none", "none", 0.0, 0.0))
+        self.assertAlmostEqual(old["inline_clear_ms_per_run"], 0.002)
+        self.assertAlmostEqual(old["zeroing_ms_per_run"], 0.002)
+        self.assertAlmostEqual(old["fault_ms_per_run"], 0.004)
+        (lin,) = rows_of(companion_log("kernel=6.18.0", []).text())
+        self.assertEqual(lin["prezero_by"], "")
+        for k in ("prezeroed_pct", "prezero_ms_per_run", "zeroing_ms_per_run",
+                  "inline_clear_ms_per_run"):
+            self.assertTrue(math.isnan(lin[k]), k)   # type: ignore[arg-type]
+        self.assertAlmostEqual(lin["fault_ms_per_run"], 0.2)
+
+    def test_csv_columns(self) -> None:
+        with tempfile.TemporaryDirectory() as d:
+            p = Path(d) / "x.log"
+            p.write_text(prezero_log().text())
+            out = subprocess.run([sys.executable, str(ROOT / "scripts/hugezero"), "parse",
+                                  str(p), "--format", "csv"],
+                                 capture_output=True, text=True, check=True).stdout
+        rows = list(csv.DictReader(io.StringIO(out)))
+        cols = list(rows[0])
+        new = ["prezero_clear", "prezero_order", "prezero_n", "prezero_cpu", "prezero_low",
+               "prezero_high", "prezero_idle_ms", "prezeroed_pct", "prezero_by",
+               "fault_ms_per_run", "inline_clear_ms_per_run", "prezero_ms_per_run",
+               "zeroing_ms_per_run"]
+        at = cols.index("apic_id") + 1
+        self.assertEqual(cols[at:at + len(new)], new)
+        self.assertEqual([(r["prezero"], r["prezero_n"], r["prezeroed_pct"], r["prezero_by"],
+                           r["prezero_ms_per_run"], r["zeroing_ms_per_run"]) for r in rows],
+                         [("none", "", "0.0", "none", "0.0", "1.9"),
+                          ("request", "1", "50.0", "request", "0.95", "1.9"),
+                          ("on-free", "", "100.0", "free", "2.0", "2.0")])
 
 
 if __name__ == "__main__":

@@ -29,7 +29,9 @@ CSV_COLUMNS = [
     "inject_lines", "roof", "net_ticks", "fault_net_ticks", "injected",
     "detected", "probe_us_median", "probe_us_p99", "probe_us_p999",
     "probe_us_max", "probe_lost", "numa", "cpu", "ncpus", "node", "mem_node",
-    "group", "apic_id", *dims.PREZERO_PARAMS,
+    "group", "apic_id", *dims.PREZERO_PARAMS, "prezeroed_pct", "prezero_by",
+    "fault_ms_per_run", "inline_clear_ms_per_run", "prezero_ms_per_run",
+    "zeroing_ms_per_run",
 ]
 
 # Which CPU of its group a configuration's records are from (docs/smp.md):
@@ -312,6 +314,7 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         "detected": sum(r.int("detected", 0) for r in c.runs) if any(
             "detected" in r.f for r in c.runs) else "",
         **probe_figures(boot, c, us),
+        **zeroing_figures(boot, c),
         **cpu_times(measured, hz),
         **{k: f.get(k, "") for k in CPU_FIELDS},
         "cpu": cpu_of(f, d),
@@ -332,6 +335,40 @@ def cpu_times(measured: list[Record], hz: int) -> dict[str, float]:
         return statistics.mean(v) if v else math.nan
     return {"stime_s_mean": per_run("stime_us", "fault_ticks"),
             "utime_s_mean": per_run("utime_us", "access_ticks")}
+
+
+def zeroing_figures(boot: Boot, c: Config) -> dict[str, object]:
+    """Where the zeroing went (docs/prezero-report.md), each a mean per
+    measured pass in ms, net of the timer: the time to fault the region
+    (the faults' total), the zeroing left in the faults (their clears'
+    total: 0 for a fault served by a folio zeroed in advance), the zeroing
+    done ahead (prezero_ticks, each folio's timed pair off) and by whom,
+    and the two together; the faults served pre-zeroed, in %.  Nothing
+    ahead under prezero=none; unknown (empty) where prezero is unrecorded
+    (the companion's), and every figure empty for a damaged configuration."""
+    hz, o, mode = tsc_hz(boot), timer_ticks(boot), c.dims.get("prezero")
+    ms = c.measured if not c.problems else []
+
+    def per_run(key: str, ticks: Callable[[Record], int]) -> float:
+        v = [ticks(r) for r in ms]
+        return (statistics.fmean(v) * 1e3 / hz if v and hz and all(key in r.f for r in ms)
+                else math.nan)
+
+    faults = sum(r.int("faults", 0) for r in ms)
+    fault = per_run("fault_ticks", lambda r: run_ticks(boot, c, r, "fault"))
+    inline = per_run("clear_ticks", lambda r: run_ticks(boot, c, r, "clear"))
+    ahead, pct, by = math.nan, math.nan, ""
+    if mode == "none" and not any("prezero_by" in r.f for r in ms):
+        ahead, pct, by = 0.0, 0.0 if faults else math.nan, "none" if ms else ""
+    elif mode is not None and ms and all("prezero_by" in r.f for r in ms):
+        ahead = per_run("prezero_ticks", lambda r: max(
+            0, r.int("prezero_ticks", 0) - r.int("prezero_folios", 0) * o))
+        pct = 100.0 * sum(r.int("prezeroed_faults", 0) for r in ms) / faults \
+            if faults else math.nan
+        by = ",".join(dict.fromkeys(r.f["prezero_by"] for r in ms))
+    return {"prezeroed_pct": pct, "prezero_by": by, "fault_ms_per_run": fault,
+            "inline_clear_ms_per_run": inline, "prezero_ms_per_run": ahead,
+            "zeroing_ms_per_run": inline + ahead}
 
 
 def probe_figures(boot: Boot, c: Config, us: Callable[[float], float]) -> dict[str, object]:
