@@ -438,6 +438,43 @@ class PrezeroTest(unittest.TestCase):
             self.assertTrue(math.isnan(lin[k]), k)   # type: ignore[arg-type]
         self.assertAlmostEqual(lin["fault_ms_per_run"], 0.2)
 
+    def test_report_table(self) -> None:
+        out = io.StringIO()
+        report.write(records.parse(prezero_log().text()), out)
+        text = out.getvalue()
+        table = text[text.index("where the zeroing went"):]
+        self.assertIn("the total cost moved, not only the fault time saved", table)
+        self.assertIn(
+            "\nbench=fault size=4M (2 folios) touch=seq offset=first access=none cache=warm "
+            "fill=movq pte=clean cpl=3 preempt=off cpus=0 numa=none seed=1 inject=none "
+            "warmups=1\n"
+            "mode      folio order               chunk rad clear      status pre-zeroed   "
+            "fault ms  inline ms   ahead ms by           total ms  ahead with\n"
+            "none      2M    contiguous-page               erms       ok          0.0 %      "
+            "2.200      1.900      0.000 none            1.900\n"
+            "request   2M    contiguous-page               erms       ok         50.0 %      "
+            "1.075      0.950      0.950 request         1.900  erms contiguous-page n=1\n"
+            "on-free   2M    contiguous-page               erms       ok        100.0 %      "
+            "0.060      0.000      2.000 free            2.000  erms contiguous-page\n", table)
+        # The per-configuration table heads each mode with its parameters.
+        self.assertIn("prezero=request prezero_clear=erms prezero_order=contiguous-page "
+                      "prezero_n=1 seed=1", text)
+        # A boot without prezero= has no such table.
+        out = io.StringIO()
+        report.write(records.parse(kernel_log()), out)
+        self.assertNotIn("where the zeroing went", out.getvalue())
+
+    def test_skipped_configuration_has_no_figures(self) -> None:
+        log = prezero_log()
+        log.cfgs += 1
+        log.add("config", f"cfg={log.cfgs} " + kernel_config(clear="avx512", prezero="none"))
+        log.add("summary", f'cfg={log.cfgs} status=skip reason="no AVX-512" runs=0')
+        out = io.StringIO()
+        report.write(records.parse(log.text()), out)
+        self.assertIn("\nnone      2M    contiguous-page               avx512     skip            "
+                      "-          -          -          - -                   -\n",
+                      out.getvalue())
+
     def test_csv_columns(self) -> None:
         with tempfile.TemporaryDirectory() as d:
             p = Path(d) / "x.log"

@@ -358,8 +358,8 @@ def zeroing_figures(boot: Boot, c: Config) -> dict[str, object]:
     fault = per_run("fault_ticks", lambda r: run_ticks(boot, c, r, "fault"))
     inline = per_run("clear_ticks", lambda r: run_ticks(boot, c, r, "clear"))
     ahead, pct, by = math.nan, math.nan, ""
-    if mode == "none" and not any("prezero_by" in r.f for r in ms):
-        ahead, pct, by = 0.0, 0.0 if faults else math.nan, "none" if ms else ""
+    if mode == "none" and ms and not any("prezero_by" in r.f for r in ms):
+        ahead, pct, by = 0.0, 0.0 if faults else math.nan, "none"
     elif mode is not None and ms and all("prezero_by" in r.f for r in ms):
         ahead = per_run("prezero_ticks", lambda r: max(
             0, r.int("prezero_ticks", 0) - r.int("prezero_folios", 0) * o))
