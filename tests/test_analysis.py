@@ -475,6 +475,27 @@ class PrezeroTest(unittest.TestCase):
                       "-          -          -          - -                   -\n",
                       out.getvalue())
 
+    def test_figure(self) -> None:
+        if importlib.util.find_spec("matplotlib") is None:
+            self.skipTest("no matplotlib for this python")
+        with tempfile.TemporaryDirectory() as d:
+            paths = plot.write(records.parse(prezero_log().text()), Path(d), "prezero")
+            self.assertEqual([p.name for p in paths], ["prezero.png", "prezero.svg"])
+            self.assertTrue(all(p.stat().st_size > 0 for p in paths))
+            # Every figure the records have: this one among them.
+            every = plot.write(records.parse(prezero_log().text()), Path(d))
+            self.assertIn("prezero.png", [p.name for p in every])
+        # A log without prezero= has nothing to draw as prezero.
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaisesRegex(plot.PlotError, "prezero= mode other than none"):
+                plot.write(records.parse(kernel_log()), Path(d), "prezero")
+        self.assertEqual(plot.mode_names([
+            {"prezero": "none", "cfg": 1, "dims": {"prezero": "none"}},
+            {"prezero": "request", "cfg": 2, "dims": {"prezero": "request", "prezero_n": "1"}},
+            {"prezero": "request", "cfg": 3, "dims": {"prezero": "request", "prezero_n": "all"}},
+            {"prezero": "request", "cfg": 4, "dims": {"prezero": "request", "prezero_n": "all"}},
+        ]), ["none", "request\nn=1", "request\nn=all\ncfg 3", "request\nn=all\ncfg 4"])
+
     def test_csv_columns(self) -> None:
         with tempfile.TemporaryDirectory() as d:
             p = Path(d) / "x.log"
