@@ -5,8 +5,10 @@ the roof column, figures net of the timer, and the split's choice of
 Linux's own strategy."""
 from __future__ import annotations
 
+import csv
 import importlib.util
 import io
+import math
 import subprocess
 import sys
 import tempfile
@@ -20,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hzlib import compare, dims, plot, records, report, results, split  # noqa: E402
 
-from synth import Log, kernel_config  # noqa: E402
+from synth import Log, kernel_config, prezero_log  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 RUNS = [{"fault": [2000, 2000], "clear": [1000, 1000]},
@@ -71,8 +73,17 @@ class DimensionTest(unittest.TestCase):
         # The kernel before the models ran none; the companion's is the host's.
         self.assertEqual(old["preempt"], "off")
         self.assertNotIn("preempt", dims.of({"bench": "bare"}))
+        # Before prezero= every fault cleared its own folio; the
+        # companion's Linux is Linux's own, unrecorded.
+        self.assertEqual(old["prezero"], "none")
+        self.assertNotIn("prezero", dims.of({"bench": "linux-fault"}))
+        # prezero=none has no parameters: none of them pairs it apart.
+        self.assertEqual(dims.of({"prezero": "none", "prezero_clear": "erms"}),
+                         dims.of({}))
+        self.assertEqual(dims.of({"prezero": "request", "prezero_n": "all"})["prezero_n"],
+                         "all")
         # No known default: missing stays missing, a value of its own.
-        self.assertNotIn("prezero", old)
+        self.assertNotIn("probe_class", old)
         self.assertNotIn("inject_lines", dims.of({"inject": "none", "inject_lines": "4"}))
 
     def test_csv_has_every_dimension(self) -> None:
@@ -218,6 +229,30 @@ class NetTest(unittest.TestCase):
         self.assertAlmostEqual(new["fault_us_median"], 0.9)     # already net
         self.assertAlmostEqual(new["clear_us_median"], 0.4)
 
+    def test_a_prezeroed_fault_holds_one_timer_pair(self) -> None:
+        # Its clear sample is 0: the handler timed no clear, so its fault
+        # window holds the workload's pair (100) alone, not both (300).
+        def one(samples: bool) -> dict[str, object]:
+            (r,) = rows_of(Log(timebase=self.TB).config(
+                kernel_config(prezero="request", prezero_n="1"),
+                [{"fault": [1100, 500], "clear": [600, 0]}], summary="fault_net_of_ticks=300",
+                samples=samples, run_extra="prezeroed_faults=1 prezero_by=request").text())
+            return r
+        r = one(True)
+        self.assertAlmostEqual(r["fault_us_min"], 0.4)      # 500 - 100
+        self.assertAlmostEqual(r["fault_us_max"], 0.8)      # 1100 - 300
+        self.assertAlmostEqual(r["overhead_us_median"], 0.35)   # (300 + 400) / 2
+        self.assertAlmostEqual(r["gbps_mean"], 4194304 / 1200e-9 / (1 << 30))
+        self.assertAlmostEqual(r["clear_gbps_mean"], 4194304 / 500e-9 / (1 << 30))
+        # From the run totals alone: the same timers off.
+        r = one(False)
+        self.assertAlmostEqual(r["gbps_mean"], 4194304 / 1200e-9 / (1 << 30))
+        self.assertAlmostEqual(r["clear_gbps_mean"], 4194304 / 500e-9 / (1 << 30))
+        s = [x for x in results.sample_rows(records.parse(Log(timebase=self.TB).config(
+            kernel_config(), [{"fault": [1100, 500], "clear": [600, 0]}],
+            summary="fault_net_of_ticks=300").text())) if x["kind"] == "fault"]
+        self.assertEqual([(x["timer_ticks"], x["net_us"]) for x in s], [(300, 0.8), (100, 0.4)])
+
     def test_no_timebase_overhead_is_zero(self) -> None:
         (r,) = rows_of(Log(timebase="tsc_hz=1000000000 source=hpet").config(
             kernel_config(), [{"fault": [1100, 900], "clear": [600, 400]}]).text())
@@ -362,6 +397,125 @@ class SplitChoiceTest(unittest.TestCase):
                                                   pte="linux", preempt=m), RUNS).text()
                        for m in ("full", "none"))
         self.assertIn("(boot 2 cfg 1, settings as the fault's)", self.split_text(comp, kern))
+
+
+class PrezeroTest(unittest.TestCase):
+    """prezero=none,request,on-free (synth.prezero_log): where the zeroing went."""
+
+    def rows(self) -> list[dict[str, object]]:
+        return rows_of(prezero_log().text())
+
+    def test_row_figures(self) -> None:
+        want = {  # mode: pre-zeroed %, by, fault, inline, ahead, total (ms per pass)
+            "none": (0.0, "none", 2.2, 1.9, 0.0, 1.9),
+            "request": (50.0, "request", 1.075, 0.95, 0.95, 1.9),
+            "on-free": (100.0, "free", 0.06, 0.0, 2.0, 2.0),
+        }
+        rows = self.rows()
+        self.assertEqual([r["prezero"] for r in rows], list(want))
+        for r in rows:
+            pct, by, fault, inline, ahead, total = want[str(r["prezero"])]
+            self.assertEqual(r["prezero_by"], by)
+            for k, v in (("prezeroed_pct", pct), ("fault_ms_per_run", fault),
+                         ("inline_clear_ms_per_run", inline), ("prezero_ms_per_run", ahead),
+                         ("zeroing_ms_per_run", total)):
+                self.assertAlmostEqual(r[k], v, places=9, msg=f"{r['prezero']} {k}")
+        # A mode's parameters are its dimensions; none has none.
+        self.assertEqual(rows[1]["dims"]["prezero_n"], "1")
+        self.assertNotIn("prezero_clear", rows[0]["dims"])
+
+    def test_older_log_and_companion(self) -> None:
+        (old,) = rows_of(kernel_log())      # no prezero: every fault cleared its own
+        self.assertEqual((old["prezero"], old["prezero_by"], old["prezeroed_pct"],
+                          old["prezero_ms_per_run"]), ("none", "none", 0.0, 0.0))
+        self.assertAlmostEqual(old["inline_clear_ms_per_run"], 0.002)
+        self.assertAlmostEqual(old["zeroing_ms_per_run"], 0.002)
+        self.assertAlmostEqual(old["fault_ms_per_run"], 0.004)
+        (lin,) = rows_of(companion_log("kernel=6.18.0", []).text())
+        self.assertEqual(lin["prezero_by"], "")
+        for k in ("prezeroed_pct", "prezero_ms_per_run", "zeroing_ms_per_run",
+                  "inline_clear_ms_per_run"):
+            self.assertTrue(math.isnan(lin[k]), k)   # type: ignore[arg-type]
+        self.assertAlmostEqual(lin["fault_ms_per_run"], 0.2)
+
+    def test_report_table(self) -> None:
+        out = io.StringIO()
+        report.write(records.parse(prezero_log().text()), out)
+        text = out.getvalue()
+        table = text[text.index("where the zeroing went"):]
+        self.assertIn("the total cost moved, not only the fault time saved", table)
+        self.assertIn(
+            "\nbench=fault size=4M (2 folios) touch=seq offset=first access=none cache=warm "
+            "fill=movq pte=clean cpl=3 preempt=off cpus=0 numa=none seed=1 inject=none "
+            "warmups=1\n"
+            "mode      folio order               chunk rad clear      status pre-zeroed   "
+            "fault ms  inline ms   ahead ms by           total ms  ahead with\n"
+            "none      2M    contiguous-page               erms       ok          0.0 %      "
+            "2.200      1.900      0.000 none            1.900\n"
+            "request   2M    contiguous-page               erms       ok         50.0 %      "
+            "1.075      0.950      0.950 request         1.900  erms contiguous-page n=1\n"
+            "on-free   2M    contiguous-page               erms       ok        100.0 %      "
+            "0.060      0.000      2.000 free            2.000  erms contiguous-page\n", table)
+        # The per-configuration table heads each mode with its parameters.
+        self.assertIn("prezero=request prezero_clear=erms prezero_order=contiguous-page "
+                      "prezero_n=1 seed=1", text)
+        # A boot without prezero= has no such table.
+        out = io.StringIO()
+        report.write(records.parse(kernel_log()), out)
+        self.assertNotIn("where the zeroing went", out.getvalue())
+
+    def test_skipped_configuration_has_no_figures(self) -> None:
+        log = prezero_log()
+        log.cfgs += 1
+        log.add("config", f"cfg={log.cfgs} " + kernel_config(clear="avx512", prezero="none"))
+        log.add("summary", f'cfg={log.cfgs} status=skip reason="no AVX-512" runs=0')
+        out = io.StringIO()
+        report.write(records.parse(log.text()), out)
+        self.assertIn("\nnone      2M    contiguous-page               avx512     skip            "
+                      "-          -          -          - -                   -\n",
+                      out.getvalue())
+
+    def test_figure(self) -> None:
+        if importlib.util.find_spec("matplotlib") is None:
+            self.skipTest("no matplotlib for this python")
+        with tempfile.TemporaryDirectory() as d:
+            paths = plot.write(records.parse(prezero_log().text()), Path(d), "prezero")
+            self.assertEqual([p.name for p in paths], ["prezero.png", "prezero.svg"])
+            self.assertTrue(all(p.stat().st_size > 0 for p in paths))
+            # Every figure the records have: this one among them.
+            every = plot.write(records.parse(prezero_log().text()), Path(d))
+            self.assertIn("prezero.png", [p.name for p in every])
+        # A log without prezero= has nothing to draw as prezero.
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaisesRegex(plot.PlotError, "prezero= mode other than none"):
+                plot.write(records.parse(kernel_log()), Path(d), "prezero")
+        self.assertEqual(plot.mode_names([
+            {"prezero": "none", "cfg": 1, "dims": {"prezero": "none"}},
+            {"prezero": "request", "cfg": 2, "dims": {"prezero": "request", "prezero_n": "1"}},
+            {"prezero": "request", "cfg": 3, "dims": {"prezero": "request", "prezero_n": "all"}},
+            {"prezero": "request", "cfg": 4, "dims": {"prezero": "request", "prezero_n": "all"}},
+        ]), ["none", "request\nn=1", "request\nn=all\ncfg 3", "request\nn=all\ncfg 4"])
+
+    def test_csv_columns(self) -> None:
+        with tempfile.TemporaryDirectory() as d:
+            p = Path(d) / "x.log"
+            p.write_text(prezero_log().text())
+            out = subprocess.run([sys.executable, str(ROOT / "scripts/hugezero"), "parse",
+                                  str(p), "--format", "csv"],
+                                 capture_output=True, text=True, check=True).stdout
+        rows = list(csv.DictReader(io.StringIO(out)))
+        cols = list(rows[0])
+        new = ["prezero_clear", "prezero_order", "prezero_n", "prezero_cpu", "prezero_low",
+               "prezero_high", "prezero_idle_ms", "prezeroed_pct", "prezero_by",
+               "fault_ms_per_run", "inline_clear_ms_per_run", "prezero_ms_per_run",
+               "zeroing_ms_per_run"]
+        at = cols.index("apic_id") + 1
+        self.assertEqual(cols[at:at + len(new)], new)
+        self.assertEqual([(r["prezero"], r["prezero_n"], r["prezeroed_pct"], r["prezero_by"],
+                           r["prezero_ms_per_run"], r["zeroing_ms_per_run"]) for r in rows],
+                         [("none", "", "0.0", "none", "0.0", "1.9"),
+                          ("request", "1", "50.0", "request", "0.95", "1.9"),
+                          ("on-free", "", "100.0", "free", "2.0", "2.0")])
 
 
 if __name__ == "__main__":

@@ -56,7 +56,16 @@ DEFAULTS: dict[str, dict[str, str]] = {
     "numa": {"*": "none"},
     # Before the scheduling models the kernel ran none: interrupts masked.
     "preempt": {"fault": "off"},
+    # Before prezero= every fault cleared its own folio (and a kernel
+    # without prezero= given still does).  Linux's own, in the companion's
+    # linux-fault, is Linux's: unrecorded.
+    "prezero": {"fault": "none"},
 }
+
+# A pre-zeroing mode's parameters (docs/records.md, "Dimensions"): written only
+# for the modes they apply to, and none of them for prezero=none.
+PREZERO_PARAMS = ("prezero_clear", "prezero_order", "prezero_n", "prezero_cpu",
+                  "prezero_low", "prezero_high", "prezero_idle_ms")
 
 # Values that have more than one spelling, in the one the records write.
 CANONICAL = {"cpus": cpulist.canonical}
@@ -75,7 +84,8 @@ ORDER_PARAMS = ("chunk", "radius")
 # The order in which labels list dimensions; others follow sorted.
 ORDER = ("bench", "backing", "folio", "clear", "order", "chunk", "radius",
          "size", "touch", "offset", "access", "cache", "fill", "pte", "cpl",
-         "preempt", "cpus", "numa", "prezero", "seed", "inject", "inject_lines")
+         "preempt", "cpus", "numa", "prezero", *PREZERO_PARAMS, "seed", "inject",
+         "inject_lines")
 
 
 def of(fields: Mapping[str, str]) -> dict[str, str]:
@@ -93,6 +103,9 @@ def of(fields: Mapping[str, str]) -> dict[str, str]:
             out[k] = v
     if out.get("inject") == "none":
         out.pop("inject_lines", None)   # a count of nothing
+    if out.get("prezero") == "none":
+        for k in PREZERO_PARAMS:        # how nothing was zeroed ahead
+            out.pop(k, None)
     return out
 
 

@@ -2,7 +2,8 @@
 """Figures of a set of results, PNG and SVG, with titles, units and the
 machine named: GB/s by primitive x order x folio size, per-fault latency
 CDFs, the split of a fault into clearing, overhead and access, the
-preemption models' frontier, and the scaling of all CPUs at once.
+preemption models' frontier, the scaling of all CPUs at once, and where
+pre-zeroing put the zeroing.
 matplotlib comes from Debian's python3-matplotlib (scripts/setup.sh)."""
 from __future__ import annotations
 
@@ -127,6 +128,24 @@ def gbps_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignore
     return paths
 
 
+CDF_LINES = 14     # more are not told apart
+
+
+def draw_cdf(ax, lines: list[tuple[str, list[float]]],  # type: ignore[no-untyped-def]
+             colours: list[str] | None = None) -> None:
+    """One step line per (name, sorted µs values) of @lines, the first
+    CDF_LINES of them, on a log axis (a 0 µs sample is off its left end)."""
+    for i, (name, v) in enumerate(lines[:CDF_LINES]):
+        n = len(v)
+        ax.step(v, [(k + 1) / n for k in range(n)], where="post", label=name,
+                **({"color": colours[i]} if colours else {}))
+    ax.set_xscale("log")
+    ax.set_xlabel("latency per folio (µs net of the timer, log scale)")
+    ax.set_ylabel("fraction of faults")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+
+
 def cdf_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ignore[no-untyped-def]
     series: dict[str, list[tuple[str, list[float]]]] = {}
     done = [(b, c, r) for b in boots for c, r in results.pairs(b)
@@ -135,7 +154,7 @@ def cdf_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ignore
     for b, c, row in done:
         hz = results.tsc_hz(b)
         kind = results.rate_kind(c)
-        v = [x * 1e6 / hz for x in results.measured_samples(c, kind, results.kind_timer(b, c, kind))]
+        v = [x * 1e6 / hz for x in results.measured_samples(b, c, kind)]
         if v:
             series.setdefault(str(row["folio"]), []).append(
                 (f"{row['clear']} {label_of(row)} [{kind}]", v))
@@ -143,16 +162,9 @@ def cdf_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ignore
         return []
     fig, axes = plt.subplots(len(series), 1, figsize=(11, 4.2 * len(series)), squeeze=False)
     for ax, (folio, lines) in zip(axes[:, 0], sorted(series.items())):
-        for name, v in lines[:14]:
-            n = len(v)
-            ax.step(v, [(i + 1) / n for i in range(n)], where="post", label=name)
-        ax.set_xscale("log")
-        ax.set_xlabel("latency per folio (µs net of the timer, log scale)")
-        ax.set_ylabel("fraction of faults")
+        draw_cdf(ax, lines)
         ax.set_title(f"{folio} folios: per-fault latency CDF"
                      f"{' (first 14 configurations)' if len(lines) > 14 else ''}")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, ncol=2)
     fig.suptitle(f"Per-fault latency — {title}", fontsize=11)
     paths = save(fig, out, "latency-cdf")
     plt.close(fig)
@@ -300,6 +312,94 @@ def scaling_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ig
     return paths
 
 
+# prezero=: the colour of each mode's zeroing ahead (by who did it), of
+# the zeroing left in the faults, and of each mode's latency line.
+AHEAD_COLOURS = {"request": "tab:blue", "idle": "tab:green", "dedicated": "tab:purple",
+                 "free": "tab:orange"}
+INLINE_COLOUR = "tab:red"
+MODE_COLOURS = {"none": "black", "request": "tab:blue", "idle": "tab:green",
+                "dedicated": "tab:purple", "on-free": "tab:orange"}
+PREZERO_DIMS = ("prezero", *dims.PREZERO_PARAMS)
+
+
+def prezero_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ignore[no-untyped-def]
+    """Where the zeroing went (docs/prezero-report.md): per folio/clear/order
+    group (and every other dimension, boot by boot), per mode the zeroing
+    per pass stacked — in the faults, then ahead, coloured by who did it —
+    with the time to fault the region marked; beside it, each mode's
+    per-fault latency CDF."""
+    done = [(b, c, r) for b in boots for c, r in results.pairs(b)
+            if r["status"] == "ok" and "prezero" in c.rec.f and results.tsc_hz(b)]
+    if not any(r["prezero"] != "none" for _, _, r in done):
+        return []
+    from matplotlib.patches import Patch     # pyplot() has found matplotlib
+
+    def rest(r: Row) -> dict[str, str]:
+        return {k: v for k, v in r["dims"].items() if k not in PREZERO_DIMS}  # type: ignore[union-attr]
+    vary = dims.varying([rest(r) for _, _, r in done], SHOWN)
+    panels: dict[tuple[object, ...], list[tuple[Boot, results.Config, Row]]] = {}
+    for b, c, r in done:
+        panels.setdefault((b.index, dims.key(rest(r))), []).append((b, c, r))
+    fig, axes = plt.subplots(len(panels), 2, figsize=(14, 4.4 * len(panels)), squeeze=False)
+    for (bars, cdf), mine in zip(axes, panels.values()):
+        r0 = mine[0][2]
+        names = mode_names([r for _, _, r in mine])
+        xs = range(len(mine))
+        inline = [finite_or_0(r["inline_clear_ms_per_run"]) for _, _, r in mine]
+        ahead = [finite_or_0(r["prezero_ms_per_run"]) for _, _, r in mine]
+        bars.bar(xs, inline, 0.6, color=INLINE_COLOUR)
+        bars.bar(xs, ahead, 0.6, bottom=inline,
+                 color=[AHEAD_COLOURS.get(str(r["prezero_by"]), "tab:gray") for _, _, r in mine])
+        fault = bars.scatter(xs, [r["fault_ms_per_run"] for _, _, r in mine], color="black",
+                             marker="D", zorder=3, label="time to fault the region")
+        keys = [fault, Patch(color=INLINE_COLOUR, label="zeroing in the faults")] + [
+            Patch(color=colour, label=f"zeroing ahead, by {by}")
+            for by, colour in AHEAD_COLOURS.items()
+            if any(r["prezero_by"] == by for _, _, r in mine)]
+        bars.set_xticks(list(xs))
+        bars.set_xticklabels(names, fontsize=8)
+        bars.set_xlabel("prezero= mode")
+        bars.set_ylabel("ms per measured pass (net of the timer)")
+        bars.set_ylim(bottom=0)
+        bars.grid(axis="y", alpha=0.3)
+        bars.legend(handles=keys, fontsize=7)
+        extra = dims.label(r0["dims"], ["radius", *vary])  # type: ignore[arg-type]
+        head = (f"{r0['folio']} {r0['clear']} {r0['order']}"
+                f"{' ' + str(r0['chunk']) if r0['chunk'] else ''}{' ' + extra if extra else ''}"
+                f"{f' [boot {mine[0][0].index}]' if len(boots) > 1 else ''}")
+        bars.set_title(f"{head}: where the zeroing went", fontsize=9)
+        hz = [results.tsc_hz(b) for b, _, _ in mine]
+        lines = [(name.replace("\n", " "), [x * 1e6 / f for x in results.measured_samples(b, c, "fault")])
+                 for name, f, (b, c, _) in zip(names, hz, mine)]
+        draw_cdf(cdf, [(n, v) for n, v in lines if v],
+                 [MODE_COLOURS.get(str(r["prezero"]), "tab:gray")
+                  for (n, v), (_, _, r) in zip(lines, mine) if v])
+        cdf.legend(fontsize=7, loc="lower right")
+        cdf.set_title(f"{head}: per-fault latency by mode", fontsize=9)
+    fig.suptitle(f"Pre-zeroing: the zeroing per pass, in the faults and ahead of them, and "
+                 f"the faults' latency — {title}", fontsize=11)
+    paths = save(fig, out, "prezero")
+    plt.close(fig)
+    return paths
+
+
+def mode_names(rows: list[Row]) -> list[str]:
+    """Each row's mode, with the parameters in which it differs from
+    another row of the same mode ('request\nn=1'), and its configuration's
+    number where that is not enough."""
+    out = []
+    for r in rows:
+        same = [x["dims"] for x in rows if x["prezero"] == r["prezero"]]
+        out.append(str(r["prezero"]) + "".join(
+            f"\n{k.removeprefix('prezero_')}={dims.value(r['dims'], k)}"  # type: ignore[arg-type]
+            for k in dims.varying(same, ("prezero",))))  # type: ignore[arg-type]
+    return [n + (f"\ncfg {r['cfg']}" if out.count(n) > 1 else "") for n, r in zip(out, rows)]
+
+
+def finite_or_0(v: object) -> float:
+    return float(v) if finite(v) else 0.0  # type: ignore[arg-type]
+
+
 # The kinds of figure, and what each needs when it has nothing to draw.
 KINDS: dict[str, str] = {
     "gbps": "an ok configuration",
@@ -307,6 +407,7 @@ KINDS: dict[str, str] = {
     "split": "an ok configuration with clear and fault medians",
     "frontier": "an ok configuration with probe=latency",
     "scaling": "ok groups of at least two CPU counts (a log with scale= steps)",
+    "prezero": "an ok configuration run with a prezero= mode other than none",
 }
 
 
@@ -323,6 +424,7 @@ def write(boots: list[Boot], out: Path, kind: str = "all") -> list[Path]:
         "split": lambda: split_figure(plt, rows, title, out),
         "frontier": lambda: frontier_figure(plt, rows, title, out),
         "scaling": lambda: scaling_figure(plt, boots, title, out),
+        "prezero": lambda: prezero_figure(plt, boots, title, out),
     }
     if kind == "all":
         if not rows:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import IO
 
-from . import dims, groups, results, smpreport
+from . import dims, groups, prezeroreport, results, smpreport
 from .records import Boot
 
 
@@ -100,5 +100,6 @@ def write(boots: list[Boot], out: IO[str]) -> None:
             if r.get("inject", "none") != "none":
                 out.write(f"      inject={r['inject']}: {r['injected'] or 0} lines "
                           f"injected, {r['detected'] or 0} detected\n")
+        prezeroreport.write(pairs, out)
         smpreport.aggregates(b, groups.of(b, [c for c, _ in pairs]), out)
         out.write("\n")

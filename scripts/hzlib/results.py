@@ -29,7 +29,9 @@ CSV_COLUMNS = [
     "inject_lines", "roof", "net_ticks", "fault_net_ticks", "injected",
     "detected", "probe_us_median", "probe_us_p99", "probe_us_p999",
     "probe_us_max", "probe_lost", "numa", "cpu", "ncpus", "node", "mem_node",
-    "group", "apic_id",
+    "group", "apic_id", *dims.PREZERO_PARAMS, "prezeroed_pct", "prezero_by",
+    "fault_ms_per_run", "inline_clear_ms_per_run", "prezero_ms_per_run",
+    "zeroing_ms_per_run",
 ]
 
 # Which CPU of its group a configuration's records are from (docs/smp.md):
@@ -176,17 +178,39 @@ def kind_timer(boot: Boot, c: "Config", kind: str) -> int:
     return timer_ticks(boot)
 
 
-def net(vals: list[int], o: int) -> list[int]:
-    return [max(0, v - o) for v in vals]
+def sample_timers(boot: Boot, c: Config, run: int, kind: str) -> list[int]:
+    """What each of pass @run's @kind samples is net of: kind_timer(),
+    except a kernel fault served by a folio zeroed in advance (prezero=:
+    its clear sample is 0, the handler timed no clear), whose window holds
+    the workload's timer pair alone."""
+    vals = c.samples.get((run, kind), [])
+    o, one = kind_timer(boot, c, kind), timer_ticks(boot)
+    clear = c.samples.get((run, "clear"))
+    if kind != "fault" or o == one or clear is None or len(clear) != len(vals):
+        return [o] * len(vals)
+    return [one if cl == 0 else o for cl in clear]
 
 
-def run_ticks(c: Config, r: Record, kind: str, o: int) -> int:
-    """A run's total @kind ticks, net of @o per timed sample: from its
-    samples when there are any, else from the run record's raw total."""
-    got = c.samples.get((r.int("run"), kind))
-    if got is not None:
-        return sum(net(got, o))
-    return max(0, r.int(f"{kind}_ticks", 0) - r.int("faults", 0) * o)
+def run_net(boot: Boot, c: Config, run: int, kind: str) -> list[int]:
+    """Pass @run's @kind samples, each net of its timer (sample_timers),
+    clamped at 0; untimed kinds as they are."""
+    vals = c.samples.get((run, kind), [])
+    if kind in UNTIMED:
+        return list(vals)
+    return [max(0, v - o) for v, o in zip(vals, sample_timers(boot, c, run, kind))]
+
+
+def run_ticks(boot: Boot, c: Config, r: Record, kind: str) -> int:
+    """A run's total @kind ticks, net of the timer: from its samples when
+    there are any, else from the run record's raw total less the timer of
+    each timed sample (a pre-zeroed fault's clear is not timed, and its
+    fault holds one pair)."""
+    if (r.int("run"), kind) in c.samples:
+        return sum(run_net(boot, c, r.int("run"), kind))
+    o, one = kind_timer(boot, c, kind), timer_ticks(boot)
+    n, pz = r.int("faults", 0), min(r.int("prezeroed_faults", 0), r.int("faults", 0))
+    timers = {"fault": (n - pz) * o + pz * one, "clear": (n - pz) * o}.get(kind, n * o)
+    return max(0, r.int(f"{kind}_ticks", 0) - timers)
 
 
 def rate_kind(c: Config) -> str:
@@ -199,22 +223,21 @@ def run_gbps(boot: Boot, c: Config, kind: str | None = None) -> list[float]:
     @kind 'clear' or a bare configuration), net of the timer."""
     hz, size = tsc_hz(boot), c.rec.int("size", 0)
     kind = kind or rate_kind(c)
-    o = kind_timer(boot, c, kind)
     out = []
     for r in c.measured:
         if f"{kind}_ticks" not in r.f:
             continue
-        t = run_ticks(c, r, kind, o)
+        t = run_ticks(boot, c, r, kind)
         if hz and t:
             out.append(size / (t / hz) / GIB)
     return out
 
 
-def measured_samples(c: Config, kind: str, o: int) -> list[int]:
-    """Every @kind sample of the measured runs, net of @o, sorted."""
-    runs = {r.int("run") for r in c.measured}
-    vals = [v for (run, k), vs in c.samples.items() if k == kind and run in runs for v in vs]
-    return sorted(net(vals, o)) if kind not in UNTIMED else sorted(vals)
+def measured_samples(boot: Boot, c: Config, kind: str) -> list[int]:
+    """Every @kind sample of the measured runs, each net of its timer
+    (sample_timers), sorted."""
+    return sorted(v for run in sorted({r.int("run") for r in c.measured})
+                  for v in run_net(boot, c, run, kind))
 
 
 def summary_us(boot: Boot, c: "Config", key: str) -> float:
@@ -254,13 +277,11 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
 
     gbps = run_gbps(boot, c)
     cgbps = run_gbps(boot, c, "clear")
-    fault, clear, access = (measured_samples(c, k, kind_timer(boot, c, k))
-                            for k in TIMED)
+    fault, clear, access = (measured_samples(boot, c, k) for k in TIMED)
     fo = kind_timer(boot, c, "fault")
-    runs = {r.int("run") for r in measured}
-    raw_f = [v for r in sorted(runs) for v in c.samples.get((r, "fault"), [])]
-    raw_c = [v for r in sorted(runs) for v in c.samples.get((r, "clear"), [])]
-    over = sorted(max(0, a - b) for a, b in zip(net(raw_f, fo), net(raw_c, o)))
+    runs = sorted({r.int("run") for r in measured})
+    over = sorted(max(0, a - b) for run in runs for a, b in zip(
+        run_net(boot, c, run, "fault"), run_net(boot, c, run, "clear")))
     g_mean, g_sd = mean_sd_pct(gbps)
     d = c.dims
     c_mean = mean_sd_pct(cgbps)[0]
@@ -292,7 +313,8 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
             "injected" in r.f for r in c.runs) else "",
         "detected": sum(r.int("detected", 0) for r in c.runs) if any(
             "detected" in r.f for r in c.runs) else "",
-        **probe_figures(c, us),
+        **probe_figures(boot, c, us),
+        **zeroing_figures(boot, c),
         **cpu_times(measured, hz),
         **{k: f.get(k, "") for k in CPU_FIELDS},
         "cpu": cpu_of(f, d),
@@ -315,10 +337,44 @@ def cpu_times(measured: list[Record], hz: int) -> dict[str, float]:
             "utime_s_mean": per_run("utime_us", "access_ticks")}
 
 
-def probe_figures(c: Config, us: Callable[[float], float]) -> dict[str, object]:
+def zeroing_figures(boot: Boot, c: Config) -> dict[str, object]:
+    """Where the zeroing went (docs/prezero-report.md), each a mean per
+    measured pass in ms, net of the timer: the time to fault the region
+    (the faults' total), the zeroing left in the faults (their clears'
+    total: 0 for a fault served by a folio zeroed in advance), the zeroing
+    done ahead (prezero_ticks, each folio's timed pair off) and by whom,
+    and the two together; the faults served pre-zeroed, in %.  Nothing
+    ahead under prezero=none; unknown (empty) where prezero is unrecorded
+    (the companion's), and every figure empty for a damaged configuration."""
+    hz, o, mode = tsc_hz(boot), timer_ticks(boot), c.dims.get("prezero")
+    ms = c.measured if not c.problems else []
+
+    def per_run(key: str, ticks: Callable[[Record], int]) -> float:
+        v = [ticks(r) for r in ms]
+        return (statistics.fmean(v) * 1e3 / hz if v and hz and all(key in r.f for r in ms)
+                else math.nan)
+
+    faults = sum(r.int("faults", 0) for r in ms)
+    fault = per_run("fault_ticks", lambda r: run_ticks(boot, c, r, "fault"))
+    inline = per_run("clear_ticks", lambda r: run_ticks(boot, c, r, "clear"))
+    ahead, pct, by = math.nan, math.nan, ""
+    if mode == "none" and ms and not any("prezero_by" in r.f for r in ms):
+        ahead, pct, by = 0.0, 0.0 if faults else math.nan, "none"
+    elif mode is not None and ms and all("prezero_by" in r.f for r in ms):
+        ahead = per_run("prezero_ticks", lambda r: max(
+            0, r.int("prezero_ticks", 0) - r.int("prezero_folios", 0) * o))
+        pct = 100.0 * sum(r.int("prezeroed_faults", 0) for r in ms) / faults \
+            if faults else math.nan
+        by = ",".join(dict.fromkeys(r.f["prezero_by"] for r in ms))
+    return {"prezeroed_pct": pct, "prezero_by": by, "fault_ms_per_run": fault,
+            "inline_clear_ms_per_run": inline, "prezero_ms_per_run": ahead,
+            "zeroing_ms_per_run": inline + ahead}
+
+
+def probe_figures(boot: Boot, c: Config, us: Callable[[float], float]) -> dict[str, object]:
     """probe=latency: its wake-up lateness over the measured runs, and the
     wake-ups expected but not had.  Empty where there was no probe."""
-    late = measured_samples(c, "probe", 0)
+    late = measured_samples(boot, c, "probe")
     keys = ("probe_us_median", "probe_us_p99", "probe_us_p999", "probe_us_max")
     if not late and not any("probe_wakeups" in r.f for r in c.measured):
         return {k: "" for k in keys + ("probe_lost",)}
@@ -393,8 +449,7 @@ def sample_rows(boots: list[Boot]) -> list[dict[str, object]]:
                 if run not in measured:
                     continue
                 timed = hz and kind not in UNTIMED
-                o = kind_timer(b, c, kind)
-                for i, v in enumerate(vals):
+                for i, (v, o) in enumerate(zip(vals, sample_timers(b, c, run, kind))):
                     out.append({
                         **common, "run": run, "kind": kind, "index": i, "ticks": v,
                         "us": round(v * 1e6 / hz, 4) if timed else "",

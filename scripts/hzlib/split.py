@@ -277,6 +277,11 @@ def kernel_split(folio: str, linux: list[Row], kernel_rows: list[Row],
     if model != "unknown" and "preempt" not in ref["dims"]:  # type: ignore[operator]
         # The fault ran under the host's model: a kernel row of it is nearest.
         ref["dims"] = {**ref["dims"], "preempt": model}  # type: ignore[dict-item]
+    if "prezero" not in ref["dims"]:  # type: ignore[operator]
+        # Linux's strategy (below) is one the fault path pays, as a kernel
+        # row of prezero=none does (and THP with init_on_free=1 is modelled
+        # the same way: its free path's order, in the fault).
+        ref["dims"] = {**ref["dims"], "prezero": "none"}  # type: ignore[dict-item]
     s = strategy(host, features, folio, str(ref.get("backing", "")))
     own = closest(ref, [r for r in mine if fits(r, s)], skip)
     fewest = min(len(settings_diff(ref, r, skip)) for r in mine)
