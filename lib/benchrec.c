@@ -141,8 +141,10 @@ static void rec_prezero(struct rec *r, const struct bench_desc *d)
 		else
 			rec_u64(r, "prezero_n", c->prezero_n);
 	}
-	if (!strcmp(d->prezero, "dedicated"))
+	if (!strcmp(d->prezero, "dedicated")) {
 		rec_u64(r, "prezero_cpu", d->prezero_cpu);
+		rec_str(r, "prezero_pool", prezero_pool_names[c->prezero_pool]);
+	}
 	if (!strcmp(d->prezero, "dedicated") || !strcmp(d->prezero, "idle")) {
 		rec_u64(r, "prezero_low", c->prezero_low);
 		rec_u64(r, "prezero_high", c->prezero_high);

@@ -40,6 +40,7 @@ const char *const order_choice_names[] = {
 const char *const numa_names[] = { "local", "remote", "interleave", NULL };
 const char *const prezero_names[] = { "none", "request", "idle", "dedicated",
 				      "on-free", NULL };
+const char *const prezero_pool_names[] = { "shared", "apart", NULL };
 const char *const verify_names[] = { "full", "sample", NULL };
 const char *const samples_names[] = { "all", "none", NULL };
 const char *const inject_names[] = { "none", "skip-line", "wrong-pa",
@@ -332,6 +333,8 @@ const struct param hz_params[] = {
 	  "prezero_high=1..100 (% of the pool)", NULL },
 	{ "prezero_idle_ms", P_U64, F(prezero_idle_ms), NULL, 0, 100000, NULL,
 	  "prezero_idle_ms=0..100000", NULL },
+	{ "prezero_pool", P_ENUM, F(prezero_pool), prezero_pool_names, 0, 0,
+	  NULL, "prezero_pool=shared|apart", NULL },
 	{ "cpu", P_U64, F(cpu), NULL, 0, CPU_AUTO - 1, NULL, "cpu=0..4095", NULL },
 	{ "backing", P_ENUM_LIST, F(backings), backing_names, 0, 0, NULL,
 	  "backing=hugetlb,thp,base|all", NULL },
@@ -391,7 +394,7 @@ static bool is_bench_key(const char *key)
 		"pte", "preempt", "hz", "probe", "probe_us", "probe_class", "cpus", "scale",
 		"numa", "prezero", "prezero_n", "prezero_clear", "prezero_order",
 		"prezero_cpu", "prezero_low", "prezero_high", "prezero_idle_ms",
-		NULL,
+		"prezero_pool", NULL,
 	};
 
 	return choice_index(keys, key, strlen(key)) >= 0;

@@ -45,6 +45,9 @@ enum prezero_mode { PREZERO_NONE, PREZERO_REQUEST, PREZERO_IDLE,
 #define PREZERO_ALL (~0ULL)	/* prezero_n=all */
 #define PREZERO_N_MAX 262144	/* the most folios a pool holds */
 #define PREZERO_SAME (~0u)	/* prezero_clear=same, prezero_order=same */
+/* dedicated: zero the faults' own pool, or one apart that no fault takes
+ * (the interference scenario: bandwidth taken, nothing given back) */
+enum prezero_pool { PREZERO_POOL_SHARED, PREZERO_POOL_APART };
 enum probe_class { PROBE_NORMAL, PROBE_RT };
 
 #define MAX_CHUNKS 8
@@ -108,6 +111,7 @@ struct hz_config {
 	u64 prezero_cpu;	/* dedicated: the zeroing CPU, or CPU_AUTO */
 	u64 prezero_low, prezero_high;	/* watermarks, % of the pool */
 	u64 prezero_idle_ms;	/* idle, dedicated: refill time before a pass */
+	u32 prezero_pool;	/* dedicated: enum prezero_pool */
 
 	/* The Linux companion only */
 	u64 cpu;		/* CPU to pin to, or CPU_AUTO */
@@ -124,7 +128,7 @@ extern const char *const bench_names[], *const folio_names[],
 	*const inject_names[], *const cpl_names[], *const backing_names[],
 	*const pte_names[], *const preempt_names[], *const probe_names[],
 	*const probe_class_names[], *const order_choice_names[],
-	*const numa_names[], *const prezero_names[];
+	*const numa_names[], *const prezero_names[], *const prezero_pool_names[];
 extern const u64 folio_bytes[FOLIO_COUNT];
 
 void config_defaults(struct hz_config *c);

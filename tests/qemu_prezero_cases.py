@@ -140,6 +140,24 @@ CASES = [
              "the folio named"), expect_log(r"not ok 1 none\.2M\.erms", "the case failed"))),
 ]
 
+def interferes(res: qemu.BootResult) -> str | None:
+    """prezero_pool=apart: the zeroing CPU works all through the pass on
+    folios of its own, and gives the faults none (interference only)."""
+    cs = by_mode(res)
+    if isinstance(cs, str):
+        return cs
+    c = cs["dedicated.erms"]
+    if verified(c) or verified(cs["none.erms"]):
+        return verified(c) or verified(cs["none.erms"])
+    if c.rec.f.get("prezero_pool") != "apart":
+        return f"config says prezero_pool={c.rec.f.get('prezero_pool')}"
+    for r in c.runs:
+        if r.int("prezeroed_faults") or not r.int("prezero_folios") or \
+                r.f["prezero_by"] != "dedicated" or not r.int("clear_ticks"):
+            return f"dedicated apart run {r.f['run']}: {r.f}"
+    return None
+
+
 # A CPU of its own zeroes: two vCPUs, so the SMP phase.
 SMP_CASES = [
     Case("prezero-dedicated", smp=2,
@@ -147,4 +165,8 @@ SMP_CASES = [
                "prezero_low=99", "prezero_idle_ms=50"],
          check=all_of(passes, served("dedicated", "dedicated", 0.5),
                       expect_log(r"prezero_cpu=1", "the zeroing CPU recorded"))),
+    Case("prezero-interference", smp=2,
+         args=[*BASE, "clear=erms", "prezero=none,dedicated", "prezero_pool=apart",
+               "access=write"],
+         check=all_of(passes, interferes)),
 ]

@@ -57,6 +57,8 @@ struct bench_cpu {
 	u32 *taken;		/* per fault: its folio (fault.h) */
 	u8 idle_fpu[8192] __aligned(FPU_ALIGN);	/* prezero=idle's */
 	struct prezero prezero;
+	struct pool apart;	/* prezero_pool=apart: the zeroer's own */
+	struct folio *apart_slots;
 };
 
 /* One configuration on one CPU. */
@@ -214,7 +216,9 @@ static void prezero_before(struct bench_cfg *b, struct bench_outcome *o)
 			     b->c->prezero_clear) ? b->bc->idle_fpu : NULL);
 	if (b->prezero != PREZERO_DEDICATED)
 		return;
-	if (!prezero_dedicated_start(z, b->d.prezero_cpu)) {
+	if (!(b->c->prezero_pool == PREZERO_POOL_APART ?
+	      prezero_apart_start(z, b->d.prezero_cpu, &b->bc->apart) :
+	      prezero_dedicated_start(z, b->d.prezero_cpu))) {
 		bench_fail(o, "%s: cpu %u would not take the zeroing", b->d.name,
 			   b->d.prezero_cpu);
 		return;
@@ -463,6 +467,22 @@ static void prezero_config(struct bench_cfg *b)
 	prezero_setup(&b->bc->prezero, b->c, pool, b->d.at.v[AXIS_PRIM], &plan);
 }
 
+/* prezero_pool=apart: as many folios again, for the zeroer alone. */
+static bool apart_up(struct bench_cfg *b)
+{
+	struct bench_cpu *bc = b->bc;
+
+	if (!bc->apart_slots)
+		bc->apart_slots = vmem_alloc((u64)POOL_MAX * sizeof(struct folio));
+	if (!bc->apart_slots)
+		return false;
+	if (pool_create(&bc->apart, bc->apart_slots, b->bytes, b->count) ==
+	    b->count)
+		return true;
+	pool_destroy(&bc->apart);
+	return false;
+}
+
 /* Whether this point's pre-zeroing can run here, or why not. */
 static bool prezero_can(struct bench_cfg *b, char *why, size_t n)
 {
@@ -484,6 +504,11 @@ static bool prezero_can(struct bench_cfg *b, char *why, size_t n)
 		ksnprintf(why, n, "prezero=dedicated needs a CPU of its own, up "
 			  "and not in cpus=: %s", cpu == ~0u ? "none is free" :
 			  "prezero_cpu= names one that is not");
+		return false;
+	}
+	if (b->c->prezero_pool == PREZERO_POOL_APART && !apart_up(b)) {
+		ksnprintf(why, n, "prezero_pool=apart: no memory for the zeroer's "
+			  "own %u folios", b->count);
 		return false;
 	}
 	return true;
@@ -510,6 +535,7 @@ static void run_config(struct bench_cfg *b)
 	/* The page array is printed before it is reused as scratch. */
 	j.scratch = b->bc->wl.fault_page;
 	bench_run_config(&j, skip[0] ? skip : NULL);
+	pool_destroy(&b->bc->apart);	/* nothing when there was none */
 	if (b->model_on)
 		sched_set_model(b->bc->cpu, PREEMPT_MODEL_OFF, 0);
 	b->model_on = false;

@@ -96,6 +96,30 @@ static void dedicated(void *arg)
 	z->running = 0;
 }
 
+/* kzerod with nothing to give: every folio of its own pool, round and
+ * round, until stopped. */
+static void apart(void *arg)
+{
+	struct prezero *z = arg;
+
+	z->running = 1;
+	for (u32 i = 0; __atomic_load_n(&z->run, __ATOMIC_ACQUIRE);
+	     i = (i + 1) % z->apart->n)
+		zero_one(z, &z->apart->f[i]);
+	z->running = 0;
+}
+
+bool prezero_apart_start(struct prezero *z, u32 cpu, struct pool *p)
+{
+	z->cpu = cpu;
+	z->apart = p;
+	__atomic_store_n(&z->run, 1, __ATOMIC_RELEASE);
+	if (p->n && on_cpu(cpu, apart, z))
+		return true;
+	z->run = 0;
+	return false;
+}
+
 bool prezero_dedicated_start(struct prezero *z, u32 cpu)
 {
 	z->cpu = cpu;

@@ -25,6 +25,7 @@ struct prezero {
 	u32 cpu;
 	volatile u32 run, running;
 	bool filling;		/* between the watermarks, going up */
+	struct pool *apart;	/* dedicated, prezero_pool=apart: its own */
 	void *fpu_area;		/* idle: kernel_fpu_begin()'s for a SIMD one */
 };
 
@@ -39,6 +40,9 @@ void prezero_on_free(struct prezero *z, struct folio *f);
 /* dedicated: CPU @cpu keeps the pool's zeroed folios between the
  * watermarks until stopped; false when @cpu cannot take work. */
 bool prezero_dedicated_start(struct prezero *z, u32 cpu);
+/* The same, zeroing @apart over and over (watermarks aside): folios no
+ * fault takes, so the foreground gets only the contention. */
+bool prezero_apart_start(struct prezero *z, u32 cpu, struct pool *apart);
 void prezero_dedicated_stop(struct prezero *z);
 /* idle: this CPU's idle task zeroes between the watermarks, a folio at a
  * time with resched points, while the caller sleeps @ms; then the caller
