@@ -449,13 +449,14 @@ class PrezeroTest(unittest.TestCase):
             "fill=movq pte=clean cpl=3 preempt=off cpus=0 numa=none seed=1 inject=none "
             "warmups=1\n"
             "mode      folio order               chunk rad clear      status pre-zeroed   "
-            "fault ms  inline ms   ahead ms by           total ms  ahead with\n"
+            "fault ms  inline ms   ahead ms by           total ms ahead GB/s  ahead with\n"
             "none      2M    contiguous-page               erms       ok          0.0 %      "
-            "2.200      1.900      0.000 none            1.900\n"
+            "2.200      1.900      0.000 none            1.900          -\n"
+            # 2 MiB in 0.95 ms, 4 MiB in 2 ms: the rate of the zeroing ahead
             "request   2M    contiguous-page               erms       ok         50.0 %      "
-            "1.075      0.950      0.950 request         1.900  erms contiguous-page n=1\n"
+            "1.075      0.950      0.950 request         1.900       2.06  erms contiguous-page n=1\n"
             "on-free   2M    contiguous-page               erms       ok        100.0 %      "
-            "0.060      0.000      2.000 free            2.000  erms contiguous-page\n", table)
+            "0.060      0.000      2.000 free            2.000       1.95  erms contiguous-page\n", table)
         # The per-configuration table heads each mode with its parameters.
         self.assertIn("prezero=request prezero_clear=erms prezero_order=contiguous-page "
                       "prezero_n=1 seed=1", text)
@@ -472,7 +473,7 @@ class PrezeroTest(unittest.TestCase):
         out = io.StringIO()
         report.write(records.parse(log.text()), out)
         self.assertIn("\nnone      2M    contiguous-page               avx512     skip            "
-                      "-          -          -          - -                   -\n",
+                      "-          -          -          - -                   -          -\n",
                       out.getvalue())
 
     def test_figure(self) -> None:

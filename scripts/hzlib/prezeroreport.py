@@ -25,7 +25,7 @@ TITLE = ("where the zeroing went, ms per measured pass (net of the timer): fault
          "moved, not only the fault time saved")
 
 COLS = ("mode      folio order               chunk rad clear      status pre-zeroed   "
-        "fault ms  inline ms   ahead ms by           total ms  ahead with")
+        "fault ms  inline ms   ahead ms by           total ms ahead GB/s  ahead with")
 
 # The parameters after the clear and order ahead, as a line shows them.
 PARAMS = (("prezero_n", "n=", ""), ("prezero_cpu", "cpu=", ""), ("prezero_low", "low=", "%"),
@@ -63,7 +63,8 @@ def line(r: Row) -> str:
             f"{'' if rad == '0' else rad:>3} {r['clear']:<10} {r['status']:<6} {pz} "
             f"{ms(r['fault_ms_per_run'])} {ms(r['inline_clear_ms_per_run'])} "
             f"{ms(r['prezero_ms_per_run'])} {r['prezero_by'] or '-':<10} "
-            f"{ms(r['zeroing_ms_per_run'])}  {ahead_with(d)}").rstrip()
+            f"{ms(r['zeroing_ms_per_run'])} {ms(r.get('prezero_gbps'), '10.2f')}  "
+            f"{ahead_with(d)}").rstrip()
 
 
 def write(pairs: list[tuple[Config, Row]], out: IO[str]) -> None:

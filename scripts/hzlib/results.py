@@ -31,7 +31,7 @@ CSV_COLUMNS = [
     "probe_us_max", "probe_lost", "numa", "cpu", "ncpus", "node", "mem_node",
     "group", "apic_id", *dims.PREZERO_PARAMS, "prezeroed_pct", "prezero_by",
     "fault_ms_per_run", "inline_clear_ms_per_run", "prezero_ms_per_run",
-    "zeroing_ms_per_run",
+    "zeroing_ms_per_run", "prezero_gbps",
 ]
 
 # Which CPU of its group a configuration's records are from (docs/smp.md):
@@ -363,12 +363,27 @@ def zeroing_figures(boot: Boot, c: Config) -> dict[str, object]:
     elif mode is not None and ms and all("prezero_by" in r.f for r in ms):
         ahead = per_run("prezero_ticks", lambda r: max(
             0, r.int("prezero_ticks", 0) - r.int("prezero_folios", 0) * o))
+        # Linux does not say which faults found a zeroed page: unknown.
         pct = 100.0 * sum(r.int("prezeroed_faults", 0) for r in ms) / faults \
-            if faults else math.nan
+            if faults and all("prezeroed_faults" in r.f for r in ms) else math.nan
         by = ",".join(dict.fromkeys(r.f["prezero_by"] for r in ms))
+        rate = ahead_gbps(c, ms, hz, o)
     return {"prezeroed_pct": pct, "prezero_by": by, "fault_ms_per_run": fault,
             "inline_clear_ms_per_run": inline, "prezero_ms_per_run": ahead,
-            "zeroing_ms_per_run": inline + ahead}
+            "zeroing_ms_per_run": inline + ahead,
+            "prezero_gbps": rate if mode not in (None, "none") else math.nan}
+
+
+def ahead_gbps(c: Config, ms: list[Record], hz: int, o: int) -> float:
+    """The rate of the zeroing done ahead (the request's, the refill's):
+    the folios it zeroed over its ticks, each folio's timed pair off."""
+    folios = sum(r.int("prezero_folios", 0) for r in ms)
+    ticks = sum(max(0, r.int("prezero_ticks", 0) - r.int("prezero_folios", 0) * o)
+                for r in ms)
+    size, n = c.rec.int("size", 0), c.rec.int("folios", 0)
+    if not folios or not ticks or not hz or not n:
+        return math.nan
+    return folios * (size / n) / (ticks / hz) / GIB
 
 
 def probe_figures(boot: Boot, c: Config, us: Callable[[float], float]) -> dict[str, object]:
