@@ -131,10 +131,13 @@ static void rec_prezero(struct rec *r, const struct bench_desc *d)
 	rec_str(r, "prezero", d->prezero);
 	if (!strcmp(d->prezero, "none"))
 		return;
-	rec_str(r, "prezero_clear", c->prezero_clear == PREZERO_SAME ?
-		d->clear : prim_names[c->prezero_clear]);
-	rec_str(r, "prezero_order", c->prezero_order == PREZERO_SAME ?
-		d->order : order_choice_names[c->prezero_order]);
+	/* Linux's zeroable_hugepages clears as Linux does. */
+	rec_str(r, "prezero_clear", d->linux_folios ? "linux" :
+		c->prezero_clear == PREZERO_SAME ? d->clear :
+		prim_names[c->prezero_clear]);
+	rec_str(r, "prezero_order", d->linux_folios ? "linux" :
+		c->prezero_order == PREZERO_SAME ? d->order :
+		order_choice_names[c->prezero_order]);
 	if (!strcmp(d->prezero, "request")) {
 		if (c->prezero_n == PREZERO_ALL)
 			rec_str(r, "prezero_n", "all");

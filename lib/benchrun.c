@@ -43,10 +43,10 @@ static void one_pass(const struct bench_job *j, u32 run, enum pass_kind k)
 	p.verified = access != ACCESS_WRITE;
 	if (p.verified)
 		j->ops->verify(j->ctx, &p, j->o);
+	if (j->ops->release)
+		j->ops->release(j->ctx, &p, j->o);
 	p.verify = access == ACCESS_WRITE ? "n/a" :
 		   j->o->failures > before ? "fail" : "ok";
-	if (j->ops->release)
-		j->ops->release(j->ctx, &p);
 	bench_rec_run(j->w, j->d, &p);
 	if (k == PASS_MEASURE) {
 		write_samples(j, &p);

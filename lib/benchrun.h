@@ -37,8 +37,10 @@ struct bench_ops {
 	void (*note)(void *ctx, const struct bench_outcome *o, char *buf,
 		     size_t n);
 	/* Optional, after the check and before the run record: the
-	 * workload frees its folios (prezero=on-free zeroes them there). */
-	void (*release)(void *ctx, struct bench_pass *p);
+	 * workload frees its folios (prezero=on-free zeroes them there,
+	 * and checks what it zeroed: failures into @o). */
+	void (*release)(void *ctx, struct bench_pass *p,
+			struct bench_outcome *o);
 };
 
 struct bench_job {

@@ -73,21 +73,27 @@ u64 fault_leaf_flags(bool pte_linux, bool write)
 }
 
 /* inject=skip-line: what a clear that missed these lines would leave. */
+/* @folio NULL: a folio zeroed in advance, not cleared here, so nothing
+ * of this fault's is planted (and the count says so). */
 static void dirty_lines(struct fault_ctx *fc, u8 *folio)
 {
 	while (fc->next_line < fc->nlines &&
 	       fc->lines[fc->next_line].fault == fc->nfaults) {
-		*(volatile u64 *)(folio + (u64)fc->lines[fc->next_line].line *
-				  LINE) = 0x5a5a5a5a5a5a5a5aULL;
+		if (folio) {
+			*(volatile u64 *)(folio + (u64)fc->lines[fc->next_line].line *
+					  LINE) = 0x5a5a5a5a5a5a5a5aULL;
+			fc->planted++;
+		}
 		fc->next_line++;
 	}
 }
 
 static u64 map_pa(struct fault_ctx *fc, const struct folio *f)
 {
-	/* inject=wrong-pa: the next folio's frame, a mapping bug to catch. */
+	/* inject=wrong-pa: the next folio's frame, a mapping bug to catch
+	 * (next to the one taken: faults take zeroed folios first). */
 	if (fc->nfaults == fc->wrong_pa_fault && fc->pool->n > 1)
-		return fc->pool->f[(fc->nfaults + 1) % fc->pool->n].pa;
+		return fc->pool->f[(u32)(f - fc->pool->f + 1) % fc->pool->n].pa;
 	return f->pa;
 }
 
@@ -119,12 +125,6 @@ static bool fault_handle(struct regs *r)
 	if (fc->taken)		/* self-tests arm without one */
 		fc->taken[fc->nfaults] = (u32)(f - fc->pool->f) |
 					 (f->zeroed ? TAKEN_ZEROED : 0);
-	/* Zeroed in advance: only the mapping remains (its clear is 0). */
-	if (f->zeroed) {
-		fc->prezeroed++;
-		t0 = t1 = 0;
-		goto map;
-	}
 	ops.prim = fc->prim;
 	/* do_user_addr_fault(): local_irq_enable() if the faulting context
 	 * had interrupts on.  Without a model nothing here changes. */
@@ -134,8 +134,19 @@ static bool fault_handle(struct regs *r)
 		if (r->rflags & RFLAGS_IF)
 			irq_enable();
 		/* The folio allocation's might_sleep(): a reschedule point
-		 * under voluntary (vma_alloc_folio -> might_alloc). */
+		 * under voluntary (vma_alloc_folio -> might_alloc), which a
+		 * folio zeroed in advance still passes. */
 		might_resched();
+	}
+	/* Zeroed in advance: folio_zero_user() is skipped, nothing else
+	 * (its clear is 0). */
+	if (f->zeroed) {
+		if (fc->model_on)
+			irq_disable();
+		fc->prezeroed++;
+		t0 = t1 = 0;
+		dirty_lines(fc, NULL);
+		goto map;
 	}
 	t0 = tsc_begin();
 	taken = folio_zero(phys_to_virt(f->pa), (u32)(bytes / SZ_4K), page,

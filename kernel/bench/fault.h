@@ -26,6 +26,7 @@ struct fault_ctx {
 	 * fault whose folio is mapped at another folio's address (~0: none). */
 	const struct dirty_line *lines;
 	u32 nlines, next_line;
+	u32 planted;		/* lines actually dirtied (not on zeroed ones) */
 	u32 wrong_pa_fault;
 	/* results, indexed by fault number */
 	u32 nfaults, max;

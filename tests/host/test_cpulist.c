@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Host tests of the cpulist parser and the cpus=, scale=, numa= keys. */
 #include "lib/cpulist.h"
+#include "lib/order.h"
 #include "lib/params.h"
+#include "lib/prims.h"
 #include "lib/string.h"
 #include "tests/host/unit.h"
 
@@ -104,4 +106,35 @@ TEST(cmdline_cpus_scale_numa)
 	EXPECT(strstr(r.errors[0], "cpus="), "%s", r.errors[0]);
 	EXPECT(!parse("numa=local", &c, &r));	/* a benchmark key */
 	EXPECT(!parse("bench=fault numa=far", &c, &r));
+}
+
+TEST(cmdline_prezero_keys)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	EXPECT(parse("", &c, &r));
+	EXPECT_EQ(c.prezeros, 0);
+	EXPECT_EQ(c.prezero_n, PREZERO_ALL);
+	EXPECT_EQ(c.prezero_clear, PREZERO_SAME);
+	EXPECT_EQ(c.prezero_low, 33);
+	EXPECT_EQ(c.prezero_high, 50);
+	EXPECT(parse("bench=fault prezero=none,request,on-free prezero_n=7 "
+		     "prezero_clear=movnti prezero_order=batched-pages "
+		     "prezero_pool=apart prezero_low=10 prezero_high=90", &c, &r),
+	       "%s", r.errors[0]);
+	EXPECT_EQ(c.prezeros, (1u << PREZERO_NONE) | (1u << PREZERO_REQUEST) |
+			      (1u << PREZERO_ON_FREE));
+	EXPECT_EQ(c.prezero_n, 7);
+	EXPECT(strcmp(prim_names[c.prezero_clear], "movnti") == 0);
+	EXPECT_EQ(c.prezero_order, ORDER_BATCHED);
+	EXPECT_EQ(c.prezero_pool, PREZERO_POOL_APART);
+	EXPECT(parse("bench=fault prezero=all prezero_n=all", &c, &r));
+	EXPECT_EQ(c.prezeros, (1u << PREZERO_COUNT) - 1);
+	EXPECT(!parse("bench=fault prezero_order=linux", &c, &r));
+	EXPECT(strstr(r.errors[0], "no model to follow"), "%s", r.errors[0]);
+	EXPECT(!parse("bench=fault prezero_clear=fast", &c, &r));
+	EXPECT(!parse("bench=fault prezero_low=60 prezero_high=50", &c, &r));
+	EXPECT(strstr(r.errors[0], "below"), "%s", r.errors[0]);
+	EXPECT(!parse("bench=fault prezero_n=262145", &c, &r));
 }
