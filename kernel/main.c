@@ -22,6 +22,7 @@
 #include "kernel/selftest/selftest.h"
 #include "kernel/smp/smp.h"
 #include "kernel/time/timer.h"
+#include "kernel/time/deadline.h"
 #include "kernel/timebase.h"
 #include "lib/format.h"
 
@@ -68,6 +69,19 @@ static u32 node_of_apic(u32 apic_id)
 	u32 n = srat_node_of_apic(&acpi.srat, apic_id);
 
 	return n == NUMA_NO_NODE ? 0 : n;
+}
+
+static struct ktap *run_ktap;
+
+/* deadline_s= passed: say what was running, end as exit= says. */
+static void deadline_expired(const char *why)
+{
+	smp_aborted = true;
+	selftest_abort_current();
+	if (run_ktap)
+		ktap_diag(run_ktap, "%s", why);
+	printk("hugezero: %s; stopping the run\n", why);
+	finish(RC_DEADLINE);
 }
 
 static void fatal_hook(void)
@@ -175,6 +189,11 @@ static void crash_on_purpose(u32 how)
 	case CRASH_HANG:
 		/* For testing the harness's timeout: never say done. */
 		machine_halt();
+	case CRASH_HANG_IRQ:
+		/* Stuck with interrupts on: what deadline_s= catches. */
+		irq_enable();
+		for (;;)
+			cpu_relax();
 	}
 }
 
@@ -240,6 +259,8 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 		   acpi.has_srat && acpi.srat.has_slit);
 	k = ktap_console_start((config.selftest ? selftest_suites() : 0) +
 			       (config.bench == BENCH_FAULT));
+	run_ktap = k;
+	deadline_start(config.deadline_s, timebase.tsc_hz, deadline_expired);
 	if (config.selftest)
 		selftest_run(k);
 	else

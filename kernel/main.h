@@ -6,7 +6,7 @@
 
 
 /* Run results, also the QEMU exit code: QEMU exits with (rc << 1) | 1. */
-enum { RC_PASS = 0, RC_FAIL = 1, RC_FATAL = 3 };
+enum { RC_PASS = 0, RC_FAIL = 1, RC_FATAL = 3, RC_DEADLINE = 4 };
 
 extern struct hz_config config;
 extern struct cmdline_result cmdline_result;

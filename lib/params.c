@@ -14,7 +14,7 @@
 
 const char *const exit_names[] = { "auto", "qemu", "halt", "reboot", NULL };
 const char *const crash_names[] = { "none", "pf", "ud", "gp", "de", "stack",
-				    "hang", NULL };
+				    "hang", "hang-irq", NULL };
 
 const char *const bench_names[] = { "none", "fault", "bare", "linux-fault",
 				    "split", NULL };
@@ -257,11 +257,13 @@ const struct param hz_params[] = {
 	{ "selftest", P_BOOL, F(selftest), NULL, 0, 0, NULL,
 	  "selftest=on|off", NULL },
 	{ "crash", P_ENUM, F(crash), crash_names, 0, 0, NULL,
-	  "crash=none|pf|ud|gp|de|stack|hang", NULL },
+	  "crash=none|pf|ud|gp|de|stack|hang|hang-irq", NULL },
 	{ "calib_ms", P_U64, F(calib_ms), NULL, 1, 1000, NULL,
 	  "calib_ms=1..1000", NULL },
 	{ "tsc_tolerance_ppm", P_U64, F(tsc_tolerance_ppm), NULL, 1, 1000000,
 	  NULL, "tsc_tolerance_ppm=1..1000000", NULL },
+	{ "deadline_s", P_U64, F(deadline_s), NULL, 0, 1000000000, NULL,
+	  "deadline_s=0..1000000000 (0: none)", NULL },
 	{ "tsc_skew_ns", P_U64, F(tsc_skew_ns), NULL, 0, 1000000, NULL,
 	  "tsc_skew_ns=0..1000000", NULL },
 	{ "ap_fail", P_U64, F(ap_fail), NULL, 1, CPUSET_MAX - 1, NULL,
@@ -355,6 +357,7 @@ void config_defaults(struct hz_config *c)
 	c->calib_ms = 50;
 	c->tsc_tolerance_ppm = 2000;
 	c->tsc_skew_ns = 1000;
+	c->deadline_s = 3600;
 	c->bench = BENCH_NONE;
 	c->folios = 1ULL << FOLIO_2M;
 	c->prims = (1ULL << PRIM_COUNT) - 1;
@@ -433,7 +436,8 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 {
 	static const char *const kernel_only[] = {
 		"console", "exit", "selftest", "crash", "calib_ms",
-		"tsc_tolerance_ppm", "tsc_skew_ns", "ap_fail", "cpl", "inject",
+		"tsc_tolerance_ppm", "tsc_skew_ns", "ap_fail", "deadline_s",
+		"cpl", "inject",
 		"inject_lines", "pte",
 		"preempt", "hz", NULL,
 	};

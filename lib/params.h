@@ -13,7 +13,7 @@
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
 enum crash_mode { CRASH_NONE, CRASH_PF, CRASH_UD, CRASH_GP, CRASH_DE,
-		  CRASH_STACK, CRASH_HANG };
+		  CRASH_STACK, CRASH_HANG, CRASH_HANG_IRQ };
 
 enum bench_kind { BENCH_NONE, BENCH_FAULT, BENCH_BARE, BENCH_LINUX_FAULT,
 		  BENCH_SPLIT };
@@ -72,6 +72,7 @@ struct hz_config {
 	u64 calib_ms;		/* TSC calibration window per reference */
 	u64 tsc_tolerance_ppm;	/* allowed disagreement between references */
 	u64 tsc_skew_ns;	/* cross-CPU TSC skew an aggregate tolerates */
+	u64 deadline_s;		/* the run ends by then; 0: never */
 	u64 ap_fail;		/* test-only: this CPU cannot answer; 0 none */
 
 	/* The benchmark (docs/cmdline.md) */

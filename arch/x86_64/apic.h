@@ -39,6 +39,7 @@ bool lapic_init(struct lapic_info *out, u64 tsc_hz, char *why, size_t n);
 
 /* ICR low words, as Linux's APIC_DM_INIT etc. (SDM vol. 3, 10.6.1). */
 #define ICR_DM_FIXED	0x000
+#define ICR_DM_NMI	0x400
 #define ICR_DM_INIT	0x500
 #define ICR_DM_STARTUP	0x600
 #define ICR_ASSERT	0x4000

@@ -32,6 +32,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/smp/smp.h"
 #include "kernel/time/timer.h"
+#include "kernel/time/deadline.h"
 #include "kernel/timebase.h"
 #include "lib/benchrun.h"
 #include "lib/calib.h"
@@ -385,6 +386,7 @@ static void op_reset(void *ctx)
 			 leaf_of(b->folio), NULL);
 	pool_reset(&b->bc->pool);
 	write_cr3(read_cr3());	/* and anything the walk cached */
+	deadline_poll();	/* between passes: nothing is timed */
 }
 
 /* prezero=on-free: the workload frees its folios, each zeroed as it is
@@ -544,6 +546,7 @@ static void run_config(struct bench_cfg *b)
 	const char *skip;
 
 	prezero_config(b);
+	deadline_doing(b->d.name, b->bc->cpu, &b->bc->fault.nfaults);
 	if (b->count == 0)
 		strlcpy(why, b->no_folio ? b->no_folio : "", sizeof(why));
 	else if (prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why)) &&
@@ -954,5 +957,6 @@ void bench_run(struct ktap *k, const struct hz_config *c)
 		g->cfg_base += bench_count(c) * n;
 		g->group_base += bench_count(c);
 	}
+	deadline_doing(NULL, 0, NULL);	/* its names are gone with it */
 	ktap_subtest_end(k, "fault", k->fail > fails ? KTAP_FAIL : KTAP_OK);
 }

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""QEMU tests of deadline_s= (docs/hardware.md): a run never leaves a
+machine hung.  Each hang ends at the deadline with what it was doing, the
+KTAP stream closed as failed and rc=4 (RC_DEADLINE), well before the
+harness's own timeout."""
+from __future__ import annotations
+
+from hzlib import qemu
+
+from qemu_cases import Case, Check, all_of, expect_log, expect_rc
+
+RC_DEADLINE = 4
+
+
+def ended_by_deadline(how: str, during: str) -> Check:
+    return all_of(
+        expect_rc(RC_DEADLINE),
+        expect_log(rf"hugezero: deadline_s=\d+ passed \({how}\) {during}; "
+                   r"stopping the run", f"the deadline's message ({how})"),
+        lambda res: None if not qemu.verdict(res)[0] else "verdict: passed",
+    )
+
+
+CASES = [
+    # Stuck with interrupts on: the boot CPU's own timer.
+    Case("deadline-hang-irq", args=["crash=hang-irq", "selftest=off", "deadline_s=2"],
+         timeout=90, check=ended_by_deadline("the boot CPU's timer", "outside any benchmark")),
+    # A benchmark too long for its deadline, interrupts masked while it
+    # measures: the check between passes names the configuration.
+    Case("deadline-bench", args=["bench=fault", "folio=2M", "size=16M", "clear=erms",
+                                 "order=contiguous-page", "runs=1000", "warmups=0",
+                                 "samples=none", "selftest=off", "deadline_s=2"],
+         timeout=90, check=ended_by_deadline(
+             "checked between passes", r"during 2M\.erms\.contiguous-page on cpu 0, fault \d+")),
+]
+
+# Hung with interrupts masked: only another CPU can say so (an NMI).
+SMP_CASES = [
+    Case("deadline-hang-masked-smp2", smp=2,
+         args=["crash=hang", "selftest=off", "deadline_s=2"], timeout=90,
+         check=ended_by_deadline("an NMI from the watching CPU", "outside any benchmark")),
+]
