@@ -5,6 +5,7 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpu_setup.h"
+#include "arch/x86_64/pmu.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/paging.h"
@@ -210,6 +211,22 @@ static void run_bench(struct ktap *k)
 	bench_run(k, &config);
 }
 
+/* What the counters are on the boot CPU (pmu=, docs/hardware.md). */
+static void pmu_report(void)
+{
+	struct pmu_caps c;
+
+	pmu_caps_read(&c);
+	if (c.none)
+		printk("pmu: none (%s)\n", c.none);
+	else
+		printk("pmu: %s version %u, %u general counters of %u bits, "
+		       "fixed %#x of %u bits\n",
+		       c.vendor == PMU_VENDOR_INTEL ? "intel" : "amd",
+		       c.version, c.ngeneral, c.general_width, c.fixed_mask,
+		       c.fixed_width);
+}
+
 void kmain(u32 magic, u64 mbi, u64 delta)
 {
 	struct cpu_setup setup;
@@ -244,6 +261,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 		printk("hugezero: WARNING: firmware's PAT does not map index 0 "
 		       "write-back: every folio mapping is then not write-back "
 		       "and its numbers are not comparable\n");
+	pmu_report();
 	acpi_init();
 	if (acpi.has_srat)
 		memory_set_nodes(acpi.srat.mem, acpi.srat.nmem);

@@ -247,6 +247,53 @@ static bool parse_prezero_order(const struct param *p, const char *val,
 			   "zeroer has no model to follow; name an order"), false));
 }
 
+/* pmu=none | EVENT[,EVENT...]: lib/pmu.c's names, in the order given. */
+static bool parse_pmu(const struct param *p, const char *val, size_t len,
+		      void *field, char *err, size_t errlen)
+{
+	struct hz_config *c = (struct hz_config *)((u8 *)field -
+						   offsetof(struct hz_config, npmu));
+	const char *s = val, *end = val + len;
+	u32 n = 0;
+
+	(void)p;
+	if (len == 4 && memcmp(val, "none", 4) == 0) {
+		c->npmu = 0;
+		return true;
+	}
+	while (s <= end) {
+		const char *e = s;
+		int i;
+
+		while (e < end && *e != ',')
+			e++;
+		i = pmu_event_index(s, (size_t)(e - s));
+		if (i < 0) {
+			char names[128];
+			size_t pos = 0;
+
+			for (u32 k = 0; k < pmu_nevents && pos < sizeof(names); k++)
+				pos += ksnprintf(names + pos, sizeof(names) - pos,
+						 "%s%s", k ? "," : "",
+						 pmu_events[k].name);
+			/* the whole list must fit CMDLINE_ERR_LEN */
+			ksnprintf(err, errlen, "'%.*s' unknown (%s or none)",
+				  e - s > 16 ? 16 : (int)(e - s), s, names);
+			return false;
+		}
+		for (u32 k = 0; k < n; k++)
+			if (c->pmu[k] == i) {
+				ksnprintf(err, errlen, "event '%s' listed twice",
+					  pmu_events[i].name);
+				return false;
+			}
+		c->pmu[n++] = (u8)i;
+		s = e + 1;
+	}
+	c->npmu = n;
+	return true;
+}
+
 #define F(x) offsetof(struct hz_config, x)
 
 const struct param hz_params[] = {
@@ -337,6 +384,8 @@ const struct param hz_params[] = {
 	  "prezero_idle_ms=0..100000", NULL },
 	{ "prezero_pool", P_ENUM, F(prezero_pool), prezero_pool_names, 0, 0,
 	  NULL, "prezero_pool=shared|apart", NULL },
+	{ "pmu", P_CUSTOM, F(npmu), NULL, 0, 0, parse_pmu,
+	  "pmu=none|EVENT[,EVENT...] (instructions, cycles, ...)", NULL },
 	{ "cpu", P_U64, F(cpu), NULL, 0, CPU_AUTO - 1, NULL, "cpu=0..4095", NULL },
 	{ "backing", P_ENUM_LIST, F(backings), backing_names, 0, 0, NULL,
 	  "backing=hugetlb,thp,base|all", NULL },
@@ -397,7 +446,7 @@ static bool is_bench_key(const char *key)
 		"pte", "preempt", "hz", "probe", "probe_us", "probe_class", "cpus", "scale",
 		"numa", "prezero", "prezero_n", "prezero_clear", "prezero_order",
 		"prezero_cpu", "prezero_low", "prezero_high", "prezero_idle_ms",
-		"prezero_pool", NULL,
+		"prezero_pool", "pmu", NULL,
 	};
 
 	return choice_index(keys, key, strlen(key)) >= 0;
@@ -439,7 +488,7 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 		"tsc_tolerance_ppm", "tsc_skew_ns", "ap_fail", "deadline_s",
 		"cpl", "inject",
 		"inject_lines", "pte",
-		"preempt", "hz", NULL,
+		"preempt", "hz", "pmu", NULL,
 	};
 	static const char *const companion_only[] = { "cpu", "backing", NULL };
 	const char *const *keys = companion ? kernel_only : companion_only;

@@ -4,6 +4,7 @@
 
 #include "lib/cmdline.h"
 #include "lib/cpulist.h"
+#include "lib/pmu.h"
 
 /*
  * hugezero's configuration: every boot command-line key, with its
@@ -113,6 +114,10 @@ struct hz_config {
 	u64 prezero_low, prezero_high;	/* watermarks, % of the pool */
 	u64 prezero_idle_ms;	/* idle, dedicated: refill time before a pass */
 	u32 prezero_pool;	/* dedicated: enum prezero_pool */
+
+	/* Performance counters (docs/hardware.md, "Counters") */
+	u32 npmu;		/* 0: pmu=none */
+	u8 pmu[PMU_MAX_EVENTS];	/* indices in pmu_events, as given */
 
 	/* The Linux companion only */
 	u64 cpu;		/* CPU to pin to, or CPU_AUTO */

@@ -217,3 +217,41 @@ TEST(cmdline_scheduling_keys)
 	EXPECT(config_parse("bench=linux-fault preempt=full", &c, &r));
 	EXPECT(!config_check_target(&c, &r, true));
 }
+
+TEST(cmdline_pmu)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	EXPECT(parse("", &c, &r));
+	EXPECT_EQ(c.npmu, 0);
+	EXPECT(parse("bench=fault pmu=cycles,fills-dram,instructions", &c, &r),
+	       "%s", r.errors[0]);
+	EXPECT_EQ(c.npmu, 3);
+	EXPECT_STR(pmu_events[c.pmu[0]].name, "cycles");
+	EXPECT_STR(pmu_events[c.pmu[1]].name, "fills-dram");
+	EXPECT_STR(pmu_events[c.pmu[2]].name, "instructions");
+	EXPECT(parse("bench=fault pmu=cycles pmu=none", &c, &r));
+	EXPECT_EQ(c.npmu, 0);
+	/* an unknown name: an error naming the valid ones */
+	EXPECT(!parse("bench=fault pmu=cycles,cache-misses", &c, &r));
+	EXPECT_EQ(r.nerrors, 1);
+	EXPECT(strstr(r.errors[0], "'cache-misses' unknown (instructions,"
+		      "cycles,ref-cycles,llc-references,llc-misses,l1d-loads,"
+		      "l1d-misses,fills-dram,branches,branch-misses or none)"),
+	       "%s", r.errors[0]);
+	EXPECT(!parse("bench=fault pmu=a-very-long-misspelt-event-name", &c, &r));
+	EXPECT(strstr(r.errors[0], "branch-misses or none)"), "%s", r.errors[0]);
+	EXPECT(!parse("bench=fault pmu=cycles,,branches", &c, &r));
+	EXPECT(!parse("bench=fault pmu=none,cycles", &c, &r));
+	EXPECT(!parse("bench=fault pmu=", &c, &r));
+	EXPECT(!parse("bench=fault pmu=cycles,cycles", &c, &r));
+	EXPECT(strstr(r.errors[0], "listed twice"), "%s", r.errors[0]);
+	/* a benchmark key, and the kernel's alone */
+	EXPECT(!parse("pmu=cycles", &c, &r));
+	EXPECT(strstr(r.errors[0], "benchmark key"), "%s", r.errors[0]);
+	EXPECT(parse("bench=split pmu=cycles", &c, &r));
+	EXPECT(!config_check_target(&c, &r, true));
+	EXPECT(strstr(r.errors[0], "'pmu' has no meaning in the Linux companion"),
+	       "%s", r.errors[0]);
+}

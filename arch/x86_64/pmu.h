@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ARCH_PMU_H
+#define ARCH_PMU_H
+
+#include "lib/pmu.h"
+
+/*
+ * The performance counters on this CPU: capabilities from CPUID, a
+ * lib/pmu.c plan applied with guarded WRMSRs, counters read with RDPMC
+ * (ring 0 needs no CR4.PCE).  Per CPU: call on each CPU that counts.
+ */
+
+/* Fill @c from CPUID; on AMD, also whether PerfCtr0 keeps a value. */
+void pmu_caps_read(struct pmu_caps *c);
+/*
+ * Program and start @p.  Every WRMSR runs under trap_try(): if one
+ * faults, what was written is undone as far as it goes, every counted
+ * slot is skipped with the reason, and false is returned.
+ */
+bool pmu_start(struct pmu_plan *p);
+/* Stop the counters @p started (its off writes, guarded). */
+void pmu_stop(const struct pmu_plan *p);
+
+static inline u64 rdpmc(u32 idx)
+{
+	u32 lo, hi;
+
+	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(idx));
+	return lo | (u64)hi << 32;
+}
+
+/* A counted slot's value now (never call on a skipped slot: #GP). */
+static inline u64 pmu_read(const struct pmu_slot *s)
+{
+	return pmu_value(s, rdpmc(s->rdpmc));
+}
+
+#endif

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Performance-counter events and programming plans (lib/pmu.h).
+ *
+ * Intel: the architectural PMU (SDM vol. 3B, 20.2), CPUID 0AH.  Fixed
+ * counters 0..2 count INST_RETIRED.ANY, CPU_CLK_UNHALTED.THREAD and
+ * CPU_CLK_UNHALTED.REF_TSC; the general counters take the architectural
+ * events, whose encodings are the SDM's (table 20-1) and Linux's
+ * (arch/x86/events/intel/core.c, intel_perfmon_event_map).
+ *
+ * AMD: the core performance counters (APM vol. 2, 13.2): PerfEvtSel0-3
+ * and PerfCtr0-3 at 0xc0010000/0xc0010004, or six at 0xc0010200 + 2n /
+ * 0xc0010201 + 2n with PerfCtrExtCore; PerfMonV2 adds a global enable.
+ * The encodings are Linux's, arch/x86/events/amd/core.c:
+ *   instructions 0x00c0, cycles 0x0076, branches 0x00c2, branch-misses
+ *   0x00c3: amd_perfmon_event_map (before 17h) and amd_zen1/2/4 maps;
+ *   l1d-loads 0x0040 and l1d-misses 0xc860 ("L2$ access from DC miss"):
+ *   amd_hw_cache_event_ids_f17h[L1D][OP_READ]; before 17h l1d-misses
+ *   is 0x0141, amd_hw_cache_event_ids[L1D][OP_READ];
+ *   fills-dram: PMCx043, Demand Data Cache Fills by Data Source, umasks
+ *   0x08 (DRAM or IO, this node) | 0x40 (DRAM or IO, another node), as
+ *   tools/perf/pmu-events/arch/x86/amdzen1..amdzen4 name them
+ *   (ls_refills_from_sys.ls_mabresp_lcl_dram/_rmt_dram,
+ *   ls_dmnd_fills_from_sys.dram_io_near/_far).
+ */
+#include "lib/pmu.h"
+#include "lib/string.h"
+
+enum {	/* CPUID 0AH EBX bits: the architectural events */
+	ARCH_CYCLES, ARCH_INSTRUCTIONS, ARCH_REF_CYCLES, ARCH_LLC_REFS,
+	ARCH_LLC_MISSES, ARCH_BRANCHES, ARCH_BRANCH_MISSES,
+};
+
+#define FIXED(n) ((n) + 1)
+#define ARCH(n) ((n) + 1)
+
+const struct pmu_event pmu_events[] = {
+	{ "instructions", "instructions retired",
+	  FIXED(0), ARCH(ARCH_INSTRUCTIONS), 0x00c0, 0x00c0, 0x00c0 },
+	{ "cycles", "core cycles, not halted",
+	  FIXED(1), ARCH(ARCH_CYCLES), 0x003c, 0x0076, 0x0076 },
+	{ "ref-cycles", "reference (TSC-rate) cycles, not halted",
+	  FIXED(2), ARCH(ARCH_REF_CYCLES), 0x013c, 0, 0 },
+	{ "llc-references", "last-level cache references",
+	  0, ARCH(ARCH_LLC_REFS), 0x4f2e, 0, 0 },
+	{ "llc-misses", "last-level cache misses",
+	  0, ARCH(ARCH_LLC_MISSES), 0x412e, 0, 0 },
+	{ "l1d-loads", "L1 data cache accesses",
+	  0, 0, 0, 0x0040, 0x0040 },
+	{ "l1d-misses", "L1 data cache misses",
+	  0, 0, 0, 0xc860, 0x0141 },
+	{ "fills-dram", "demand L1D fills from DRAM (any node)",
+	  0, 0, 0, 0x4843, 0 },
+	{ "branches", "branch instructions retired",
+	  0, ARCH(ARCH_BRANCHES), 0x00c4, 0x00c2, 0x00c2 },
+	{ "branch-misses", "mispredicted branches retired",
+	  0, ARCH(ARCH_BRANCH_MISSES), 0x00c5, 0x00c3, 0x00c3 },
+};
+
+const u32 pmu_nevents = ARRAY_SIZE(pmu_events);
+
+const char *const pmu_event_names[] = {
+	"instructions", "cycles", "ref-cycles", "llc-references", "llc-misses",
+	"l1d-loads", "l1d-misses", "fills-dram", "branches", "branch-misses",
+	NULL,
+};
+
+_Static_assert(ARRAY_SIZE(pmu_event_names) == ARRAY_SIZE(pmu_events) + 1,
+	       "pmu_event_names follows pmu_events");
+
+int pmu_event_index(const char *name, size_t len)
+{
+	for (u32 i = 0; i < pmu_nevents; i++)
+		if (str_eq_n(name, len, pmu_events[i].name))
+			return (int)i;
+	return -1;
+}
+
+static const char no_intel_pmu[] = "no PMU: CPUID 0AH reports version 0";
+static const char no_intel_counters[] = "no PMU: CPUID 0AH reports no counters";
+static const char no_amd_pmu[] = "no core performance counters";
+
+void pmu_caps_none(struct pmu_caps *c, const char *why)
+{
+	memset(c, 0, sizeof(*c));
+	c->none = why;
+}
+
+void pmu_caps_intel(struct pmu_caps *c, u32 family, u32 eax, u32 ebx,
+		    u32 ecx, u32 edx)
+{
+	memset(c, 0, sizeof(*c));
+	c->vendor = PMU_VENDOR_INTEL;
+	c->family = family;
+	c->version = eax & 0xff;
+	if (!c->version) {
+		c->none = no_intel_pmu;
+		return;
+	}
+	c->ngeneral = (eax >> 8) & 0xff;
+	c->general_width = (eax >> 16) & 0xff;
+	c->arch_len = eax >> 24;
+	c->arch_unavail = ebx;
+	if (c->version >= 2) {
+		u32 nfixed = edx & 0x1f;
+
+		c->fixed_mask = nfixed >= 32 ? ~0u : (1u << nfixed) - 1;
+		if (c->version >= 5)	/* ECX: which fixed counters exist */
+			c->fixed_mask |= ecx;
+		c->fixed_mask &= (1u << PMU_MAX_FIXED) - 1;
+		c->fixed_width = (edx >> 5) & 0xff;
+		c->global_ctrl = true;
+	}
+	if (!c->ngeneral && !c->fixed_mask)
+		c->none = no_intel_counters;
+}
+
+void pmu_caps_amd(struct pmu_caps *c, u32 family, u32 ext1_ecx,
+		  u32 ext22_eax, u32 ext22_ebx, bool answers)
+{
+	memset(c, 0, sizeof(*c));
+	c->vendor = PMU_VENDOR_AMD;
+	c->family = family;
+	if (!answers) {
+		c->none = no_amd_pmu;
+		return;
+	}
+	c->version = 1;
+	c->amd_ext = ext1_ecx & (1u << 23);
+	c->ngeneral = c->amd_ext ? 6 : 4;
+	c->general_width = 48;
+	if (ext22_eax & 1) {	/* PerfMonV2: NumCorePmc, PerfCntrGlobalCtl */
+		c->version = 2;
+		c->global_ctrl = true;
+		if (ext22_ebx & 0xf)
+			c->ngeneral = ext22_ebx & 0xf;
+	}
+}
+
+static void emit(struct pmu_write *w, u32 *n, u32 msr, u64 val)
+{
+	if (*n < PMU_MAX_WRITES) {
+		w[*n].msr = msr;
+		w[*n].val = val;
+		(*n)++;
+	}
+}
+
+static u32 sel_msr(const struct pmu_caps *c, u32 n)
+{
+	if (c->vendor == PMU_VENDOR_INTEL)
+		return MSR_IA32_PERFEVTSEL0 + n;
+	return c->amd_ext ? MSR_F15H_PERF_CTL0 + 2 * n : MSR_K7_EVNTSEL0 + n;
+}
+
+static u32 ctr_msr(const struct pmu_caps *c, u32 n)
+{
+	if (c->vendor == PMU_VENDOR_INTEL)
+		return MSR_IA32_PMC0 + n;
+	return c->amd_ext ? MSR_F15H_PERF_CTR0 + 2 * n : MSR_K7_PERFCTR0 + n;
+}
+
+/* Place one event: on a fixed counter, a general one, or a reason. */
+static void place(const struct pmu_caps *c, struct pmu_slot *s,
+		  u32 *fixed_used, u32 *general_used)
+{
+	const struct pmu_event *e = &pmu_events[s->event];
+	u64 sel = 0;
+
+	if (c->vendor == PMU_VENDOR_INTEL) {
+		u32 f = e->intel_fixed;
+
+		if (f && (c->fixed_mask & (1u << (f - 1))) &&
+		    !(*fixed_used & (1u << (f - 1)))) {
+			*fixed_used |= 1u << (f - 1);
+			s->fixed = true;
+			s->counter = f - 1;
+			s->rdpmc = PMU_RDPMC_FIXED | s->counter;
+			s->width = c->fixed_width;
+			return;
+		}
+		if (!e->intel_arch) {
+			s->skip = "Intel: not an architectural event";
+			return;
+		}
+		if (e->intel_arch > c->arch_len ||
+		    (c->arch_unavail & (1u << (e->intel_arch - 1)))) {
+			s->skip = "Intel: CPUID 0AH EBX says this CPU lacks it";
+			return;
+		}
+		sel = e->intel_sel;
+	} else {
+		sel = c->family >= 0x17 ? e->amd_sel : e->amd_k8_sel;
+		if (!sel) {
+			s->skip = c->family >= 0x17 || !e->amd_sel ?
+				  "AMD: no encoding for it" :
+				  "AMD: no encoding before family 17h";
+			return;
+		}
+	}
+	for (u32 n = 0; n < c->ngeneral && n < 32; n++) {
+		if (*general_used & (1u << n))
+			continue;
+		*general_used |= 1u << n;
+		s->counter = n;
+		s->rdpmc = n;
+		s->width = c->general_width;
+		s->sel = sel | PMU_SEL_USR | PMU_SEL_OS;
+		return;
+	}
+	s->skip = "no free counter: every general counter is taken";
+}
+
+u32 pmu_plan_make(const struct pmu_caps *c, const char *const *names, u32 n,
+		  struct pmu_plan *p)
+{
+	u32 fixed_used = 0, general_used = 0, fixed_ctrl = 0;
+	u64 global = 0;
+	u32 global_msr = c->vendor == PMU_VENDOR_INTEL ?
+			 MSR_IA32_PERF_GLOBAL_CTRL : MSR_AMD64_PERF_CNTR_GLOBAL_CTL;
+
+	memset(p, 0, sizeof(*p));
+	for (u32 i = 0; i < n && p->nslots < PMU_MAX_EVENTS; i++) {
+		struct pmu_slot *s = &p->slots[p->nslots++];
+
+		s->name = names[i];
+		s->event = pmu_event_index(names[i], strlen(names[i]));
+		if (s->event < 0) {
+			s->skip = "unknown event";
+			continue;
+		}
+		for (u32 j = 0; j + 1 < p->nslots; j++)
+			if (p->slots[j].event == s->event)
+				s->skip = "listed twice";
+		if (s->skip)
+			continue;
+		if (c->none || c->vendor == PMU_VENDOR_NONE) {
+			s->skip = c->none ? c->none : "no PMU hugezero knows";
+			continue;
+		}
+		place(c, s, &fixed_used, &general_used);
+		if (!s->skip)
+			p->ncounted++;
+	}
+	if (!p->ncounted)
+		return 0;
+
+	for (u32 i = 0; i < p->nslots; i++) {
+		const struct pmu_slot *s = &p->slots[i];
+
+		if (s->skip)
+			continue;
+		if (s->fixed) {
+			fixed_ctrl |= 0x3u << (4 * s->counter);	/* OS | USR */
+			global |= 1ULL << (32 + s->counter);
+		} else {
+			global |= 1ULL << s->counter;
+		}
+	}
+
+	/* Stop */
+	if (c->global_ctrl)
+		emit(p->writes, &p->nwrites, global_msr, 0);
+	/* Configure: enabled under a global gate, else enabled at the start */
+	if (c->vendor == PMU_VENDOR_INTEL && c->fixed_mask)
+		emit(p->writes, &p->nwrites, MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl);
+	for (u32 i = 0; i < p->nslots; i++) {
+		const struct pmu_slot *s = &p->slots[i];
+
+		if (!s->skip && !s->fixed)
+			emit(p->writes, &p->nwrites, sel_msr(c, s->counter),
+			     s->sel | (c->global_ctrl ? PMU_SEL_EN : 0));
+	}
+	/* Clear */
+	for (u32 i = 0; i < p->nslots; i++) {
+		const struct pmu_slot *s = &p->slots[i];
+
+		if (s->skip)
+			continue;
+		emit(p->writes, &p->nwrites, s->fixed ?
+		     MSR_IA32_FIXED_CTR0 + s->counter : ctr_msr(c, s->counter), 0);
+	}
+	/* Start */
+	if (c->global_ctrl) {
+		emit(p->writes, &p->nwrites, global_msr, global);
+	} else {
+		for (u32 i = 0; i < p->nslots; i++) {
+			const struct pmu_slot *s = &p->slots[i];
+
+			if (!s->skip)
+				emit(p->writes, &p->nwrites,
+				     sel_msr(c, s->counter), s->sel | PMU_SEL_EN);
+		}
+	}
+
+	/* Afterwards: gate off, then disarm each select */
+	if (c->global_ctrl)
+		emit(p->off, &p->noff, global_msr, 0);
+	if (c->vendor == PMU_VENDOR_INTEL && c->fixed_mask)
+		emit(p->off, &p->noff, MSR_IA32_FIXED_CTR_CTRL, 0);
+	for (u32 i = 0; i < p->nslots; i++) {
+		const struct pmu_slot *s = &p->slots[i];
+
+		if (!s->skip && !s->fixed)
+			emit(p->off, &p->noff, sel_msr(c, s->counter), 0);
+	}
+	return p->ncounted;
+}
+
+u32 pmu_apply(const struct pmu_write *w, u32 n, pmu_wrmsr_fn wr, void *ctx)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (!wr(ctx, w[i].msr, w[i].val))
+			break;
+	return i;
+}
+
+u64 pmu_value(const struct pmu_slot *s, u64 raw)
+{
+	if (!s->width || s->width >= 64)
+		return raw;
+	return raw & ((1ULL << s->width) - 1);
+}

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host tests of lib/pmu.c: the plans' MSR sequences, replayed through a
+ * fake MSR layer that records each write in order, the RDPMC indices and
+ * the skips.
+ */
+#include "lib/pmu.h"
+#include "lib/string.h"
+#include "tests/host/unit.h"
+
+struct fake_msrs {
+	u32 n, refuse_at;	/* refuse_at: 1-based write to refuse; 0 none */
+	struct pmu_write w[PMU_MAX_WRITES];
+};
+
+static bool record(void *ctx, u32 msr, u64 val)
+{
+	struct fake_msrs *f = ctx;
+
+	if (f->refuse_at && f->n + 1 == f->refuse_at)
+		return false;
+	f->w[f->n].msr = msr;
+	f->w[f->n].val = val;
+	f->n++;
+	return true;
+}
+
+static void expect_writes(const struct pmu_write *w, u32 n,
+			  const struct pmu_write *want, u32 nwant,
+			  const char *what)
+{
+	struct fake_msrs f = { 0, 0, { { 0, 0 } } };
+
+	EXPECT_EQ(pmu_apply(w, n, record, &f), n);
+	EXPECT(f.n == nwant, "%s: %u writes, expected %u", what, f.n, nwant);
+	for (u32 i = 0; i < f.n && i < nwant; i++)
+		EXPECT(f.w[i].msr == want[i].msr && f.w[i].val == want[i].val,
+		       "%s write %u: (%#x, %#llx), expected (%#x, %#llx)", what,
+		       i, f.w[i].msr, (unsigned long long)f.w[i].val,
+		       want[i].msr, (unsigned long long)want[i].val);
+}
+
+#define EXPECT_WRITES(plan, ...)					\
+	do {								\
+		static const struct pmu_write _w[] = { __VA_ARGS__ };	\
+		expect_writes((plan)->writes, (plan)->nwrites, _w,	\
+			      ARRAY_SIZE(_w), "writes");		\
+	} while (0)
+#define EXPECT_OFF(plan, ...)						\
+	do {								\
+		static const struct pmu_write _w[] = { __VA_ARGS__ };	\
+		expect_writes((plan)->off, (plan)->noff, _w,		\
+			      ARRAY_SIZE(_w), "off");			\
+	} while (0)
+
+/* CPUID 0AH: version 4, 8 general counters of 48 bits, 7 architectural
+ * events all present, 3 fixed counters of 48 bits (an Icelake server). */
+static void icelake(struct pmu_caps *c)
+{
+	pmu_caps_intel(c, 6, 0x07300804, 0, 0, 0x603);
+}
+
+TEST(pmu_names)
+{
+	EXPECT_EQ(pmu_event_index("instructions", 12), 0);
+	EXPECT_EQ(pmu_event_index("branch-misses", 13), pmu_nevents - 1);
+	EXPECT_EQ(pmu_event_index("cycle", 5), -1);
+	for (u32 i = 0; i < pmu_nevents; i++)
+		EXPECT_STR(pmu_event_names[i], pmu_events[i].name);
+	EXPECT(pmu_event_names[pmu_nevents] == NULL);
+}
+
+TEST(pmu_caps_intel_decode)
+{
+	struct pmu_caps c;
+
+	icelake(&c);
+	EXPECT(c.none == NULL);
+	EXPECT_EQ(c.version, 4);
+	EXPECT_EQ(c.ngeneral, 8);
+	EXPECT_EQ(c.general_width, 48);
+	EXPECT_EQ(c.fixed_mask, 7);
+	EXPECT_EQ(c.fixed_width, 48);
+	EXPECT_EQ(c.arch_len, 7);
+	EXPECT(c.global_ctrl);
+	/* version 5: ECX adds fixed counters beyond EDX's count */
+	pmu_caps_intel(&c, 6, 0x07300805, 0, 0x4, 0x602);
+	EXPECT_EQ(c.fixed_mask, 7);
+	pmu_caps_intel(&c, 6, 0x07300201, 0, 0, 0);
+	EXPECT_EQ(c.fixed_mask, 0);
+	EXPECT(!c.global_ctrl);
+}
+
+TEST(pmu_intel_plan)
+{
+	static const char *const ev[] = {
+		"instructions", "cycles", "ref-cycles", "llc-misses",
+		"branches", "l1d-loads",
+	};
+	struct pmu_caps c;
+	struct pmu_plan p;
+
+	icelake(&c);
+	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 5);
+	EXPECT_EQ(p.nslots, 6);
+	EXPECT_WRITES(&p,
+		{ 0x38f, 0 },			/* GLOBAL_CTRL off */
+		{ 0x38d, 0x333 },		/* fixed 0-2: OS | USR */
+		{ 0x186, 0x43412e },		/* LLC misses, EN|OS|USR */
+		{ 0x187, 0x4300c4 },		/* branches */
+		{ 0x309, 0 }, { 0x30a, 0 }, { 0x30b, 0 },
+		{ 0xc1, 0 }, { 0xc2, 0 },
+		{ 0x38f, 0x700000003ULL });	/* fixed 0-2, PMC0-1 on */
+	EXPECT_OFF(&p, { 0x38f, 0 }, { 0x38d, 0 }, { 0x186, 0 }, { 0x187, 0 });
+	EXPECT_EQ(p.slots[0].rdpmc, 0x40000000);
+	EXPECT_EQ(p.slots[1].rdpmc, 0x40000001);
+	EXPECT_EQ(p.slots[2].rdpmc, 0x40000002);
+	EXPECT_EQ(p.slots[3].rdpmc, 0);
+	EXPECT_EQ(p.slots[4].rdpmc, 1);
+	EXPECT(p.slots[2].fixed && !p.slots[3].fixed);
+	EXPECT_STR(p.slots[5].skip, "Intel: not an architectural event");
+	EXPECT_EQ(p.slots[0].width, 48);
+	EXPECT_EQ(pmu_value(&p.slots[0], 0xffff000000000005ULL), 5);
+}
+
+TEST(pmu_intel_no_free_counter)
+{
+	static const char *const ev[] = {
+		"llc-references", "llc-misses", "branches", "cycles",
+	};
+	struct pmu_caps c;
+	struct pmu_plan p;
+
+	/* version 2, 2 general counters, 1 fixed: cycles has no fixed
+	 * counter 1, and the two general ones are taken */
+	pmu_caps_intel(&c, 6, 0x07300202, 0, 0, 0x601);
+	EXPECT_EQ(c.fixed_mask, 1);
+	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 2);
+	EXPECT_STR(p.slots[2].skip, "no free counter: every general counter is taken");
+	EXPECT_STR(p.slots[3].skip, "no free counter: every general counter is taken");
+	EXPECT_WRITES(&p,
+		{ 0x38f, 0 }, { 0x38d, 0 },
+		{ 0x186, 0x434f2e }, { 0x187, 0x43412e },
+		{ 0xc1, 0 }, { 0xc2, 0 },
+		{ 0x38f, 0x3 });
+}
+
+TEST(pmu_intel_version1_and_unavailable)
+{
+	static const char *const ev[] = { "instructions", "llc-misses", "cycles" };
+	struct pmu_caps c;
+	struct pmu_plan p;
+
+	/* version 1: no fixed counters, no global control; EBX bit 4: no
+	 * LLC misses */
+	pmu_caps_intel(&c, 6, 0x07280201, 1u << 4, 0, 0);
+	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 2);
+	EXPECT_STR(p.slots[1].skip, "Intel: CPUID 0AH EBX says this CPU lacks it");
+	EXPECT_WRITES(&p,
+		{ 0x186, 0x300c0 }, { 0x187, 0x3003c },	/* configured, off */
+		{ 0xc1, 0 }, { 0xc2, 0 },
+		{ 0x186, 0x4300c0 }, { 0x187, 0x43003c });	/* EN: start */
+	EXPECT_OFF(&p, { 0x186, 0 }, { 0x187, 0 });
+	EXPECT_EQ(p.slots[0].rdpmc, 0);
+	EXPECT_EQ(p.slots[2].rdpmc, 1);
+	EXPECT_EQ(p.slots[0].width, 40);
+}
+
+TEST(pmu_amd_legacy)
+{
+	static const char *const ev[] = {
+		"instructions", "cycles", "l1d-misses", "fills-dram",
+		"llc-misses",
+	};
+	struct pmu_caps c;
+	struct pmu_plan p;
+
+	pmu_caps_amd(&c, 0x10, 0, 0, 0, true);
+	EXPECT_EQ(c.ngeneral, 4);
+	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 3);
+	EXPECT_WRITES(&p,
+		{ 0xc0010000, 0x300c0 }, { 0xc0010001, 0x30076 },
+		{ 0xc0010002, 0x30141 },
+		{ 0xc0010004, 0 }, { 0xc0010005, 0 }, { 0xc0010006, 0 },
+		{ 0xc0010000, 0x4300c0 }, { 0xc0010001, 0x430076 },
+		{ 0xc0010002, 0x430141 });
+	EXPECT_OFF(&p, { 0xc0010000, 0 }, { 0xc0010001, 0 }, { 0xc0010002, 0 });
+	EXPECT_EQ(p.slots[2].rdpmc, 2);
+	EXPECT_STR(p.slots[3].skip, "AMD: no encoding before family 17h");
+	EXPECT_STR(p.slots[4].skip, "AMD: no encoding for it");
+}
+
+TEST(pmu_amd_extended)
+{
+	static const char *const ev[] = {
+		"instructions", "cycles", "l1d-loads", "l1d-misses",
+		"fills-dram", "branches", "branch-misses",
+	};
+	struct pmu_caps c;
+	struct pmu_plan p;
+
+	pmu_caps_amd(&c, 0x19, 1u << 23, 0, 0, true);
+	EXPECT_EQ(c.ngeneral, 6);
+	EXPECT(!c.global_ctrl);
+	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 6);
+	EXPECT_WRITES(&p,
+		{ 0xc0010200, 0x300c0 }, { 0xc0010202, 0x30076 },
+		{ 0xc0010204, 0x30040 }, { 0xc0010206, 0x3c860 },
+		{ 0xc0010208, 0x34843 }, { 0xc001020a, 0x300c2 },
+		{ 0xc0010201, 0 }, { 0xc0010203, 0 }, { 0xc0010205, 0 },
+		{ 0xc0010207, 0 }, { 0xc0010209, 0 }, { 0xc001020b, 0 },
+		{ 0xc0010200, 0x4300c0 }, { 0xc0010202, 0x430076 },
+		{ 0xc0010204, 0x430040 }, { 0xc0010206, 0x43c860 },
+		{ 0xc0010208, 0x434843 }, { 0xc001020a, 0x4300c2 });
+	for (u32 i = 0; i < 6; i++)
+		EXPECT_EQ(p.slots[i].rdpmc, i);
+	EXPECT_STR(p.slots[6].skip, "no free counter: every general counter is taken");
+}
+
+TEST(pmu_amd_perfmon_v2)
+{
+	static const char *const ev[] = { "instructions", "cycles" };
+	struct pmu_caps c;
+	struct pmu_plan p;
+
+	/* Genoa: PerfMonV2 (80000022h EAX[0]), NumCorePmc 6 */
+	pmu_caps_amd(&c, 0x19, 1u << 23, 1, 6, true);
+	EXPECT(c.global_ctrl);
+	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 2);
+	EXPECT_WRITES(&p,
+		{ 0xc0000301, 0 },
+		{ 0xc0010200, 0x4300c0 }, { 0xc0010202, 0x430076 },
+		{ 0xc0010201, 0 }, { 0xc0010203, 0 },
+		{ 0xc0000301, 0x3 });
+	EXPECT_OFF(&p, { 0xc0000301, 0 }, { 0xc0010200, 0 }, { 0xc0010202, 0 });
+}
+
+TEST(pmu_no_pmu)
+{
+	static const char *const ev[] = { "instructions", "cycles", "bogus" };
+	struct pmu_caps c;
+	struct pmu_plan p;
+
+	/* QEMU TCG with an Intel vendor string: CPUID 0AH all zero */
+	pmu_caps_intel(&c, 6, 0, 0, 0, 0);
+	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 0);
+	EXPECT_EQ(p.nwrites, 0);
+	EXPECT_EQ(p.noff, 0);
+	EXPECT_STR(p.slots[0].skip, "no PMU: CPUID 0AH reports version 0");
+	EXPECT_STR(p.slots[1].skip, "no PMU: CPUID 0AH reports version 0");
+	EXPECT_STR(p.slots[2].skip, "unknown event");
+	/* AMD whose counters do not keep a written value */
+	pmu_caps_amd(&c, 0x17, 1u << 23, 0, 0, false);
+	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 0);
+	EXPECT_EQ(p.nwrites, 0);
+	EXPECT_STR(p.slots[0].skip, "no core performance counters");
+	pmu_caps_none(&c, "no PMU: vendor CentaurHauls");
+	EXPECT_EQ(pmu_plan_make(&c, ev, 2, &p), 0);
+	EXPECT_STR(p.slots[1].skip, "no PMU: vendor CentaurHauls");
+}
+
+TEST(pmu_duplicates_and_refused_writes)
+{
+	static const char *const ev[] = { "cycles", "cycles" };
+	struct fake_msrs f = { 0, 3, { { 0, 0 } } };
+	struct pmu_caps c;
+	struct pmu_plan p;
+
+	icelake(&c);
+	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 1);
+	EXPECT_STR(p.slots[1].skip, "listed twice");
+	EXPECT_WRITES(&p, { 0x38f, 0 }, { 0x38d, 0x30 }, { 0x30a, 0 },
+		      { 0x38f, 0x200000000ULL });
+	/* a write the MSR layer refuses stops the sequence there */
+	EXPECT_EQ(pmu_apply(p.writes, p.nwrites, record, &f), 2);
+	EXPECT_EQ(f.n, 2);
+}
