@@ -155,6 +155,32 @@ static void rec_prezero(struct rec *r, const struct bench_desc *d)
 	}
 }
 
+/* pmu=: the events asked for, those counted, and why each other is not. */
+static void rec_pmu(struct rec *r, const struct pmu_plan *p)
+{
+	char asked[160] = "", counted[160] = "", skip[400] = "";
+	size_t a = 0, c = 0, k = 0;
+
+	for (u32 i = 0; i < p->nslots; i++) {
+		const struct pmu_slot *s = &p->slots[i];
+
+		a += (size_t)ksnprintf(asked + a, sizeof(asked) - MIN(a, sizeof(asked)),
+				       "%s%s", a ? "," : "", s->name);
+		if (!s->skip)
+			c += (size_t)ksnprintf(counted + c, sizeof(counted) -
+					       MIN(c, sizeof(counted)), "%s%s",
+					       c ? "," : "", s->name);
+		else
+			k += (size_t)ksnprintf(skip + k, sizeof(skip) -
+					       MIN(k, sizeof(skip)), "%s%s: %s",
+					       k ? "; " : "", s->name, s->skip);
+	}
+	rec_str(r, "pmu", asked);
+	rec_str(r, "pmu_counted", c ? counted : "none");
+	if (k)
+		rec_str(r, "pmu_skip", skip);
+}
+
 static void rec_smp(struct rec *r, const struct bench_smp *s)
 {
 	rec_str(r, "cpus", s->cpus);
@@ -226,6 +252,8 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 		rec_u64(&r, "inject_lines", c->inject_lines);
 	if (d->prezero)
 		rec_prezero(&r, d);
+	if (d->pmu)
+		rec_pmu(&r, d->pmu);
 	if (d->smp)
 		rec_smp(&r, d->smp);
 	rec_end(w, &r);

@@ -4,6 +4,7 @@
 
 #include "lib/matrix.h"
 #include "lib/params.h"
+#include "lib/pmu.h"
 #include "lib/record.h"
 
 /*
@@ -43,6 +44,7 @@ struct bench_desc {
 	const struct bench_smp *smp;	/* one CPU of a group, or NULL */
 	const char *prezero;		/* prezero= given: the mode; else NULL */
 	u32 prezero_cpu;		/* dedicated: the zeroing CPU */
+	const struct pmu_plan *pmu;	/* pmu=: what each event became */
 };
 
 /* What one configuration found, across its passes. */
@@ -97,6 +99,10 @@ struct bench_pass {
 	u32 prezeroed;			/* faults served by a zeroed folio */
 	bool prezeroed_unknown;		/* Linux does not say which were */
 	u64 prezero_ticks, prezero_folios;
+	/* pmu=: per fault, each counted event's delta around the clear */
+	u32 npmu;
+	const char *pmu_name[4];
+	const u64 *pmu_v[4];
 };
 
 /* Who measured: the same fields whichever side wrote them. */

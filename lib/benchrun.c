@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "lib/benchrun.h"
+#include "lib/format.h"
 #include "lib/string.h"
 
 static const char *const pass_names[] = { "verify", "warmup", "measure" };
@@ -19,6 +20,12 @@ static void write_samples(const struct bench_job *j, const struct bench_pass *p)
 		bench_rec_samples(j->w, id, p->run, "access", p->access_t, n);
 	if (c->offset == OFFSET_RANDOM && p->page)
 		bench_rec_samples(j->w, id, p->run, "page", p->page, n);
+	for (u32 i = 0; i < p->npmu; i++) {
+		char kind[32];
+
+		ksnprintf(kind, sizeof(kind), "pmu.%s", p->pmu_name[i]);
+		bench_rec_samples(j->w, id, p->run, kind, p->pmu_v[i], n);
+	}
 	if (p->probe) {
 		bench_rec_samples(j->w, id, p->run, "probe", p->probe, p->nprobe);
 		bench_rec_samples(j->w, id, p->run, "probe_fault", p->probe_fault,

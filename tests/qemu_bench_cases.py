@@ -109,4 +109,12 @@ CASES = [
         passes, bench_ok(2), config_says(cache="warm", pte="clean"),
         expect_log(r"cmdline note: cache=asis is an old name for cache=warm",
                    "the note on the old name"))),
+    # QEMU's TCG has no PMU: every event asked for is skipped, saying why,
+    # and the benchmark runs and verifies as without pmu=.
+    Case("bench-pmu-less", args=[*BENCH, "clear=erms", "pmu=instructions,cycles,llc-misses"],
+         check=all_of(passes, bench_ok(1), config_says(
+             pmu="instructions,cycles,llc-misses", pmu_counted="none"),
+             expect_log(r'pmu_skip="instructions: no (core performance counters|PMU: CPUID '
+                        r'0AH reports version 0); cycles: no .*; llc-misses: ',
+                        "each event's reason"))),
 ]

@@ -15,6 +15,7 @@
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/memops.h"
 #include "arch/x86_64/percpu.h"
+#include "arch/x86_64/pmu.h"
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/user.h"
 #include "kernel/bench/bench.h"
@@ -60,6 +61,10 @@ struct bench_cpu {
 	struct prezero prezero;
 	struct pool apart;	/* prezero_pool=apart: the zeroer's own */
 	struct folio *apart_slots;
+	struct pmu_plan pmu;	/* pmu=: this CPU's counters */
+	u32 npmu;		/* the counted ones sampled, <= FAULT_PMU_MAX */
+	const struct pmu_slot *pmu_slot[FAULT_PMU_MAX];
+	u64 *pmu_v[FAULT_PMU_MAX];
 };
 
 /* One configuration on one CPU. */
@@ -158,6 +163,11 @@ static void arm(struct bench_cfg *b)
 	fc->clear_ticks = bc->wl.clear_ticks;
 	fc->fault_page = bc->wl.fault_page;
 	fc->taken = bc->taken;
+	fc->npmu = bc->npmu;
+	for (u32 i = 0; i < bc->npmu; i++) {
+		fc->pmu[i] = bc->pmu_slot[i];
+		fc->pmu_v[i] = bc->pmu_v[i];
+	}
 	fc->current = ~0ULL;
 	fc->model_on = b->d.at.v[AXIS_PREEMPT] != MODEL_OFF;
 	if (fc->model_on && prim_is_simd(b->d.at.v[AXIS_PRIM]))
@@ -297,6 +307,11 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	p->access_t = wl->access_ticks;
 	p->page = wl->fault_page;
 	p->injected = fc->planted;
+	p->npmu = bc->npmu;
+	for (u32 i = 0; i < bc->npmu; i++) {
+		p->pmu_name[i] = bc->pmu_slot[i]->name;
+		p->pmu_v[i] = bc->pmu_v[i];
+	}
 	prezero_account(b, p);
 }
 
@@ -803,6 +818,39 @@ static struct bench_cpu *bench_cpu_get(u32 cpu)
 	return bc;
 }
 
+/*
+ * pmu=: this CPU's counters, programmed and started before any
+ * configuration (no MSR is written inside a timed region), the first
+ * FAULT_PMU_MAX counted ones sampled per fault.  An event the CPU cannot
+ * count is skipped with the reason, in every config record.
+ */
+static void pmu_up(struct bench_cpu *bc, const struct hz_config *c)
+{
+	const char *names[PMU_MAX_EVENTS];
+	struct pmu_caps caps;
+
+	bc->npmu = 0;
+	if (!c->npmu)
+		return;
+	for (u32 i = 0; i < c->npmu; i++)
+		names[i] = pmu_events[c->pmu[i]].name;
+	pmu_caps_read(&caps);
+	pmu_plan_make(&caps, names, c->npmu, &bc->pmu);
+	if (bc->pmu.ncounted && !pmu_start(&bc->pmu))
+		return;
+	for (u32 i = 0; i < bc->pmu.nslots && bc->npmu < FAULT_PMU_MAX; i++) {
+		const struct pmu_slot *s = &bc->pmu.slots[i];
+
+		if (s->skip)
+			continue;
+		if (!bc->pmu_v[bc->npmu])
+			bc->pmu_v[bc->npmu] = vmem_alloc((u64)WL_MAX_FAULTS * 8);
+		if (!bc->pmu_v[bc->npmu])
+			break;
+		bc->pmu_slot[bc->npmu++] = s;
+	}
+}
+
 /* Each member of the group, on its own CPU, at once. */
 static void bench_worker(void *arg)
 {
@@ -824,11 +872,15 @@ static void bench_worker(void *arg)
 	proto.smp.apic_id = this_cpu()->apic_id;
 	proto.bc->fault_timer = fault_timer_cost(proto.bc);
 	proto.bc->kernel_fpu = fpu_area_size() ? kernel_fpu_cost(proto.bc) : 0;
+	pmu_up(proto.bc, g->c);
+	proto.d.pmu = g->c->npmu ? &proto.bc->pmu : NULL;
 	workload_enter_space(&proto.bc->wl);
 	for (u32 f = 0; f < FOLIO_COUNT; f++)
 		if (g->c->folios >> f & 1)
 			run_folio(&proto, f, &local);
 	workload_leave_space();
+	if (proto.bc->pmu.ncounted)
+		pmu_stop(&proto.bc->pmu);
 }
 
 static struct bench_group group;

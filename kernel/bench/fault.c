@@ -145,13 +145,22 @@ static bool fault_handle(struct regs *r)
 			irq_disable();
 		fc->prezeroed++;
 		t0 = t1 = 0;
+		for (u32 i = 0; i < fc->npmu; i++)
+			fc->pmu_v[i][fc->nfaults] = 0;	/* no clear to count */
 		dirty_lines(fc, NULL);
 		goto map;
 	}
+	/* The counters around the clear only, read before and after its
+	 * timer pair: nothing written to an MSR in between. */
+	for (u32 i = 0; i < fc->npmu; i++)
+		fc->pmu_v[i][fc->nfaults] = pmu_read(fc->pmu[i]);
 	t0 = tsc_begin();
 	taken = folio_zero(phys_to_virt(f->pa), (u32)(bytes / SZ_4K), page,
 			   &fc->plan, &ops);
 	t1 = tsc_end();
+	for (u32 i = 0; i < fc->npmu; i++)
+		fc->pmu_v[i][fc->nfaults] = pmu_value(fc->pmu[i], pmu_read(fc->pmu[i]) -
+						      fc->pmu_v[i][fc->nfaults]);
 	if (fc->model_on)
 		irq_disable();
 	if (taken < 0)

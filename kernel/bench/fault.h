@@ -4,6 +4,7 @@
 
 #include "arch/x86_64/clear.h"
 #include "arch/x86_64/paging.h"
+#include "arch/x86_64/pmu.h"
 #include "kernel/mm/pool.h"
 #include "lib/verify.h"
 #include "lib/zero.h"
@@ -14,6 +15,8 @@
  * folio_zero() (timed), install the leaf the way pte= says, return; the
  * touch is retried and succeeds.  One context per CPU, armed for a run.
  */
+#define FAULT_PMU_MAX 4		/* events sampled per fault */
+
 struct fault_ctx {
 	u64 *pml4;
 	u64 region, region_end;
@@ -35,6 +38,10 @@ struct fault_ctx {
 	u32 *taken;		/* the folio's index in the pool, and
 				 * TAKEN_ZEROED if it came zeroed */
 	u32 prezeroed;		/* faults served by a zeroed folio */
+	/* pmu=: counted slots, read around each clear; deltas per fault */
+	const struct pmu_slot *pmu[FAULT_PMU_MAX];
+	u64 *pmu_v[FAULT_PMU_MAX];
+	u32 npmu;
 	u64 resched;		/* resched points taken, this run */
 	u64 last_entry;		/* the leaf as installed by the last fault */
 	/* Under a scheduling model: interrupts on while clearing, as Linux's

@@ -31,6 +31,8 @@ BOOKKEEPING: dict[str, str] = {
     "llc": "the machine's last-level cache (its machine record says it too)",
     "fits_llc": "size against llc: follows from size and the machine",
     "kernel_fpu_ticks": "a measurement of the machine (the SIMD begin/end pair)",
+    "pmu_counted": "which pmu= events this machine's counters could count",
+    "pmu_skip": "why the others could not: the machine's, not the configuration's",
     # All CPUs at once (docs/smp.md): the CPUs of one group ran one
     # configuration together, each its own row; cpus and numa say what ran.
     "ncpus": "how many CPUs cpus lists: follows from cpus",
