@@ -226,6 +226,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 		       "write-back: every folio mapping is then not write-back "
 		       "and its numbers are not comparable\n");
 	acpi_init();
+	console_auto(acpi.has_spcr ? &acpi.spcr : NULL);
 	if (acpi.has_srat)
 		memory_set_nodes(acpi.srat.mem, acpi.srat.nmem);
 	timebase_init(config.calib_ms, config.tsc_tolerance_ppm);
