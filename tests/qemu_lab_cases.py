@@ -4,6 +4,7 @@ console=auto picks (the ACPI SPCR table's UART, else COM1, else the first
 that answers) and says why; and folios faulted in memory above 4 GiB."""
 from __future__ import annotations
 
+import re
 import struct
 from pathlib import Path
 
@@ -129,4 +130,42 @@ CONSOLE_CASES = [
              if "from the ACPI SPCR table" in res.log else None)),
 ]
 
-CASES = CONSOLE_CASES
+# Memory above 4 GiB: a 12 GiB guest (q35 keeps 2 GiB of it below 4 GiB,
+# the rest from 4 GiB up), 1G folios faulted and verified.  Below 4 GiB
+# at most one 1G folio fits, so of 2 at least one lies above.
+HIGH = 1 << 32
+ABOVE_4G = ["bench=fault", "folio=1G", "size=2G", "clear=avx2",
+            "order=contiguous-page", "runs=1", "warmups=0", "selftest=off"]
+
+
+def folios_above_4g(res: qemu.BootResult) -> str | None:
+    """The memory map has usable RAM above 4 GiB, and the folios used it."""
+    log = res.log.replace("\r", "")
+    usable = [(int(a, 16), int(b, 16)) for a, b in re.findall(
+        r"^mem: \[(0x[0-9a-f]+), (0x[0-9a-f]+)\) usable", log, re.M)]
+    if not any(end > HIGH for _, end in usable):
+        return f"no usable RAM above 4 GiB in the mem: lines ({usable})"
+    boots = records.parse(res.log)
+    cfgs = [r for b in boots for r in b.records if r.type == "config"]
+    if len(cfgs) != 1:
+        return f"{len(cfgs)} config records, expected 1"
+    c = cfgs[0]
+    if c.int("folios") != 2 or c.int("size") != 2 << 30:
+        return f"folios={c.f['folios']} size={c.f['size']}: expected 2 of 1G"
+    if c.int("pa_max") < HIGH:
+        return f"pa_max={c.f['pa_max']}: no folio above 4 GiB"
+    if c.int("pa_min") % (1 << 30) or c.int("pa_max") % (1 << 30):
+        return f"pa_min={c.f['pa_min']} pa_max={c.f['pa_max']}: not 1G-aligned"
+    top = c.int("pa_max")
+    if not any(lo <= top and top + (1 << 30) <= end for lo, end in usable):
+        return f"pa_max={top:#x}: its folio is not in usable RAM"
+    return None
+
+
+HIGH_CASES = [
+    Case(f"above-4g-{fw}", firmware=fw, mem="12G", args=ABOVE_4G,
+         check=all_of(passes, folios_above_4g))
+    for fw in ("bios", "uefi")
+]
+
+CASES = HIGH_CASES + CONSOLE_CASES
