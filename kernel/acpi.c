@@ -283,6 +283,28 @@ static void parse_slit(void)
 	       s->localities == 1 ? "y" : "ies", dist);
 }
 
+/* The firmware's console UART; console_auto() judges whether to use it. */
+static void parse_spcr(void)
+{
+	const struct sdt_header *h = acpi_find("SPCR");
+	const struct spcr *s = &acpi.spcr;
+	char type[24];
+
+	if (!h)
+		return;
+	if (!spcr_parse(h, h->length, &acpi.spcr)) {
+		printk("acpi: SPCR of %u bytes too short to read\n", h->length);
+		return;
+	}
+	acpi.has_spcr = true;
+	printk("acpi: SPCR rev %u: interface %s, %s %#llx (%u-bit), baud code "
+	       "%u (%u), parity %u, stop bits %u\n", s->revision,
+	       spcr_interface_name(s, type, sizeof(type)),
+	       s->space == 1 ? "I/O port" : s->space == 0 ? "MMIO" : "space ?",
+	       (unsigned long long)s->address, s->bit_width, s->baud_code,
+	       s->baud, s->parity, s->stop_bits);
+}
+
 void acpi_init(void)
 {
 	const u8 *rsdp = boot_info.rsdp_len ? boot_info.rsdp : NULL;
@@ -307,4 +329,5 @@ void acpi_init(void)
 	parse_madt();
 	parse_srat();
 	parse_slit();
+	parse_spcr();
 }

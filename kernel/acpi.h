@@ -4,6 +4,7 @@
 
 #include "arch/x86_64/reset.h"
 #include "lib/madt.h"
+#include "lib/spcr.h"
 #include "lib/srat.h"
 #include "lib/types.h"
 
@@ -34,6 +35,9 @@ struct acpi_info {
 	 */
 	bool has_srat;
 	struct srat srat;
+	/* From the SPCR: the firmware's serial console, for console=auto */
+	bool has_spcr;
+	struct spcr spcr;
 };
 
 extern struct acpi_info acpi;

@@ -33,6 +33,8 @@ struct bench_desc {
 	const char *bench, *folio, *clear, *order;
 	u64 chunk, radius;		/* bytes, pages; 0 when not used */
 	u64 size, folios;		/* what was used (after clamping) */
+	/* kernel: the lowest and highest folio's physical address; 0, 0 unknown */
+	u64 pa_min, pa_max;
 	const char *backing;		/* companion: hugetlb, thp, base; else NULL */
 	struct matrix_point at;		/* where in the matrix */
 	struct matrix_plan plan;	/* what the planner runs there */

@@ -54,15 +54,20 @@ static const u32 bauds[] = { 1200, 2400, 4800, 9600, 19200, 38400, 57600,
 bool console_spec_parse(const char *s, size_t len, struct console_spec *out,
 			char *err, size_t errlen)
 {
-	struct console_spec c = { 0, 115200, 'n', 8 };
+	struct console_spec c = { false, 0, 115200, 'n', 8 };
 	size_t i = 4, j;
 	u64 baud = 0;
 	bool baud_ok = false;
 
+	if (len == 4 && memcmp(s, "auto", 4) == 0) {
+		c.autosel = true;
+		*out = c;
+		return true;
+	}
 	if (len < 5 || memcmp(s, "ttyS", 4) != 0 || s[4] < '0' || s[4] > '3' ||
 	    (len > 5 && s[5] != ',')) {
 		ksnprintf(err, errlen, "'%.*s' is not a serial console "
-			  "(ttyS0..ttyS3[,baud[parity bits]])", (int)len, s);
+			  "(auto, ttyS0..ttyS3[,baud[parity bits]])", (int)len, s);
 		return false;
 	}
 	c.port = (u32)(s[4] - '0');
@@ -298,7 +303,7 @@ static bool parse_pmu(const struct param *p, const char *val, size_t len,
 
 const struct param hz_params[] = {
 	{ "console", P_CUSTOM, F(console), NULL, 0, 0, parse_console,
-	  "console=ttyS0..3[,baud[n|o|e][5-8]]", NULL },
+	  "console=auto|ttyS0..3[,baud[n|o|e][5-8]]", NULL },
 	{ "exit", P_ENUM, F(exit), exit_names, 0, 0, NULL,
 	  "exit=auto|qemu|halt|reboot", NULL },
 	{ "selftest", P_BOOL, F(selftest), NULL, 0, 0, NULL,
@@ -396,6 +401,7 @@ const size_t hz_nparams = ARRAY_SIZE(hz_params);
 void config_defaults(struct hz_config *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->console.autosel = true;
 	c->console.port = 0;
 	c->console.baud = 115200;
 	c->console.parity = 'n';

@@ -59,6 +59,7 @@ enum numa_mode { NUMA_LOCAL, NUMA_REMOTE, NUMA_INTERLEAVE };
 #define INJECT_MAX_LINES 4096
 
 struct console_spec {
+	bool autosel;		/* console=auto: SPCR's UART, else COM1, else any */
 	u32 port;		/* ttyS<port>, 0..3 */
 	u32 baud;
 	char parity;		/* 'n', 'o', 'e' */

@@ -714,6 +714,18 @@ static void make_pool(struct bench_cfg *b, u32 f)
 	}
 }
 
+/* Where the first @n folios of @p lie: lowest and highest address. */
+static void pool_span(const struct pool *p, u32 n, u64 *lo, u64 *hi)
+{
+	*lo = *hi = 0;
+	for (u32 i = 0; i < n && i < p->n; i++) {
+		if (!i || p->f[i].pa < *lo)
+			*lo = p->f[i].pa;
+		if (p->f[i].pa > *hi)
+			*hi = p->f[i].pa;
+	}
+}
+
 static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
 {
 	const struct hz_config *c = proto->c;
@@ -740,6 +752,7 @@ static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
 	make_pool(&b, f);
 	b.d.folios = b.count;
 	b.d.size = (u64)b.count * b.bytes;
+	pool_span(&bc->pool, b.count, &b.d.pa_min, &b.d.pa_max);
 	while (bench_matrix_next(c, f, "", &it, &b.d, local)) {
 		/* Numbered as if each CPU's configurations were interleaved. */
 		b.d.id = g->cfg_base + (*local - 1) * g->n + b.idx + 1;

@@ -61,7 +61,9 @@ static void console_present(struct tctx *t)
 		skip(t, "no 16550 UART answered at ttyS0..ttyS3");
 		return;
 	}
-	if (console_port() != (int)config.console.port)
+	if (config.console.autosel)
+		note(t, "console=auto: using ttyS%d", console_port());
+	else if (console_port() != (int)config.console.port)
 		note(t, "asked for ttyS%u, using ttyS%d", config.console.port,
 		     console_port());
 }

@@ -20,9 +20,25 @@ TEST(cmdline_defaults_on_empty)
 	EXPECT(parse("   \t ", &c, &r));
 	EXPECT_EQ(c.exit, EXIT_AUTO);
 	EXPECT(c.selftest);
+	EXPECT(c.console.autosel);
 	EXPECT_EQ(c.console.port, 0);
 	EXPECT_EQ(c.console.baud, 115200);
 	EXPECT_EQ(r.given, 0);
+}
+
+/* console=auto is the default, and said explicitly it is the same. */
+TEST(cmdline_console_auto)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	EXPECT(parse("console=auto", &c, &r), "%s", r.errors[0]);
+	EXPECT(c.console.autosel);
+	EXPECT_EQ(c.console.baud, 115200);
+	EXPECT(parse("console=ttyS0", &c, &r), "%s", r.errors[0]);
+	EXPECT(!c.console.autosel);
+	EXPECT(!parse("console=autox", &c, &r));
+	EXPECT(!parse("console=auto,9600", &c, &r));
 }
 
 TEST(cmdline_all_keys)
@@ -33,6 +49,7 @@ TEST(cmdline_all_keys)
 	EXPECT(parse("console=ttyS1,57600o7 exit=reboot selftest=no "
 		     "crash=stack calib_ms=0x10 tsc_tolerance_ppm=500", &c, &r),
 	       "%s", r.errors[0]);
+	EXPECT(!c.console.autosel);
 	EXPECT_EQ(c.console.port, 1);
 	EXPECT_EQ(c.console.baud, 57600);
 	EXPECT_EQ(c.console.parity, 'o');
