@@ -258,6 +258,10 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 		rec_prezero(&r, d);
 	if (d->pmu)
 		rec_pmu(&r, d->pmu);
+	if (d->freq_src)
+		rec_str(&r, "freq", d->freq_src);
+	if (d->smi_src)
+		rec_str(&r, "smi", d->smi_src);
 	if (d->smp)
 		rec_smp(&r, d->smp);
 	rec_end(w, &r);
@@ -299,6 +303,10 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 		rec_u64(&r, "stime_us", p->stime_us);
 		rec_u64(&r, "utime_us", p->utime_us);
 	}
+	if (p->has_freq)
+		rec_u64(&r, "eff_khz", p->eff_khz);
+	if (p->has_smi)
+		rec_u64(&r, "smis", p->smis);
 	if (p->probe) {
 		rec_u64(&r, "probe_wakeups", p->nprobe);
 		rec_u64(&r, "probe_expected", p->probe_expected);
@@ -410,6 +418,39 @@ void bench_keep_run(struct bench_outcome *o, const struct bench_pass *p,
 	}
 	if (p->probe)
 		keep_probe(o, i, p);
+	o->has_freq |= p->has_freq;
+	o->has_smi |= p->has_smi;
+	o->eff_khz[i] = p->has_freq ? p->eff_khz : 0;
+	o->smis[i] = p->has_smi ? p->smis : 0;
+}
+
+/* "run 2: 1 SMI; run 3: 3.1% off the median frequency": what a summary
+ * must not average in silently. */
+static bool flag_runs(const struct bench_outcome *o, char *buf, size_t n)
+{
+	u64 tmp[BENCH_MAX_RUNS], med;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	memcpy(tmp, o->eff_khz, o->nruns * sizeof(u64));
+	med = o->has_freq ? median_u64(tmp, o->nruns) : 0;
+	for (u32 i = 0; i < o->nruns && len < n; i++) {
+		u64 f = o->eff_khz[i], off = f > med ? f - med : med - f;
+
+		if (o->smis[i])
+			len += (size_t)ksnprintf(buf + len, n - len, "%srun %u: %llu "
+						 "SMI%s", len ? "; " : "", i,
+						 (unsigned long long)o->smis[i],
+						 o->smis[i] > 1 ? "s" : "");
+		if (med && off * 100 > med * FREQ_TOLERANCE_PCT && len < n)
+			len += (size_t)ksnprintf(buf + len, n - len, "%srun %u: "
+						 "%llu kHz, %llu.%llu%% off the median",
+						 len ? "; " : "", i,
+						 (unsigned long long)f,
+						 (unsigned long long)(off * 100 / med),
+						 (unsigned long long)(off * 1000 / med % 10));
+	}
+	return len > 0;
 }
 
 static u64 ns_median(const u64 *v, u32 n, u64 hz)
@@ -447,6 +488,7 @@ void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
 		       const struct bench_outcome *o, const char *status,
 		       const char *reason, u64 hz)
 {
+	char flags[240];
 	u64 g[BENCH_MAX_RUNS], cg[BENCH_MAX_RUNS];
 	bool faults = o->nruns && o->fault_total[0];
 	bool clears = o->nruns && o->clear_total[0];
@@ -489,6 +531,8 @@ void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
 		rec_u64(&r, "resched_per_run", o->resched);
 		if (o->has_probe)
 			probe_summary(&r, o, hz);
+		if (flag_runs(o, flags, sizeof(flags)))
+			rec_str(&r, "flagged", flags);
 	}
 	rec_end(w, &r);
 }

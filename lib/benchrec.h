@@ -47,6 +47,7 @@ struct bench_desc {
 	const char *prezero;		/* prezero= given: the mode; else NULL */
 	u32 prezero_cpu;		/* dedicated: the zeroing CPU */
 	const struct pmu_plan *pmu;	/* pmu=: what each event became */
+	const char *freq_src, *smi_src;	/* how they are read, or why not */
 };
 
 /* What one configuration found, across its passes. */
@@ -64,6 +65,9 @@ struct bench_outcome {
 	u64 probe_med[BENCH_MAX_RUNS], probe_p99[BENCH_MAX_RUNS];
 	u64 probe_p999[BENCH_MAX_RUNS], probe_max[BENCH_MAX_RUNS];
 	u64 probe_lost;		/* wake-ups expected and not had, all runs */
+	/* per run: effective frequency (0: unknown) and SMIs */
+	u64 eff_khz[BENCH_MAX_RUNS], smis[BENCH_MAX_RUNS];
+	bool has_freq, has_smi;
 	u64 net_of;	/* ticks taken off each clear and access sample's figures */
 	u64 fault_net_of;	/* ... and off each fault sample's: the timer
 				 * pairs inside a fault window (outer + inner) */
@@ -101,11 +105,19 @@ struct bench_pass {
 	u32 prezeroed;			/* faults served by a zeroed folio */
 	bool prezeroed_unknown;		/* Linux does not say which were */
 	u64 prezero_ticks, prezero_folios;
+	/* The core's effective frequency over the pass (APERF/MPERF
+	 * against the TSC) and the SMIs that arrived in it */
+	bool has_freq, has_smi;
+	u64 eff_khz, smis;
 	/* pmu=: per fault, each counted event's delta around the clear */
 	u32 npmu;
 	const char *pmu_name[4];
 	const u64 *pmu_v[4];
 };
+
+/* A run is flagged when its effective frequency is this far from the
+ * median of the runs' (per cent), or an SMI arrived during it. */
+#define FREQ_TOLERANCE_PCT 2
 
 /* Who measured: the same fields whichever side wrote them. */
 struct machine_id {

@@ -108,9 +108,12 @@ def mechanisms(rt: bool) -> Check:
             return "full: no probe wake-up inside a REP STOSB clear (not preempted mid-call)"
         # About one tick: under TCG on a loaded host a tick can come late
         # (16 ms seen at 250 Hz), so the bound is relative to none's wait
-        # for the whole clear, never an absolute time.
-        if late_median(lazy_c) < 10 * late_median(full_c):
-            return (f"lazy, normal probe: median latency {late_median(lazy_c)} not 10x "
+        # for the whole clear, never an absolute time.  5x, not more: a
+        # descheduled vCPU makes full's own wake-ups late by a fraction of
+        # a millisecond (seen: 0.64 ms under QEMU 10 beside another boot),
+        # while a wait for the tick is half of 4 ms on average.
+        if late_median(lazy_c) < 5 * late_median(full_c):
+            return (f"lazy, normal probe: median latency {late_median(lazy_c)} not 5x "
                     f"above full's {late_median(full_c)}: it did not wait for the tick")
         if late_max(lazy_c) * 4 > late_max(none_c):
             return (f"lazy, normal probe: max latency {late_max(lazy_c)} not well below "

@@ -13,6 +13,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/fpu.h"
+#include "arch/x86_64/freq.h"
 #include "arch/x86_64/memops.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/pmu.h"
@@ -61,6 +62,7 @@ struct bench_cpu {
 	struct prezero prezero;
 	struct pool apart;	/* prezero_pool=apart: the zeroer's own */
 	struct folio *apart_slots;
+	struct freq_caps freq;	/* APERF/MPERF and SMI count, or why not */
 	struct pmu_plan pmu;	/* pmu=: this CPU's counters */
 	u32 npmu;		/* the counted ones sampled, <= FAULT_PMU_MAX */
 	const struct pmu_slot *pmu_slot[FAULT_PMU_MAX];
@@ -253,6 +255,20 @@ static void prezero_account(struct bench_cfg *b, struct bench_pass *p)
 	p->prezero_folios = z->folios;
 }
 
+/* The pass's effective frequency (APERF over MPERF, against the TSC)
+ * and the SMIs in it, from reads outside the timed part. */
+static void freq_account(const struct bench_cpu *bc, const struct freq_snap *a,
+			 const struct freq_snap *z, struct bench_pass *p)
+{
+	u64 da = z->aperf - a->aperf, dm = z->mperf - a->mperf;
+
+	p->has_freq = bc->freq.aperfmperf && dm;
+	if (p->has_freq)
+		p->eff_khz = mul_div_u64(timebase.tsc_hz / 1000, da, dm);
+	p->has_smi = bc->freq.smi_count;
+	p->smis = z->smi - a->smi;
+}
+
 static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		     struct bench_outcome *o)
 {
@@ -262,6 +278,7 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	struct fault_ctx *fc = &bc->fault;
 	bool probe = b->c->probe == PROBE_LATENCY && b->model_on;
 	struct agg_cpu member = { 0 };
+	struct freq_snap f0, f1;
 	struct noise before;
 
 	touch_plan(b->c, b->count, b->bytes, b->region, wl->addrs);
@@ -272,6 +289,7 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	wl->args->access = access;
 	wl->args->use_rdtscp = cpu_info.has_rdtscp;
 	prezero_before(b, o);
+	freq_snap(&bc->freq, &f0);
 	noise_now(bc->cpu, &before);
 	if (probe && !bench_probe_start(&bc->probe, bc->cpu, b->c, &fc->current))
 		bench_fail(o, "%s: no memory for the probe task", b->d.name);
@@ -286,6 +304,8 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	member.bytes = (u64)b->count * b->bytes;
 	member.finished = fc->nfaults == b->count;
 	group_end(b->g, b->idx, &member, p->run, p->pass);
+	freq_snap(&bc->freq, &f1);
+	freq_account(bc, &f0, &f1, p);
 	if (probe && bc->probe.task) {
 		struct probe_take t;
 
@@ -886,6 +906,11 @@ static void bench_worker(void *arg)
 	proto.bc->fault_timer = fault_timer_cost(proto.bc);
 	proto.bc->kernel_fpu = fpu_area_size() ? kernel_fpu_cost(proto.bc) : 0;
 	pmu_up(proto.bc, g->c);
+	freq_caps_read(&proto.bc->freq);
+	proto.d.freq_src = proto.bc->freq.aperfmperf ? "aperf/mperf" :
+			   proto.bc->freq.why_not_freq;
+	proto.d.smi_src = proto.bc->freq.smi_count ? "msr_smi_count" :
+			  proto.bc->freq.why_not_smi;
 	proto.d.pmu = g->c->npmu ? &proto.bc->pmu : NULL;
 	workload_enter_space(&proto.bc->wl);
 	for (u32 f = 0; f < FOLIO_COUNT; f++)

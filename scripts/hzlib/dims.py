@@ -34,6 +34,8 @@ BOOKKEEPING: dict[str, str] = {
     "fits_llc": "size against llc: follows from size and the machine",
     "kernel_fpu_ticks": "a measurement of the machine (the SIMD begin/end pair)",
     "pmu_counted": "which pmu= events this machine's counters could count",
+    "freq": "how this machine's effective frequency is read, or why not",
+    "smi": "how this machine's SMIs are counted, or why not",
     "pmu_skip": "why the others could not: the machine's, not the configuration's",
     # All CPUs at once (docs/smp.md): the CPUs of one group ran one
     # configuration together, each its own row; cpus and numa say what ran.

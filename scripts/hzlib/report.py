@@ -97,6 +97,8 @@ def write(boots: list[Boot], out: IO[str]) -> None:
                 out.write(f"      probe: wake-up late by median {fmt(r['probe_us_median']).strip()}"
                           f", p99 {fmt(r['probe_us_p99']).strip()}, max "
                           f"{fmt(r['probe_us_max']).strip()} us; {r['probe_lost']} lost\n")
+            if r.get("flagged"):
+                out.write(f"      flagged: {r['flagged']}\n")
             if r.get("inject", "none") != "none":
                 out.write(f"      inject={r['inject']}: {r['injected'] or 0} lines "
                           f"injected, {r['detected'] or 0} detected\n")

@@ -31,7 +31,7 @@ CSV_COLUMNS = [
     "probe_us_max", "probe_lost", "numa", "cpu", "ncpus", "node", "mem_node",
     "group", "apic_id", *dims.PREZERO_PARAMS, "prezeroed_pct", "prezero_by",
     "fault_ms_per_run", "inline_clear_ms_per_run", "prezero_ms_per_run",
-    "zeroing_ms_per_run", "prezero_gbps",
+    "zeroing_ms_per_run", "prezero_gbps", "flagged",
 ]
 
 # Which CPU of its group a configuration's records are from (docs/smp.md):
@@ -318,6 +318,9 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         **cpu_times(measured, hz),
         **{k: f.get(k, "") for k in CPU_FIELDS},
         "cpu": cpu_of(f, d),
+        # Runs the kernel would not average in silently: an SMI in them,
+        # or an effective frequency off the others' (docs/hardware.md).
+        "flagged": s.f.get("flagged", "") if s else "",
         "dims": d,
         "reason": (s.f.get("reason", "") if s else "no summary record") +
         ("; " + "; ".join(c.problems) if c.problems else ""),

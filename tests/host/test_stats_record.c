@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Host tests of lib/stats.c and the record writer. */
 #include <stdlib.h>
+#include "lib/benchrec.h"
+#include "lib/params.h"
 #include "lib/record.h"
 #include "lib/stats.h"
 #include "lib/string.h"
@@ -140,4 +142,38 @@ TEST(record_restamp_renumbers)
 	EXPECT(!rec_restamp(&parent, "@hz1 x #00000000\n"));
 	EXPECT(!rec_restamp(&parent, "hello\n"));
 	EXPECT_EQ(parent.seq, 100000);
+}
+
+/* A run with an SMI in it, or off the others' effective frequency, is
+ * named in the summary: never averaged in silently. */
+TEST(summary_flags_smi_and_frequency)
+{
+	static struct bench_outcome o;
+	struct hz_config c;
+	struct bench_desc d;
+	struct rec_writer w;
+	u64 f[3] = { 1000, 1000, 1000 };
+
+	config_defaults(&c);
+	memset(&d, 0, sizeof(d));
+	memset(&o, 0, sizeof(o));
+	d.c = &c;
+	d.size = 3000;
+	rec_writer_init(&w, sink, NULL);
+	o.nruns = 3;
+	o.has_freq = o.has_smi = true;
+	for (u32 i = 0; i < 3; i++) {
+		o.fault_total[i] = o.clear_total[i] = f[i];
+		o.eff_khz[i] = 2000000;
+	}
+	o.eff_khz[2] = 2100000;		/* 3.4% off the median, 2030000 */
+	o.eff_khz[1] = 2030000;		/* run 0: 1.5% off, within 2% */
+	o.smis[0] = 1;
+	bench_rec_summary(&w, &d, &o, "ok", NULL, 1000000);
+	EXPECT(strstr(last, "flagged=\"run 0: 1 SMI; run 2: 2100000 kHz, 3.4% "
+		      "off the median\"") != NULL, "%s", last);
+	o.smis[0] = 0;
+	o.eff_khz[2] = 2000000;
+	bench_rec_summary(&w, &d, &o, "ok", NULL, 1000000);
+	EXPECT(!strstr(last, "flagged"), "%s", last);
 }

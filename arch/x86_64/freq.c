@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpuid.h"
+#include "arch/x86_64/freq.h"
+#include "arch/x86_64/traps.h"
+#include "lib/string.h"
+
+#define MSR_IA32_MPERF	0xe7
+#define MSR_IA32_APERF	0xe8
+#define MSR_SMI_COUNT	0x34
+
+struct msr_read {
+	u32 msr;
+	u64 val;
+};
+
+static void read_one(void *arg)
+{
+	struct msr_read *m = arg;
+
+	m->val = rdmsr(m->msr);
+}
+
+/* The MSR's value, or false where reading it faults. */
+static bool msr_safe(u32 msr, u64 *val)
+{
+	struct msr_read m = { msr, 0 };
+	struct trap_info ti;
+
+	if (trap_try(read_one, &m, &ti))
+		return false;
+	*val = m.val;
+	return true;
+}
+
+void freq_caps_read(struct freq_caps *c)
+{
+	u64 v;
+
+	memset(c, 0, sizeof(*c));
+	c->aperfmperf = cpuid_checked(6, 0).ecx & 1;
+	if (!c->aperfmperf)
+		c->why_not_freq = "no APERF/MPERF (CPUID 06H:ECX[0] clear)";
+	else if (!msr_safe(MSR_IA32_APERF, &v) || !msr_safe(MSR_IA32_MPERF, &v)) {
+		c->aperfmperf = false;
+		c->why_not_freq = "APERF/MPERF listed but reading them faults";
+	}
+	if (strcmp(cpu_info.vendor, "GenuineIntel") != 0)
+		c->why_not_smi = "MSR_SMI_COUNT is Intel's";
+	else if (!msr_safe(MSR_SMI_COUNT, &v))
+		c->why_not_smi = "MSR_SMI_COUNT (0x34) faults on this CPU";
+	else
+		c->smi_count = true;
+}
+
+void freq_snap(const struct freq_caps *c, struct freq_snap *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (c->aperfmperf) {
+		msr_safe(MSR_IA32_MPERF, &s->mperf);
+		msr_safe(MSR_IA32_APERF, &s->aperf);
+	}
+	if (c->smi_count)
+		msr_safe(MSR_SMI_COUNT, &s->smi);
+}
