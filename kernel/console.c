@@ -34,6 +34,8 @@ static volatile u32 holder = ~0u;
 static char early[16384];
 static size_t early_len, early_lost;
 static bool keeping = true;
+static const char *source = "COM1 or the first UART that answers, early";
+static u32 baud_now = 115200;
 
 static void put(const char *s, size_t n);
 
@@ -92,9 +94,12 @@ void console_init(const struct console_spec *want)
 		return;
 	}
 	use(uart_io_base[chosen], want->baud, want->parity, want->bits);
+	baud_now = want->baud;
 	if (autosel)
 		return;		/* console_auto() says which, and why */
 	keeping = false;
+	source = chosen == (int)want->port ? "console= on the command line" :
+		 "the first UART that answers (console='s was absent)";
 	if (chosen != (int)want->port)
 		printk("hugezero: console: ttyS%u (%#x) not present; using "
 		       "ttyS%d (%#x) at %u\n", want->port,
@@ -183,15 +188,34 @@ void console_auto(const struct spcr *s)
 		keeping = false;
 		printk("hugezero: console: %s from the ACPI SPCR table, %u "
 		       "baud%s\n", name, baud, note);
+		source = "the ACPI SPCR table";
+		baud_now = baud;
 		return;
 	}
 	keeping = false;
 	if (port < 0)
 		return;		/* nobody to tell */
 	name_of(uart.base, name, sizeof(name));
+	source = port == 0 ? "COM1 (console=auto, no usable SPCR)" :
+		 "the first UART that answers (console=auto)";
 	printk("hugezero: console: %s: %s, as %s%s; 115200 baud\n", name,
 	       port == 0 ? "COM1" : "the first UART that answers", why,
 	       port == 0 ? "" : " and COM1 does not answer");
+}
+
+const char *console_source(void)
+{
+	return source;
+}
+
+u16 console_base(void)
+{
+	return uart.present ? uart.base : 0;
+}
+
+u32 console_baud(void)
+{
+	return baud_now;
 }
 
 int console_port(void)

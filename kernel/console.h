@@ -29,5 +29,9 @@ void console_flush(void);
 void console_set_shared(void);
 /* Which ttySn is in use, -1 if none answered, 4 (UART_PORTS) off the four. */
 int console_port(void);
+/* How it was chosen, its I/O base (0: none) and baud rate: the inventory's. */
+const char *console_source(void);
+u16 console_base(void);
+u32 console_baud(void);
 
 #endif

@@ -15,6 +15,7 @@
 #include "kernel/acpi.h"
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
+#include "kernel/inventory.h"
 #include "kernel/main.h"
 #include "lib/version.h"
 #include "kernel/mm/memory.h"
@@ -277,7 +278,8 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	smp_report(&records, acpi.has_srat ? acpi.srat.nnodes : 1,
 		   acpi.has_srat && acpi.srat.has_slit);
 	k = ktap_console_start((config.selftest ? selftest_suites() : 0) +
-			       (config.bench == BENCH_FAULT));
+			       (config.bench == BENCH_FAULT ||
+				config.bench == BENCH_INFO));
 	run_ktap = k;
 	deadline_start(config.deadline_s, timebase.tsc_hz, deadline_expired);
 	if (config.selftest)
@@ -286,6 +288,11 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 		ktap_diag(k, "self-tests off (selftest=off)");
 	if (config.bench == BENCH_FAULT)
 		run_bench(k);
+	if (config.bench == BENCH_INFO) {
+		/* The inventory: records, one KTAP case that they were written. */
+		inventory_report(&records);
+		ktap_result(k, KTAP_OK, "info", NULL);
+	}
 	if (config.crash != CRASH_NONE)
 		crash_on_purpose(config.crash);
 	rc = (k->fail || !cmdline_ok) ? RC_FAIL : RC_PASS;

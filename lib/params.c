@@ -17,7 +17,7 @@ const char *const crash_names[] = { "none", "pf", "ud", "gp", "de", "stack",
 				    "hang", "hang-irq", NULL };
 
 const char *const bench_names[] = { "none", "fault", "bare", "linux-fault",
-				    "split", NULL };
+				    "split", "info", NULL };
 const char *const backing_names[] = { "hugetlb", "thp", "base", NULL };
 const char *const folio_names[] = { "4K", "2M", "1G", NULL };
 const char *const touch_names[] = { "seq", "reverse", "random", NULL };
@@ -321,7 +321,7 @@ const struct param hz_params[] = {
 	{ "ap_fail", P_U64, F(ap_fail), NULL, 1, CPUSET_MAX - 1, NULL,
 	  "ap_fail=1..1023 (test-only)", NULL },
 	{ "bench", P_ENUM, F(bench), bench_names, 0, 0, NULL,
-	  "bench=none|fault (kernel), bare|linux-fault|split (companion)", NULL },
+	  "bench=none|fault|info (kernel), bare|linux-fault|split (companion)", NULL },
 	{ "folio", P_ENUM_LIST, F(folios), folio_names, 0, 0, NULL,
 	  "folio=4K,2M,1G|all", NULL },
 	{ "clear", P_ENUM_LIST, F(prims), prim_names, 0, 0, NULL,
@@ -505,14 +505,16 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 			refuse(res, "key '%s' has no meaning in %s", keys[i],
 			       companion ? "the Linux companion (it is a kernel key)"
 					 : "the kernel (it is for build/hugezero-linux)");
-	if (companion && (c->bench == BENCH_NONE || c->bench == BENCH_FAULT))
+	if (companion && (c->bench == BENCH_NONE || c->bench == BENCH_FAULT ||
+			  c->bench == BENCH_INFO))
 		refuse(res, "bench=%s runs in the kernel; the companion runs "
 		       "bench=bare, bench=linux-fault or bench=split",
 		       bench_names[c->bench]);
-	if (!companion && c->bench != BENCH_NONE && c->bench != BENCH_FAULT)
+	if (!companion && c->bench != BENCH_NONE && c->bench != BENCH_FAULT &&
+	    c->bench != BENCH_INFO)
 		refuse(res, "bench=%s runs in the Linux companion "
-		       "(build/hugezero-linux); the kernel runs bench=fault",
-		       bench_names[c->bench]);
+		       "(build/hugezero-linux); the kernel runs bench=fault or "
+		       "bench=info", bench_names[c->bench]);
 	if (!companion && c->probe != PROBE_NONE && !c->preempts)
 		refuse(res, "probe=%s needs a scheduling model to run beside the "
 		       "workload: add preempt=none,voluntary,full,lazy or some "

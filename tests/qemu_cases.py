@@ -61,6 +61,18 @@ def all_of(*checks: Check) -> Check:
     return run
 
 
+def run_report(res: qemu.BootResult) -> "subprocess.CompletedProcess[str]":
+    """scripts/hugezero report on the boot's log, as a user would run it."""
+    import subprocess
+    import sys
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+        f.write(res.log)
+        f.flush()
+        return subprocess.run([sys.executable, str(paths.ROOT / "scripts" / "hugezero"),
+                               "report", f.name], capture_output=True, text=True)
+
+
 def expect_log(pattern: str, what: str) -> Check:
     return lambda res: None if has(res, pattern) else f"log lacks {what} ({pattern!r})"
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""QEMU tests of deadline_s= (docs/hardware.md): a run never leaves a
+"""QEMU tests of the lab entries (docs/hardware.md): the inventory, and
+deadline_s=: a run never leaves a
 machine hung.  Each hang ends at the deadline with what it was doing, the
 KTAP stream closed as failed and rc=4 (RC_DEADLINE), well before the
 harness's own timeout."""
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 from hzlib import qemu
 
-from qemu_cases import Case, Check, all_of, expect_log, expect_rc
+from qemu_cases import Case, Check, all_of, expect_log, expect_rc, passes, run_report
 
 RC_DEADLINE = 4
 
@@ -21,7 +22,19 @@ def ended_by_deadline(how: str, during: str) -> Check:
     )
 
 
+def inventory(res: qemu.BootResult) -> str | None:
+    """bench=info: its records parsed by report into the inventory."""
+    r = run_report(res)
+    want = ("inventory (bench=info):", "usable 4.0G", "(hole)",
+            "counters: pmu none (", "console:  io 0x3f8 at 115200 baud, chosen from ")
+    missing = [w for w in want if w not in r.stdout]
+    return f"report (rc {r.returncode}) lacks {missing}" if r.returncode or missing else None
+
+
 CASES = [
+    # The inventory entry: what a lab operator checks, as records.
+    Case("inventory", args=["bench=info", "selftest=off"],
+         check=all_of(passes, expect_log(r"ok 1 info", "the inventory's case"), inventory)),
     # Stuck with interrupts on: the boot CPU's own timer.
     Case("deadline-hang-irq", args=["crash=hang-irq", "selftest=off", "deadline_s=2"],
          timeout=90, check=ended_by_deadline("the boot CPU's timer", "outside any benchmark")),

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from hzlib import paths, qemu, records
+from hzlib import qemu, records
 
-from qemu_cases import NO_CPU, Case, Check, all_of, expect_log, passes
+from qemu_cases import NO_CPU, run_report, Case, Check, all_of, expect_log, passes
 
 SMALL = ["bench=fault", "runs=1", "warmups=0", "selftest=off"]
 
@@ -249,14 +249,7 @@ def reports(nup: int, spread: bool = False) -> Check:
     the seed-000-shaped aggregate table (with spread: its ( +- x% ), for
     two or more measured passes)."""
     def run(res: qemu.BootResult) -> str | None:
-        import subprocess
-        import sys
-        import tempfile
-        with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
-            f.write(res.log)
-            f.flush()
-            r = subprocess.run([sys.executable, str(paths.ROOT / "scripts" / "hugezero"),
-                                "report", f.name], capture_output=True, text=True)
+        r = run_report(res)
         out = r.stdout
         want = [f"smp: {nup} of {nup} processors up", "grp cpu node mem_node",
                 "aggregate of each group",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import IO
 
-from . import dims, groups, prezeroreport, results, smpreport
+from . import dims, groups, prezeroreport, results, smpreport, inventory
 from .records import Boot
 
 
@@ -82,6 +82,7 @@ def write(boots: list[Boot], out: IO[str]) -> None:
         out.write(f"== boot {b.index}{'' if b.complete else ' (INCOMPLETE)'}\n")
         header(b, out)
         smpreport.cpus(b, out)
+        inventory.write(b, out)
         last = None
         for r in rows:
             s = settings(r)
