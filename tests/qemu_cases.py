@@ -8,6 +8,9 @@ deliberate crash) check that it failed the right way, promptly.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+import tempfile
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -61,11 +64,8 @@ def all_of(*checks: Check) -> Check:
     return run
 
 
-def run_report(res: qemu.BootResult) -> "subprocess.CompletedProcess[str]":
+def run_report(res: qemu.BootResult) -> subprocess.CompletedProcess[str]:
     """scripts/hugezero report on the boot's log, as a user would run it."""
-    import subprocess
-    import sys
-    import tempfile
     with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
         f.write(res.log)
         f.flush()
