@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import IO
 
-from . import dims, groups, prezeroreport, results, smpreport, inventory
+from . import counterreport, dims, groups, prezeroreport, results, smpreport, inventory
 from .records import Boot
 
 
@@ -104,5 +104,6 @@ def write(boots: list[Boot], out: IO[str]) -> None:
                 out.write(f"      inject={r['inject']}: {r['injected'] or 0} lines "
                           f"injected, {r['detected'] or 0} detected\n")
         prezeroreport.write(pairs, out)
+        counterreport.write(pairs, out)
         smpreport.aggregates(b, groups.of(b, [c for c, _ in pairs]), out)
         out.write("\n")
