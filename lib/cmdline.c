@@ -147,6 +147,8 @@ static bool parse_enum_list(const struct param *p, const struct word *w,
 {
 	const char *s = w->val, *end = w->val + w->vlen;
 	char names[CMDLINE_ERR_LEN / 2];
+	const char *it;
+	size_t il;
 	u64 mask = 0;
 
 	if (str_eq_n(w->val, w->vlen, "all")) {
@@ -156,21 +158,16 @@ static bool parse_enum_list(const struct param *p, const struct word *w,
 		*out = p->max ? mask & p->max : mask;
 		return true;
 	}
-	while (s <= end) {
-		const char *c = s;
-		int idx;
+	while (list_next(&s, end, &it, &il)) {
+		int idx = choice_index(p->choices, it, il);
 
-		while (c < end && *c != ',')
-			c++;
-		idx = choice_index(p->choices, s, (size_t)(c - s));
 		if (idx < 0) {
 			list_choices(p->choices, names, sizeof(names));
 			ERR(res, "key '%s': '%.*s' is not one of %s|all", p->key,
-			    (int)(c - s), s, names);
+			    (int)il, it, names);
 			return false;
 		}
 		mask |= 1ULL << idx;
-		s = c + 1;
 	}
 	*out = mask;
 	return true;

@@ -59,6 +59,8 @@ bad:
 bool cpulist_parse(const char *s, size_t len, struct cpu_set *out, char *err,
 		   size_t errlen)
 {
+	const char *it;
+	size_t il;
 	const char *end = s + len;
 	struct cpu_set set;
 
@@ -72,15 +74,9 @@ bool cpulist_parse(const char *s, size_t len, struct cpu_set *out, char *err,
 		ksnprintf(err, errlen, "an empty CPU list");
 		return false;
 	}
-	while (s <= end) {
-		const char *e = s;
-
-		while (e < end && *e != ',')
-			e++;
-		if (!region(s, e, &set, err, errlen))
+	while (list_next(&s, end, &it, &il))
+		if (!region(it, it + il, &set, err, errlen))
 			return false;
-		s = e + 1;
-	}
 	*out = set;
 	return true;
 }

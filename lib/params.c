@@ -123,28 +123,25 @@ static bool parse_chunks(const struct param *p, const char *val, size_t len,
 {
 	struct hz_config *c = (struct hz_config *)((u8 *)field -
 						   offsetof(struct hz_config, chunks));
-	const char *s = val, *end = val + len;
+	const char *s = val, *end = val + len, *it;
+	size_t il;
 	u32 n = 0;
 
 	(void)p;
-	while (s <= end) {
-		const char *e = s;
+	while (list_next(&s, end, &it, &il)) {
 		u64 v;
 
-		while (e < end && *e != ',')
-			e++;
 		if (n == MAX_CHUNKS) {
 			ksnprintf(err, errlen, "more than %d chunk sizes", MAX_CHUNKS);
 			return false;
 		}
-		if (!parse_size(s, (size_t)(e - s), &v) || v < SZ_4K ||
-		    v % SZ_4K || v > 64 * GiB) {
+		if (!parse_size(it, il, &v) || v < SZ_4K || v % SZ_4K ||
+		    v > 64 * GiB) {
 			ksnprintf(err, errlen, "'%.*s' is not a size that is a "
-				  "multiple of 4K, from 4K to 64G", (int)(e - s), s);
+				  "multiple of 4K, from 4K to 64G", (int)il, it);
 			return false;
 		}
 		c->chunks[n++] = v;
-		s = e + 1;
 	}
 	c->nchunks = n;
 	return true;
@@ -163,30 +160,26 @@ static bool parse_scale(const struct param *p, const char *val, size_t len,
 {
 	struct hz_config *c = (struct hz_config *)((u8 *)field -
 						   offsetof(struct hz_config, scale));
-	const char *s = val, *end = val + len;
+	const char *s = val, *end = val + len, *it;
+	size_t il;
 	u32 n = 0;
 
 	(void)p;
-	while (s <= end) {
-		const char *e = s;
+	while (list_next(&s, end, &it, &il)) {
 		u64 v;
 
-		while (e < end && *e != ',')
-			e++;
 		if (n == MAX_SCALE) {
 			ksnprintf(err, errlen, "more than %d scale steps", MAX_SCALE);
 			return false;
 		}
-		if (e - s == 3 && memcmp(s, "all", 3) == 0)
+		if (str_eq_n(it, il, "all"))
 			v = SCALE_ALL;
-		else if (!parse_u64(s, (size_t)(e - s), &v) || !v ||
-			 v > CPUSET_MAX) {
+		else if (!parse_u64(it, il, &v) || !v || v > CPUSET_MAX) {
 			ksnprintf(err, errlen, "'%.*s' is not a number of CPUs "
-				  "(1..%d) or 'all'", (int)(e - s), s, CPUSET_MAX);
+				  "(1..%d) or 'all'", (int)il, it, CPUSET_MAX);
 			return false;
 		}
 		c->scale[n++] = (u32)v;
-		s = e + 1;
 	}
 	c->nscale = n;
 	return true;
@@ -258,7 +251,8 @@ static bool parse_pmu(const struct param *p, const char *val, size_t len,
 {
 	struct hz_config *c = (struct hz_config *)((u8 *)field -
 						   offsetof(struct hz_config, npmu));
-	const char *s = val, *end = val + len;
+	const char *s = val, *end = val + len, *it;
+	size_t il;
 	u32 n = 0;
 
 	(void)p;
@@ -266,13 +260,9 @@ static bool parse_pmu(const struct param *p, const char *val, size_t len,
 		c->npmu = 0;
 		return true;
 	}
-	while (s <= end) {
-		const char *e = s;
-		int i;
+	while (list_next(&s, end, &it, &il)) {
+		int i = pmu_event_index(it, il);
 
-		while (e < end && *e != ',')
-			e++;
-		i = pmu_event_index(s, (size_t)(e - s));
 		if (i < 0) {
 			char names[128];
 			size_t pos = 0;
@@ -283,7 +273,7 @@ static bool parse_pmu(const struct param *p, const char *val, size_t len,
 						 pmu_events[k].name);
 			/* the whole list must fit CMDLINE_ERR_LEN */
 			ksnprintf(err, errlen, "'%.*s' unknown (%s or none)",
-				  e - s > 16 ? 16 : (int)(e - s), s, names);
+				  il > 16 ? 16 : (int)il, it, names);
 			return false;
 		}
 		for (u32 k = 0; k < n; k++)
@@ -293,7 +283,6 @@ static bool parse_pmu(const struct param *p, const char *val, size_t len,
 				return false;
 			}
 		c->pmu[n++] = (u8)i;
-		s = e + 1;
 	}
 	c->npmu = n;
 	return true;

@@ -119,3 +119,17 @@ bool str_eq_n(const char *tok, size_t len, const char *word)
 {
 	return strlen(word) == len && memcmp(tok, word, len) == 0;
 }
+
+bool list_next(const char **s, const char *end, const char **item, size_t *n)
+{
+	const char *e = *s;
+
+	if (*s > end)
+		return false;
+	while (e < end && *e != ',')
+		e++;
+	*item = *s;
+	*n = (size_t)(e - *s);
+	*s = e + 1;
+	return true;
+}

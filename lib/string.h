@@ -23,4 +23,11 @@ size_t strlcpy(char *dst, const char *src, size_t size);
 /* Lengths-aware comparison for the parser's (pointer, length) tokens. */
 bool str_eq_n(const char *tok, size_t len, const char *word);
 
+/*
+ * The comma-separated items of [*s, end), one per call: the next in
+ * @item and @n, *s moved past it and its comma; false when none is left.
+ * "" is one empty item, "a," two (the second empty): callers refuse them.
+ */
+bool list_next(const char **s, const char *end, const char **item, size_t *n);
+
 #endif

@@ -23,16 +23,18 @@ void kstack_free(void *base, u64 bytes)
 	}
 }
 
-void *kstack_alloc(u64 bytes)
+/*
+ * Map fresh zeroed 4K frames at [va, va + bytes) in the kernel window,
+ * but not where @guard says (left unmapped); on failure undo and false.
+ */
+static bool map_pages(u64 va, u64 bytes, bool (*guard)(u64 off))
 {
-	u64 va = kmap_reserve(SZ_4K + bytes, SZ_4K), pa;
-
-	if (!va || !bytes || !IS_ALIGNED(bytes, SZ_4K))
-		return NULL;
-	va += SZ_4K;		/* the guard stays unmapped */
 	for (u64 off = 0; off < bytes; off += SZ_4K) {
 		int err = PT_ENOMEM;
+		u64 pa;
 
+		if (guard && guard(off))
+			continue;
 		pa = frame_alloc(SZ_4K);
 		if (pa != FRAME_NONE) {
 			spin_lock(&kernel_pt_lock);
@@ -44,11 +46,21 @@ void *kstack_alloc(u64 bytes)
 			if (pa != FRAME_NONE)
 				frame_free(pa, SZ_4K);
 			kstack_free((void *)va, off);
-			return NULL;
+			return false;
 		}
 		memset((void *)(va + off), 0, SZ_4K);
 	}
-	return (void *)va;
+	return true;
+}
+
+void *kstack_alloc(u64 bytes)
+{
+	u64 va = kmap_reserve(SZ_4K + bytes, SZ_4K);
+
+	if (!va || !bytes || !IS_ALIGNED(bytes, SZ_4K))
+		return NULL;
+	va += SZ_4K;		/* the guard stays unmapped */
+	return map_pages(va, bytes, NULL) ? (void *)va : NULL;
 }
 
 /* Every page of a CPU's stacks but their guard pages (percpu.h). */
@@ -62,29 +74,9 @@ static bool is_stack_guard(u64 off)
 
 struct cpu_stacks *cpu_stacks_alloc(void)
 {
-	u64 va = kmap_reserve(sizeof(struct cpu_stacks), SZ_4K), pa;
+	u64 va = kmap_reserve(sizeof(struct cpu_stacks), SZ_4K);
 
-	if (!va)
+	if (!va || !map_pages(va, sizeof(struct cpu_stacks), is_stack_guard))
 		return NULL;
-	for (u64 off = 0; off < sizeof(struct cpu_stacks); off += SZ_4K) {
-		int err = PT_ENOMEM;
-
-		if (is_stack_guard(off))
-			continue;
-		pa = frame_alloc(SZ_4K);
-		if (pa != FRAME_NONE) {
-			spin_lock(&kernel_pt_lock);
-			err = pt_map(kernel_pml4, va + off, pa, LEAF_4K,
-				     PTE_W | PTE_NX);
-			spin_unlock(&kernel_pt_lock);
-		}
-		if (err != PT_OK) {
-			if (pa != FRAME_NONE)
-				frame_free(pa, SZ_4K);
-			kstack_free((void *)va, off);
-			return NULL;
-		}
-		memset((void *)(va + off), 0, SZ_4K);
-	}
 	return (struct cpu_stacks *)va;
 }
