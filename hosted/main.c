@@ -13,6 +13,8 @@
 #include "arch/x86_64/cpuid.h"
 #include "hosted/companion.h"
 #include "hosted/group.h"
+#include "hosted/preset.h"
+#include "lib/preset.h"
 #include "lib/benchrun.h"
 #include "lib/format.h"
 
@@ -151,7 +153,7 @@ int main(int argc, char **argv)
 	if (!line)
 		return 2;
 	config_defaults(&c);
-	ok = config_parse(line, &c, &res);
+	ok = config_parse_target(line, &c, &res, true);
 	ok &= config_check_target(&c, &res, true);
 	for (u32 i = 0; i < MIN(res.nnotes, (u32)CMDLINE_MAX_ERRORS); i++)
 		fprintf(stderr, "hugezero-linux: note: %s\n", res.notes[i]);
@@ -159,12 +161,19 @@ int main(int argc, char **argv)
 		return usage_error(&res);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	cpuid_init();
-	group = config_given(&res, "cpus");
+	group = config_given(&res, "cpus") ||
+		preset_sets(c.preset, true, "cpus");
 	if (!place(&c, group, &usable))
 		return 2;
 	host_read();
 	rec_writer_init(&records, emit, NULL);
 	context(line);
+	if (!companion_preset(&c, &res, group ? cpu_set_count(&usable,
+							      CPUSET_MAX) : 1)) {
+		bench_rec_end(&records);
+		free(line);
+		return 1;
+	}
 	failed = run_all(&c, group, &usable);
 	hugetlb_restore();
 	bench_rec_end(&records);

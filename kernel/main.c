@@ -20,6 +20,7 @@
 #include "lib/version.h"
 #include "kernel/mm/memory.h"
 #include "kernel/bench/bench.h"
+#include "kernel/bench/preset.h"
 #include "kernel/report.h"
 #include "kernel/selftest/selftest.h"
 #include "kernel/smp/smp.h"
@@ -205,6 +206,13 @@ static void run_bench(struct ktap *k)
 		/* Half-applied keys would give numbers nobody asked for. */
 		ktap_subtest_start(k, "fault", 0);
 		ktap_diag(k, "benchmark not run: the command line has errors");
+		ktap_subtest_end(k, "fault", KTAP_FAIL);
+		k->fail++;
+		return;
+	}
+	if (!preset_apply(&config, &cmdline_result)) {
+		ktap_subtest_start(k, "fault", 0);
+		ktap_diag(k, "benchmark not run: the preset does not fit here");
 		ktap_subtest_end(k, "fault", KTAP_FAIL);
 		k->fail++;
 		return;

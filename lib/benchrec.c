@@ -10,6 +10,7 @@
 #include "lib/calib.h"
 #include "lib/format.h"
 #include "lib/order.h"
+#include "lib/preset.h"
 #include "lib/prims.h"
 #include "lib/stats.h"
 #include "lib/string.h"
@@ -41,6 +42,23 @@ bool bench_matrix_next(const struct hz_config *c, u32 folio, const char *prefix,
 	d->radius = d->plan.radius;
 	matrix_name(c, folio, &it->at, prefix, d->name, sizeof(d->name));
 	return true;
+}
+
+void bench_rec_preset(struct rec_writer *w, u32 id, bool companion,
+		      const struct preset_sizing *z, const char *linux_clear)
+{
+	struct rec r;
+
+	rec_begin(w, &r, "preset");
+	rec_str(&r, "name", preset_names[id]);
+	rec_str(&r, "seed", presets[id].seed);
+	rec_str(&r, "side", companion ? "linux" : "hugezero");
+	rec_str(&r, "keys", preset_keys(id, companion));
+	rec_str(&r, "chose", z->chose);
+	rec_str(&r, "why", z->why);
+	rec_str(&r, "scaled", z->scaled);
+	rec_str(&r, "linux_clear", linux_clear);
+	rec_end(w, &r);
 }
 
 void bench_rec_boot(struct rec_writer *w, const char *loader,

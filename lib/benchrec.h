@@ -139,6 +139,10 @@ struct timebase_id {
 };
 
 /* boot: the first record; end: the last, with the count. */
+struct preset_sizing;
+/* preset=: what the preset expanded to and how it was sized here. */
+void bench_rec_preset(struct rec_writer *w, u32 id, bool companion,
+		      const struct preset_sizing *z, const char *linux_clear);
 void bench_rec_boot(struct rec_writer *w, const char *loader,
 		    const char *firmware, const char *cmdline);
 void bench_rec_end(struct rec_writer *w);

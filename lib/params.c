@@ -9,6 +9,7 @@
 #include "lib/format.h"
 #include "lib/order.h"
 #include "lib/params.h"
+#include "lib/preset.h"
 #include "lib/prims.h"
 #include "lib/string.h"
 
@@ -309,6 +310,8 @@ const struct param hz_params[] = {
 	  "tsc_skew_ns=0..1000000", NULL },
 	{ "ap_fail", P_U64, F(ap_fail), NULL, 1, CPUSET_MAX - 1, NULL,
 	  "ap_fail=1..1023 (test-only)", NULL },
+	{ "preset", P_ENUM, F(preset), preset_names, 0, 0, NULL,
+	  "preset=none|seed-000|seed-001|seed-002 (docs/reproducing.md)", NULL },
 	{ "bench", P_ENUM, F(bench), bench_names, 0, 0, NULL,
 	  "bench=none|fault|info (kernel), bare|linux-fault|split (companion)", NULL },
 	{ "folio", P_ENUM_LIST, F(folios), folio_names, 0, 0, NULL,
@@ -556,11 +559,34 @@ bool config_check(const struct hz_config *c, struct cmdline_result *res)
 	return res->nerrors == before;
 }
 
+bool config_parse_target(const char *line, struct hz_config *c,
+			 struct cmdline_result *res, bool companion)
+{
+	const char *own = cmdline_skip_image_path(line);
+	bool ok = cmdline_parse(own, hz_params, hz_nparams, c, res);
+	struct cmdline_result pre;
+	u32 id = c->preset;
+
+	if (ok && id != PRESET_NONE) {
+		/* The line again over the preset's keys: the line's win. */
+		bool keys_ok;
+
+		config_defaults(c);
+		keys_ok = cmdline_parse(preset_keys(id, companion), hz_params,
+					hz_nparams, c, &pre);
+		ok = cmdline_parse(own, hz_params, hz_nparams, c, res);
+		if (!keys_ok) {
+			refuse(res, "preset=%s: its own keys are refused (%s): "
+			       "a bug in lib/preset.c", preset_names[id],
+			       pre.errors[0]);
+			ok = false;
+		}
+	}
+	return config_check(c, res) && ok;
+}
+
 bool config_parse(const char *line, struct hz_config *c,
 		  struct cmdline_result *res)
 {
-	bool ok = cmdline_parse(cmdline_skip_image_path(line), hz_params,
-				hz_nparams, c, res);
-
-	return config_check(c, res) && ok;
+	return config_parse_target(line, c, res, false);
 }

@@ -67,6 +67,7 @@ struct console_spec {
 };
 
 struct hz_config {
+	u32 preset;		/* enum preset_id (lib/preset.h); 0: none */
 	struct console_spec console;
 	u32 exit;		/* enum exit_mode */
 	bool selftest;
@@ -141,6 +142,13 @@ extern const u64 folio_bytes[FOLIO_COUNT];
 void config_defaults(struct hz_config *c);
 bool config_parse(const char *line, struct hz_config *c,
 		  struct cmdline_result *res);
+/*
+ * As config_parse, with preset= expanded for the program that reads the
+ * line: the preset's keys first (the kernel's or the companion's), the
+ * line's own over them.  @res says which keys the line itself gave.
+ */
+bool config_parse_target(const char *line, struct hz_config *c,
+			 struct cmdline_result *res, bool companion);
 /*
  * Refuse combinations that make no sense (size not a whole number of
  * folios, benchmark keys without bench=, ...): adds errors to @res.

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The kernel's side of preset= (lib/preset.c): what this machine has,
+ * read once every CPU is up and before the first folio is allocated.
+ */
+#include "arch/x86_64/cpuid.h"
+#include "kernel/bench/preset.h"
+#include "kernel/mm/memory.h"
+#include "kernel/report.h"
+#include "kernel/smp/smp.h"
+#include "lib/benchrec.h"
+#include "lib/preset.h"
+#include "lib/printk.h"
+#include "lib/prims.h"
+
+/* Linux's clear_page(): clear_page_erms with ERMS, else clear_page_rep
+ * (X86_FEATURE_REP_GOOD, which Linux sets on every 64-bit CPU it would
+ * run this on), as alternative_call_2() in arch/x86/include/asm/page_64.h. */
+static u32 linux_prim(void)
+{
+	return cpu_info.has_erms ? PRIM_ERMS : PRIM_REP;
+}
+
+static u32 workload_cpus(const struct hz_config *c)
+{
+	u32 n = 0;
+
+	for (u32 cpu = 0; cpu < smp.ncpus && cpu < CPUSET_MAX; cpu++)
+		n += cpu_set_has(&c->cpus, cpu) && smp_is_up(cpu);
+	return n;
+}
+
+bool preset_apply(struct hz_config *c, const struct cmdline_result *user)
+{
+	struct preset_machine m = {
+		.mem = frame_count_free_blocks(SZ_2M) * SZ_2M,
+		.free_1g = frame_count_free_blocks(GiB),
+		.ncpus = workload_cpus(c),
+		.has_1g = cpu_info.has_pdpe1gb,
+		.linux_prim = linux_prim(),
+	};
+	struct preset_sizing z;
+	bool ok;
+
+	if (c->preset == PRESET_NONE)
+		return true;
+	ok = preset_size(c->preset, &m, user, c, &z);
+	printk("hugezero: preset %s: %s\n", preset_names[c->preset],
+	       preset_keys(c->preset, false));
+	if (ok)
+		printk("hugezero: preset %s: sized %s (%s); scaled down from "
+		       "the seed: %s\n", preset_names[c->preset], z.chose,
+		       z.why, z.scaled);
+	else
+		printk("hugezero: preset %s not run: %s\n",
+		       preset_names[c->preset], z.why);
+	bench_rec_preset(&records, c->preset, false, &z,
+			 prim_names[m.linux_prim]);
+	return ok;
+}
