@@ -360,7 +360,7 @@ def zeroing_figures(boot: Boot, c: Config) -> dict[str, object]:
     faults = sum(r.int("faults", 0) for r in ms)
     fault = per_run("fault_ticks", lambda r: run_ticks(boot, c, r, "fault"))
     inline = per_run("clear_ticks", lambda r: run_ticks(boot, c, r, "clear"))
-    ahead, pct, by = math.nan, math.nan, ""
+    ahead, pct, by, rate = math.nan, math.nan, "", math.nan
     if mode == "none" and ms and not any("prezero_by" in r.f for r in ms):
         ahead, pct, by = 0.0, 0.0 if faults else math.nan, "none"
     elif mode is not None and ms and all("prezero_by" in r.f for r in ms):
