@@ -1,0 +1,287 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`table LOG...`: the seed threads' tables (docs/reproducing.md), one per
+preset found in the logs, in each thread's own shape, so that a result
+pastes under the original:
+
+    seed-001  pg-sz=1GB   16.51 +- 0.54%   42.80 +- 3.48%   +159.2%
+    seed-000  neighbourhood-last   1725.18 ( +- 4.59% )   1123.78 ( +- 7.38% )
+    seed-002  Total time: ... seconds / Avg time per 1GB page: ... seconds
+
+A log's preset record says which experiment it holds and which side
+(hugezero's kernel, or Linux through the companion); a companion log's
+rows are printed beside the kernel's.  The before/after pairs of seed 001
+are compare.py's within-log comparison, with its statistics.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import IO
+
+from . import compare, groups, results
+from .records import Boot
+
+SEEDS = ("seed-001", "seed-000", "seed-002")
+
+
+@dataclass
+class Table:
+    """One block: a title, lines said before it, a header and rows."""
+    title: str
+    notes: list[str] = field(default_factory=list)
+    header: list[str] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
+
+
+@dataclass
+class Side:
+    """The boots of one preset on one side (hugezero or linux)."""
+    preset: str
+    side: str
+    boots: list[Boot]
+
+
+def sides(boots: list[Boot]) -> list[Side]:
+    """Boots grouped by their preset record's name and side."""
+    out: dict[tuple[str, str], Side] = {}
+    for b in boots:
+        p = b.first("preset")
+        if p is None:
+            continue
+        k = (p.f.get("name", "?"), p.f.get("side", "?"))
+        out.setdefault(k, Side(k[0], k[1], [])).boots.append(b)
+    return list(out.values())
+
+
+def machine_line(b: Boot) -> str:
+    m, tb, host = b.first("machine"), b.first("timebase"), b.first("host")
+    where = "Linux " + host.f.get("kernel", "?") if host else "hugezero (no kernel between)"
+    name = (f"{m.f.get('brand', '?')} ({m.f.get('vendor', '?')} family "
+            f"{m.f.get('family', '?')} model {m.f.get('model', '?')}"
+            f"{', under ' + m.f['hypervisor'] if m.f.get('hypervisor', 'none') != 'none' else ''})"
+            if m else "machine unknown")
+    tsc = (f"TSC {int(tb.f.get('tsc_hz', '0')) / 1e9:.3f} GHz from {tb.f.get('source', '?')}"
+           if tb else "TSC unknown")
+    return f"{name}; {where}; {tsc}"
+
+
+def preset_notes(b: Boot) -> list[str]:
+    p = b.first("preset")
+    assert p is not None
+    out = [f"preset {p.f.get('name')} ({p.f.get('side')}): {p.f.get('seed')}",
+           f"machine: {machine_line(b)}",
+           f"keys: {p.f.get('keys')}; the line: {boot_cmdline(b)}",
+           f"sized: {p.f.get('chose')} ({p.f.get('why')})",
+           f"smaller than the seed: {p.f.get('scaled')}"]
+    if b.first("machine") and b.first("machine").f.get("hypervisor", "none") != "none":  # type: ignore[union-attr]
+        out.append("a virtual machine: these figures say nothing about hardware")
+    return out
+
+
+def boot_cmdline(b: Boot) -> str:
+    r = b.first("boot")
+    return r.f.get("cmdline", "?") if r else "?"
+
+
+def host_model(b: Boot) -> str:
+    h = b.first("host")
+    return h.f.get("preempt", "unknown") if h else "?"
+
+
+def gb(mean: float, sd: float) -> str:
+    """GB/s +- stddev%; no stddev of fewer than two runs."""
+    if math.isnan(mean):
+        return "n/a"
+    return f"{mean:6.2f} +- {'n/a' if math.isnan(sd) else f'{sd:5.2f}%'}"
+
+
+def pg(folio: str) -> str:
+    return "pg-sz=" + folio.replace("M", "MB").replace("G", "GB").replace("K", "KB")
+
+
+# --- seed 001: page at a time against one call over the folio -----------
+
+def linux_clear(s: Side) -> str:
+    p = s.boots[0].first("preset")
+    return p.f.get("linux_clear", "erms") if p else "erms"
+
+
+def seed_001(s: Side) -> list[Table]:
+    """Per model, per folio: converging-page -> contiguous-page with
+    Linux's primitive, through compare's within-log pairs; and the best
+    contiguous-page primitive of the log."""
+    if s.side == "linux":
+        return seed_001_linux(s)
+    if not hasattr(compare, "pairs_within"):
+        return []
+    prim = linux_clear(s)
+    pairs = compare.pairs_within(s.boots, {"order": "converging-page"},
+                                 {"order": "contiguous-page"})
+    rows = [r for r in results.rows(s.boots) if r["status"] == "ok"]
+    out = []
+    models = sorted({str(p.dims.get("preempt", "off")) for p in pairs})
+    for model in models:
+        t = Table(f"seed-001 hugezero, preempt={model}",
+                  header=["", f"converging-page ({prim})", f"contiguous-page ({prim})",
+                          "change", "", "best contiguous-page"])
+        for p in pairs:
+            if p.dims.get("clear") != prim or p.dims.get("preempt", "off") != model:
+                continue
+            folio = p.dims.get("folio", "?")
+            t.rows.append([pg(folio), gb(p.mean_a, p.sd_a), gb(p.mean_b, p.sd_b),
+                           f"{p.change_pct:+7.1f}%", "~" if p.within_noise else "",
+                           best(rows, folio, model)])
+        out.append(t)
+    return out
+
+
+def best(rows: list[dict[str, object]], folio: str, model: str) -> str:
+    mine = [r for r in rows if r["folio"] == folio and r["order"] == "contiguous-page"
+            and str(r.get("preempt", "off")) == model
+            and not math.isnan(float(r["gbps_mean"]))]  # type: ignore[arg-type]
+    if not mine:
+        return "n/a"
+    r = max(mine, key=lambda r: float(r["gbps_mean"]))  # type: ignore[arg-type]
+    return f"{r['clear']} {gb(float(r['gbps_mean']), float(r['gbps_stddev_pct']))}"  # type: ignore[arg-type]
+
+
+def seed_001_linux(s: Side) -> list[Table]:
+    """Linux's own demand fault per folio (its model, its primitive), and
+    the bare strategies' converging -> contiguous with Linux's primitive."""
+    prim = linux_clear(s)
+    rows = [r for r in results.rows(s.boots) if r["status"] == "ok"]
+    t = Table(f"seed-001 Linux (companion), the host's model preempt={host_model(s.boots[0])}",
+              header=["", "Linux's demand fault", f"bare converging-page ({prim})",
+                      f"bare contiguous-page ({prim})", "change"])
+    for folio in sorted({str(r["folio"]) for r in rows}, key=folio_bytes):
+        lf = [r for r in rows if r["folio"] == folio and r["bench"] == "linux-fault"]
+        bare = {str(r["order"]): r for r in rows if r["folio"] == folio
+                and r["bench"] == "bare" and r["clear"] == prim}
+        a, b = bare.get("converging-page"), bare.get("contiguous-page")
+        ch = (f"{100 * (float(b['gbps_mean']) - float(a['gbps_mean'])) / float(a['gbps_mean']):+7.1f}%"  # type: ignore[arg-type]
+              if a and b else "")
+        t.rows.append([pg(folio),
+                       "; ".join(f"{r['backing']} {gb(float(r['gbps_mean']), float(r['gbps_stddev_pct']))}"  # type: ignore[arg-type]
+                                 for r in lf) or "n/a",
+                       gb(float(a["gbps_mean"]), float(a["gbps_stddev_pct"])) if a else "n/a",  # type: ignore[arg-type]
+                       gb(float(b["gbps_mean"]), float(b["gbps_stddev_pct"])) if b else "n/a",  # type: ignore[arg-type]
+                       ch])
+    skipped = [r for r in results.rows(s.boots) if r["status"] != "ok"]
+    for r in skipped:
+        t.notes.append(f"{r['bench']} {r['folio']} {r.get('backing', '')}: {r['status']}"
+                       f"{': ' + str(r['reason']) if r['reason'] else ''}")
+    return [t]
+
+
+def folio_bytes(f: str) -> int:
+    return {"4K": 1 << 12, "2M": 1 << 21, "1G": 1 << 30}.get(f, 0)
+
+
+# --- seed 000: every CPU at once, stime and utime per order --------------
+
+def seed_000(s: Side) -> list[Table]:
+    rs = [r for r in groups.rows(s.boots)]
+    who = "hugezero" if s.side == "hugezero" else f"Linux (companion, preempt={host_model(s.boots[0])})"
+    t = Table(f"seed-000 {who}: every CPU writing its 2M folios, summed over the CPUs per pass",
+              header=["", "stime (ms)", "utime (ms)", "GB/s aggregate", "CPUs"])
+    for r in rs:
+        name = str(r["order"]) if s.side == "hugezero" else f"linux {r.get('backing', '')}"
+        if r["status"] != "ok":
+            t.rows.append([name, str(r["status"]), str(r.get("reason", "")), "", ""])
+            continue
+        t.rows.append([name, paren(r["stime_s_mean"], r["stime_stddev_pct"]),
+                       paren(r["utime_s_mean"], r["utime_stddev_pct"]),
+                       paren(r["gbps_mean"], r["gbps_stddev_pct"], 1.0), str(r["ncpus"])])
+    for src in sorted({str(r["times_from"]) for r in rs}):
+        t.notes.append(f"stime and utime: {SOURCES.get(src, src)}")
+    if not rs:
+        t.notes.append("no group of CPUs in the log (cpus= ran one CPU?)")
+    return [t]
+
+
+def paren(mean: object, sd: object, scale: float = 1e3) -> str:
+    m, d = float(mean), float(sd)  # type: ignore[arg-type]
+    if math.isnan(m):
+        return "n/a"
+    return f"{m * scale:8.2f} ( +- {'n/a' if math.isnan(d) else f'{d:.2f}%'} )"
+
+
+# --- seed 002: K folios faulted back to back, per pre-zeroing mode --------
+
+def seed_002(s: Side) -> list[Table]:
+    rows = [r for r in results.rows(s.boots)]
+    who = "hugezero" if s.side == "hugezero" else f"Linux (companion, preempt={host_model(s.boots[0])})"
+    t = Table(f"seed-002 {who}: the region faulted back to back, per pre-zeroing mode")
+    for r in rows:
+        mode = str(r.get("prezero", "none"))
+        folio = str(r["folio"]).replace("M", "MB").replace("G", "GB")
+        model = (f"the host's preempt={host_model(s.boots[0])}" if s.side == "linux" else
+                 f"preempt={r['preempt']}" if r.get("preempt", "off") not in ("", "off")
+                 else "no model")
+        head = f"prezero={mode} ({model}, {r['clear']}, {r['order']}):"
+        if r["status"] != "ok":
+            t.rows.append([head, f"{r['status']}: {r.get('reason', '')}"])
+            continue
+        total = float(r["fault_ms_per_run"]) / 1e3  # type: ignore[arg-type]
+        n = int(r["folios"]) or 1  # type: ignore[call-overload]
+        t.rows.append([head])
+        t.rows.append([f"\tTotal time: {total:.6f} seconds"])
+        t.rows.append([f"\tAvg time per {folio} page: {total / n:.6f} seconds"])
+        ahead = float(r["prezero_ms_per_run"])  # type: ignore[arg-type]
+        if not math.isnan(ahead) and ahead > 0:
+            pct = float(r["prezeroed_pct"])  # type: ignore[arg-type]
+            t.rows.append([f"\tZeroed ahead: {ahead / 1e3:.6f} seconds by {r['prezero_by']}"
+                           f"{'' if math.isnan(pct) else f', {pct:.0f}% of the faults served pre-zeroed'}"])
+    return [t]
+
+
+SOURCES = {"ticks": "the faults' TSC ticks (the kernel's part) and the accesses' "
+                    "(the user's), as vm-scalability's stime and utime",
+           "rusage": "getrusage() ru_stime and ru_utime of each process"}
+
+BUILDERS = {"seed-001": seed_001, "seed-000": seed_000, "seed-002": seed_002}
+
+
+def render(t: Table, fmt: str, out: IO[str]) -> None:
+    if fmt == "markdown":
+        out.write(f"\n**{t.title}**\n\n")
+        for n in t.notes:
+            out.write(f"- {n}\n")
+        if t.header:
+            out.write("\n| " + " | ".join(h or " " for h in t.header) + " |\n")
+            out.write("|" + "---|" * len(t.header) + "\n")
+            for r in t.rows:
+                out.write("| " + " | ".join(c.strip() for c in r) + " |\n")
+        else:
+            out.write("\n```\n" + "".join(r[0] + "\n" + "".join(
+                "\t" + c + "\n" for c in r[1:]) for r in t.rows) + "```\n")
+        return
+    out.write(f"\n{t.title}\n")
+    for n in t.notes:
+        out.write(f"  {n}\n")
+    if not t.header:
+        for r in t.rows:
+            out.write("  " + "  ".join(r) + "\n")
+        return
+    w = [max(len(x) for x in col) for col in zip(t.header, *t.rows)]
+    out.write("\n  " + "  ".join(h.center(w[i]) for i, h in enumerate(t.header)).rstrip() + "\n")
+    for r in t.rows:
+        out.write("  " + "  ".join(c.ljust(w[i]) if i == 0 else c.rjust(w[i])
+                                   for i, c in enumerate(r)).rstrip() + "\n")
+
+
+def write(boots: list[Boot], fmt: str, out: IO[str]) -> int:
+    """Every preset's tables, hugezero's then Linux's; 1 when no log
+    holds a preset record."""
+    ss = sides(boots)
+    if not ss:
+        out.write("table: no preset record in these logs: boot with preset=seed-000, "
+                  "seed-001 or seed-002 (docs/reproducing.md)\n")
+        return 1
+    for name in SEEDS:
+        for s in sorted((s for s in ss if s.preset == name), key=lambda s: s.side != "hugezero"):
+            head = Table(f"{name}, {s.side}: {len(s.boots)} boot(s)", notes=preset_notes(s.boots[0]))
+            render(head, fmt, out)
+            for t in BUILDERS[name](s):
+                render(t, fmt, out)
+    return 0
