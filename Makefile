@@ -85,14 +85,14 @@ netboot: $(BUILD)/hugezero.elf grub.cfg
 
 # The primitives are shared with the kernel and the Linux companion: the
 # same NASM source and arch/x86_64/clear.c, assembled and compiled again.
-HOST_SHARED := arch/x86_64/clear.c arch/x86_64/cpuid.c
+HOST_SHARED := arch/x86_64/clear.c arch/x86_64/cpuid.c arch/x86_64/uart.c
 $(BUILD)/host/clear.o: arch/x86_64/clear.asm
 	@mkdir -p $(dir $@)
 	$(call quiet,AS,$< [host])
 	$(Q)$(NASM) -f elf64 -o $@ $<
 
 $(BUILD)/host/unit: $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) $(BUILD)/host/clear.o \
-		$(wildcard lib/*.h tests/host/*.h arch/x86_64/clear.h)
+		$(wildcard lib/*.h tests/host/*.h arch/x86_64/clear.h arch/x86_64/uart.h)
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC,$@)
 	$(Q)$(HOSTCC) $(HOSTCFLAGS) -o $@ $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) \

@@ -23,6 +23,8 @@ struct sdt_header {
 } __packed;
 
 static const void *mapped[ACPI_MAX_TABLES];
+/* The signatures of the tables a bad checksum kept out, to say why. */
+static char bad_sigs[8][4];
 
 static bool checksum_ok(const void *p, u32 len)
 {
@@ -63,6 +65,8 @@ static void add_table(u64 pa)
 	if (!checksum_ok(h, h->length)) {
 		printk("hugezero: acpi: %.4s at %#llx has a bad checksum; "
 		       "not used\n", h->sig, (unsigned long long)pa);
+		if (acpi.bad_checksums < ARRAY_SIZE(bad_sigs))
+			memcpy(bad_sigs[acpi.bad_checksums], h->sig, 4);
 		acpi.bad_checksums++;
 		return;
 	}
@@ -98,6 +102,15 @@ const void *acpi_find(const char *sig)
 		if (memcmp(acpi.sigs[i], sig, 4) == 0)
 			return mapped[i];
 	return NULL;
+}
+
+/* Was a table @sig there, but kept out by its checksum? */
+static bool acpi_bad(const char *sig)
+{
+	for (u32 i = 0; i < acpi.bad_checksums && i < ARRAY_SIZE(bad_sigs); i++)
+		if (memcmp(bad_sigs[i], sig, 4) == 0)
+			return true;
+	return false;
 }
 
 static void parse_fadt(void)
@@ -283,31 +296,46 @@ static void parse_slit(void)
 	       s->localities == 1 ? "y" : "ies", dist);
 }
 
-/* The firmware's console UART; console_auto() judges whether to use it. */
+/*
+ * The firmware's console UART; console_auto() judges whether to use it,
+ * told why not (acpi.spcr_absent) when there is none to read.
+ */
 static void parse_spcr(void)
 {
 	const struct sdt_header *h = acpi_find("SPCR");
 	const struct spcr *s = &acpi.spcr;
-	char type[24];
+	char type[24], why[96], extra[64] = "";
 
-	if (!h)
+	if (!h) {
+		if (acpi_bad("SPCR"))
+			strlcpy(acpi.spcr_absent, "the ACPI SPCR table has a bad "
+				"checksum", sizeof(acpi.spcr_absent));
 		return;
-	if (!spcr_parse(h, h->length, &acpi.spcr)) {
-		printk("acpi: SPCR of %u bytes too short to read\n", h->length);
+	}
+	if (!spcr_parse(h, h->length, &acpi.spcr, why, sizeof(why))) {
+		printk("acpi: SPCR unreadable: %s\n", why);
+		ksnprintf(acpi.spcr_absent, sizeof(acpi.spcr_absent), "the ACPI "
+			  "SPCR table is unreadable (%s)", why);
 		return;
 	}
 	acpi.has_spcr = true;
-	printk("acpi: SPCR rev %u: interface %s, %s %#llx (%u-bit), baud code "
-	       "%u (%u), parity %u, stop bits %u\n", s->revision,
-	       spcr_interface_name(s, type, sizeof(type)),
+	if (s->uart_clock || s->precise_baud)
+		ksnprintf(extra, sizeof(extra), ", UART clock %u Hz, precise "
+			  "baud %u", s->uart_clock, s->precise_baud);
+	printk("acpi: SPCR rev %u: interface %s, %s %#llx (%u-bit, access "
+	       "size %u), baud code %u (%u), parity %u, stop bits %u%s\n",
+	       s->revision, spcr_interface_name(s, type, sizeof(type)),
 	       s->space == 1 ? "I/O port" : s->space == 0 ? "MMIO" : "space ?",
-	       (unsigned long long)s->address, s->bit_width, s->baud_code,
-	       s->baud, s->parity, s->stop_bits);
+	       (unsigned long long)s->address, s->bit_width, s->access_size,
+	       s->baud_code, s->baud, s->parity, s->stop_bits, extra);
 }
 
 void acpi_init(void)
 {
 	const u8 *rsdp = boot_info.rsdp_len ? boot_info.rsdp : NULL;
+
+	strlcpy(acpi.spcr_absent, "there is no ACPI SPCR table",
+		sizeof(acpi.spcr_absent));
 
 	if (!rsdp)
 		rsdp = find_rsdp_in_bios();

@@ -38,6 +38,7 @@ struct acpi_info {
 	/* From the SPCR: the firmware's serial console, for console=auto */
 	bool has_spcr;
 	struct spcr spcr;
+	char spcr_absent[128];	/* without has_spcr: why ("there is no ...") */
 };
 
 extern struct acpi_info acpi;

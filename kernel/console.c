@@ -7,13 +7,17 @@
  * the one console= names (or, if it does not answer, the first that does);
  * with console=auto, the default, COM1 or else the first that answers, until
  * console_auto(), after the ACPI tables are read, picks the SPCR table's UART
- * if there is one it can drive.  The output up to then is kept, and replayed
- * on the UART switched to, so its log is whole.
+ * if there is one it can drive: a 16550 at an I/O port or in MMIO (mapped
+ * uncached here, its registers' width from the table, lib/spcr.c), at the
+ * table's baud rate or as the firmware left it.  The output up to then is
+ * kept, and replayed on the UART switched to, so its log is whole.
  */
+#include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/spinlock.h"
 #include "arch/x86_64/uart.h"
 #include "kernel/console.h"
+#include "kernel/mm/memory.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
@@ -34,8 +38,17 @@ static volatile u32 holder = ~0u;
 static char early[16384];
 static size_t early_len, early_lost;
 static bool keeping = true;
-static const char *source = "COM1 or the first UART that answers, early";
-static u32 baud_now = 115200;
+static struct console_info info = {
+	.source = "COM1 or the first UART that answers, early",
+	.clock = UART_CLOCK_HZ,
+};
+/*
+ * Each legacy port's divisor and line format as the firmware (or GRUB)
+ * left them, read before hugezero first programs the port: what an SPCR
+ * baud rate of "as is" keeps.
+ */
+static struct uart_line fw_line[UART_PORTS];
+static bool fw_saved[UART_PORTS];
 
 static void put(const char *s, size_t n);
 
@@ -44,21 +57,80 @@ void console_set_shared(void)
 	shared = true;
 }
 
-static int legacy_index(u16 base)
+static int legacy_index(const struct uart_regs *r)
 {
-	for (int i = 0; i < UART_PORTS; i++)
-		if (uart_io_base[i] == base)
+	for (int i = 0; !r->mem && i < UART_PORTS; i++)
+		if (uart_io_base[i] == r->port)
 			return i;
 	return UART_PORTS;
 }
 
-/* Write on the UART at @base from now on, with what was written before. */
-static void use(u16 base, u32 baud, char parity, u32 bits)
+static bool same_regs(const struct uart_regs *a, const struct uart_regs *b)
 {
-	bool fresh = !uart.present || uart.base != base;
+	return a->mem == b->mem && a->port == b->port && a->width == b->width;
+}
 
-	uart_init(&uart, base, baud, parity, bits);
-	port = legacy_index(base);
+/* Where @r is: "0x2f8", or "MMIO 0xfedc9000 (32-bit registers)". */
+static void where(const struct uart_regs *r, u64 mmio, char *buf, size_t size)
+{
+	if (r->mem)
+		ksnprintf(buf, size, "MMIO %#llx (%u-bit registers)",
+			  (unsigned long long)mmio, 8 * r->width);
+	else
+		ksnprintf(buf, size, "%#x", r->port);
+}
+
+/* "ttyS1 (0x2f8)", or "the UART at 0x3000" (or at MMIO ...) off the four. */
+static void name_of(const struct uart_regs *r, u64 mmio, char *buf,
+		    size_t size)
+{
+	int i = legacy_index(r);
+	char at[48];
+
+	where(r, mmio, at, sizeof(at));
+	if (i < UART_PORTS)
+		ksnprintf(buf, size, "ttyS%d (%s)", i, at);
+	else
+		ksnprintf(buf, size, "the UART at %s", at);
+}
+
+static void set_speed(u32 divisor, u32 clock, bool as_is)
+{
+	info.divisor = divisor;
+	info.clock = clock;
+	info.baud = divisor ? clock / 16 / divisor : 0;
+	info.as_is = as_is;
+}
+
+/* The line for @baud at the PC's clock. */
+static struct uart_line line_for(u32 baud, char parity, u32 bits)
+{
+	return (struct uart_line){
+		.divisor = (u16)uart_divisor_for(UART_CLOCK_HZ, baud),
+		.lcr = uart_lcr(parity, bits),
+	};
+}
+
+/*
+ * Write on the UART at @r (MMIO at physical @mmio) from now on, with what
+ * was written before; @line as uart_init()'s (NULL: as is).
+ */
+static void use(const struct uart_regs *r, u64 mmio,
+		const struct uart_line *line, bool fifo)
+{
+	bool fresh = !uart.present || !same_regs(&uart.regs, r);
+	int i = legacy_index(r);
+
+	if (i < UART_PORTS && !fw_saved[i]) {
+		uart_read_line(r, &fw_line[i]);
+		fw_saved[i] = true;
+	}
+	uart_init(&uart, r, line, fifo);
+	port = i;
+	info.io = r->mem ? 0 : r->port;
+	info.mmio = r->mem ? mmio : 0;
+	info.width = r->width;
+	name_of(r, mmio, info.name, sizeof(info.name));
 	if (!fresh)
 		return;
 	put(early, early_len);
@@ -69,23 +141,31 @@ static void use(u16 base, u32 baud, char parity, u32 bits)
 
 void console_early_init(void)
 {
+	struct uart_regs com1 = uart_port_regs(uart_io_base[0]);
+	struct uart_line line = line_for(115200, 'n', 8);
+
 	printk_set_sink(console_write);
-	if (uart_probe(uart_io_base[0])) {
-		uart_init(&uart, uart_io_base[0], 115200, 'n', 8);
-		port = 0;
+	if (uart_probe(&com1)) {
+		use(&com1, 0, &line, true);
+		set_speed(line.divisor, UART_CLOCK_HZ, false);
 	}
 }
 
 void console_init(const struct console_spec *want)
 {
+	struct uart_line line = line_for(want->baud, want->parity, want->bits);
+	struct uart_regs r;
 	int chosen = -1;
 
 	autosel = want->autosel;
-	if (uart_probe(uart_io_base[want->port]))
+	r = uart_port_regs(uart_io_base[want->port]);
+	if (uart_probe(&r))
 		chosen = (int)want->port;
-	for (int i = 0; chosen < 0 && i < UART_PORTS; i++)
-		if (uart_probe(uart_io_base[i]))
+	for (int i = 0; chosen < 0 && i < UART_PORTS; i++) {
+		r = uart_port_regs(uart_io_base[i]);
+		if (uart_probe(&r))
 			chosen = i;
+	}
 	if (chosen < 0) {
 		/* Nothing to print on; carry on silently and still exit. */
 		uart.present = false;
@@ -93,12 +173,12 @@ void console_init(const struct console_spec *want)
 		keeping = false;
 		return;
 	}
-	use(uart_io_base[chosen], want->baud, want->parity, want->bits);
-	baud_now = want->baud;
+	use(&r, 0, &line, true);
+	set_speed(line.divisor, UART_CLOCK_HZ, false);
 	if (autosel)
 		return;		/* console_auto() says which, and why */
 	keeping = false;
-	source = chosen == (int)want->port ? "console= on the command line" :
+	info.source = chosen == (int)want->port ? "console= on the command line" :
 		 "the first UART that answers (console='s was absent)";
 	if (chosen != (int)want->port)
 		printk("hugezero: console: ttyS%u (%#x) not present; using "
@@ -107,115 +187,134 @@ void console_init(const struct console_spec *want)
 		       want->baud);
 }
 
-/* "ttyS1 (0x2f8)", or "the UART at 0x3000" off the legacy four. */
-static void name_of(u16 base, char *buf, size_t size)
-{
-	int i = legacy_index(base);
-
-	if (i < UART_PORTS)
-		ksnprintf(buf, size, "ttyS%d (%#x)", i, base);
-	else
-		ksnprintf(buf, size, "the UART at %#x", base);
-}
-
 /*
- * The SPCR table's UART if it is an I/O-port 16550 that answers; why not
- * into @why otherwise.  Its baud rate into @baud, and anything in the table
- * not followed into @note.
+ * The registers of the SPCR's UART @su into @r: its I/O port, or its MMIO
+ * window mapped uncached; false, with why, when that cannot be.
  */
-static bool spcr_uart(const struct spcr *s, u16 *base, u32 *baud, char *why,
-		      size_t whylen, char *note, size_t notelen)
+static bool spcr_regs(const struct spcr_uart *su, struct uart_regs *r,
+		      char *why, size_t whylen)
 {
-	char type[24];
+	u64 len = 8ull * su->width;	/* eight registers, width apart */
 
-	if (!s) {
-		ksnprintf(why, whylen, "there is no ACPI SPCR table");
+	if (!su->mmio) {
+		*r = uart_port_regs((u16)su->address);
+		return true;
+	}
+	*r = (struct uart_regs){ .width = su->width };
+	/* A broken table must not have us write into memory in use. */
+	if (memory_overlaps_ram(su->address, su->address + len)) {
+		ksnprintf(why, whylen, "the ACPI SPCR table's UART at MMIO "
+			  "%#llx is RAM in the memory map, not a device",
+			  (unsigned long long)su->address);
 		return false;
 	}
-	if (!s->is_16550) {
-		ksnprintf(why, whylen, "the ACPI SPCR table's UART is interface "
-			  "%s, not a 16550, which is not supported",
-			  spcr_interface_name(s, type, sizeof(type)));
+	r->mem = ioremap(su->address, len, true);
+	if (!r->mem) {
+		ksnprintf(why, whylen, "the ACPI SPCR table's UART at MMIO "
+			  "%#llx could not be mapped",
+			  (unsigned long long)su->address);
 		return false;
-	}
-	if (s->space == 0) {
-		ksnprintf(why, whylen, "the ACPI SPCR table's 16550 is MMIO at "
-			  "%#llx, not supported (I/O-port UARTs only)",
-			  (unsigned long long)s->address);
-		return false;
-	}
-	if (s->space != 1 || !s->address || s->address > 0xfff8) {
-		ksnprintf(why, whylen, "the ACPI SPCR table's UART address "
-			  "(space %u, %#llx) is no I/O port", s->space,
-			  (unsigned long long)s->address);
-		return false;
-	}
-	if (!uart_probe((u16)s->address)) {
-		ksnprintf(why, whylen, "the ACPI SPCR table's UART at %#llx "
-			  "does not answer", (unsigned long long)s->address);
-		return false;
-	}
-	*base = (u16)s->address;
-	*baud = s->baud ? s->baud : 115200;
-	note[0] = '\0';
-	if (!s->baud)
-		ksnprintf(note, notelen, " (the table's baud code %u: %s)",
-			  s->baud_code, s->baud_code ? "not known" : "as is");
-	if (s->parity || s->stop_bits != 1) {
-		size_t n = strlen(note);
-
-		ksnprintf(note + n, notelen - n, " (the table's parity %u, "
-			  "stop bits %u not followed: 8n1)", s->parity,
-			  s->stop_bits);
 	}
 	return true;
 }
 
-void console_auto(const struct spcr *s)
+/*
+ * "As is": the line the firmware left on the UART at @r, into @fw.  For a
+ * legacy port hugezero programmed already, what it read before; NULL when
+ * it is untouched and uart_init() is to leave it so.
+ */
+static const struct uart_line *as_is(const struct uart_regs *r,
+				     struct uart_line *fw)
 {
-	char why[128], note[96], name[32];
-	u16 base, was = uart.base;
-	u32 baud;
+	int i = legacy_index(r);
+
+	if (i < UART_PORTS && fw_saved[i]) {
+		*fw = fw_line[i];
+		return fw;
+	}
+	uart_read_line(r, fw);
+	return NULL;
+}
+
+/*
+ * The SPCR table's UART @su if it answers: used, said on it and true;
+ * false, with why, otherwise.
+ */
+static bool take_spcr(const struct spcr_uart *su, char *why, size_t whylen)
+{
+	struct uart_line line = { (u16)su->divisor, uart_lcr('n', 8) }, fw;
+	const struct uart_line *how = &line;
+	struct uart_regs r;
+	char name[64], at[48], speed[112];
+
+	if (!spcr_regs(su, &r, why, whylen))
+		return false;
+	where(&r, su->address, at, sizeof(at));
+	if (!uart_probe(&r)) {
+		ksnprintf(why, whylen, "the ACPI SPCR table's UART at %s does "
+			  "not answer", at);
+		return false;
+	}
+	name_of(&r, su->address, name, sizeof(name));
+	if (su->divisor) {
+		ksnprintf(speed, sizeof(speed), "%u baud (divisor %u from a %u "
+			  "Hz clock)", su->baud, line.divisor, su->clock);
+	} else {
+		how = as_is(&r, &fw);
+		line.divisor = fw.divisor;
+		ksnprintf(speed, sizeof(speed), "baud as is (divisor %u: %u "
+			  "baud from a %u Hz clock)", fw.divisor,
+			  fw.divisor ? su->clock / 16 / fw.divisor : 0,
+			  su->clock);
+	}
+	/* Divisor 0 stops a 16550: nobody set it, so "as is" cannot be. */
+	if (!line.divisor) {
+		line.divisor = (u16)uart_divisor_for(su->clock, 115200) ?: 1;
+		how = &line;
+		ksnprintf(speed, sizeof(speed), "%u baud (divisor %u from a %u "
+			  "Hz clock), as the divisor the firmware left is 0",
+			  su->clock / 16 / line.divisor, line.divisor, su->clock);
+	}
+	if (uart.present && !same_regs(&uart.regs, &r))
+		printk("hugezero: console: moving to %s, from the ACPI SPCR "
+		       "table\n", name);
+	use(&r, su->address, how, su->fifo);
+	set_speed(line.divisor, su->clock, !su->divisor && how != &line);
+	keeping = false;
+	printk("hugezero: console: %s from the ACPI SPCR table, %s%s%s%s\n",
+	       name, speed, su->note[0] ? " (" : "", su->note,
+	       su->note[0] ? ")" : "");
+	info.source = "the ACPI SPCR table";
+	strlcpy(info.note, su->note, sizeof(info.note));
+	return true;
+}
+
+void console_auto(const struct spcr *s, const char *absent)
+{
+	struct spcr_uart su;
+	char why[192];
 
 	if (!autosel)
 		return;
-	if (spcr_uart(s, &base, &baud, why, sizeof(why), note, sizeof(note))) {
-		name_of(base, name, sizeof(name));
-		if (uart.present && base != was)
-			printk("hugezero: console: moving to %s, from the ACPI "
-			       "SPCR table\n", name);
-		use(base, baud, 'n', 8);
-		keeping = false;
-		printk("hugezero: console: %s from the ACPI SPCR table, %u "
-		       "baud%s\n", name, baud, note);
-		source = "the ACPI SPCR table";
-		baud_now = baud;
+	if (!s)
+		strlcpy(why, absent, sizeof(why));
+	else if (spcr_uart(s, &su, why, sizeof(why)) &&
+		 take_spcr(&su, why, sizeof(why)))
 		return;
-	}
 	keeping = false;
+	strlcpy(info.reason, why, sizeof(info.reason));
 	if (port < 0)
 		return;		/* nobody to tell */
-	name_of(uart.base, name, sizeof(name));
-	source = port == 0 ? "COM1 (console=auto, no usable SPCR)" :
+	info.source = port == 0 ? "COM1 (console=auto, no usable SPCR)" :
 		 "the first UART that answers (console=auto)";
-	printk("hugezero: console: %s: %s, as %s%s; 115200 baud\n", name,
+	printk("hugezero: console: %s: %s, as %s%s; %u baud\n", info.name,
 	       port == 0 ? "COM1" : "the first UART that answers", why,
-	       port == 0 ? "" : " and COM1 does not answer");
+	       port == 0 ? "" : " and COM1 does not answer", info.baud);
 }
 
-const char *console_source(void)
+const struct console_info *console_info(void)
 {
-	return source;
-}
-
-u16 console_base(void)
-{
-	return uart.present ? uart.base : 0;
-}
-
-u32 console_baud(void)
-{
-	return baud_now;
+	return &info;
 }
 
 int console_port(void)

@@ -19,19 +19,31 @@ void console_early_init(void);
 void console_init(const struct console_spec *want);
 /*
  * console=auto, once the ACPI tables are read: the UART of the SPCR table
- * @spcr (NULL: none) if it is an I/O-port 16550 that answers, else the one
- * in use; say which, and why.
+ * @spcr (NULL: none, for the reason @absent) if it is a 16550 that
+ * answers, at an I/O port or in MMIO, else the one in use; say which, and
+ * why.
  */
-void console_auto(const struct spcr *spcr);
+void console_auto(const struct spcr *spcr, const char *absent);
 void console_write(const char *s, size_t n);
 void console_flush(void);
 /* From when a second CPU starts: each write whole, under a lock. */
 void console_set_shared(void);
 /* Which ttySn is in use, -1 if none answered, 4 (UART_PORTS) off the four. */
 int console_port(void);
-/* How it was chosen, its I/O base (0: none) and baud rate: the inventory's. */
-const char *console_source(void);
-u16 console_base(void);
-u32 console_baud(void);
+
+/* The UART in use and how it was chosen: the inventory's console record. */
+struct console_info {
+	char name[64];		/* "ttyS1 (0x2f8)", "the UART at MMIO ..." */
+	u16 io;			/* I/O base; 0: in MMIO, or none */
+	u64 mmio;		/* physical address in MMIO; 0: at an I/O port */
+	u8 width;		/* bytes a register (MMIO: 1, 2 or 4) */
+	bool as_is;		/* the firmware's divisor kept (SPCR baud 0) */
+	u32 baud;		/* from divisor and clock */
+	u32 divisor, clock;
+	const char *source;	/* how it was chosen */
+	char reason[192];	/* console=auto: why not the SPCR table's UART */
+	char note[192];		/* what of the SPCR table was not followed */
+};
+const struct console_info *console_info(void);
 
 #endif

@@ -66,12 +66,26 @@ static void counters(struct rec_writer *w)
 
 static void console(struct rec_writer *w)
 {
+	const struct console_info *c = console_info();
 	struct rec r;
 
 	rec_begin(w, &r, "console");
-	rec_hex(&r, "io", console_base());
-	rec_u64(&r, "baud", console_baud());
-	rec_str(&r, "source", console_source());
+	rec_hex(&r, "io", c->io);
+	if (c->mmio) {
+		rec_hex(&r, "mmio", c->mmio);
+		rec_u64(&r, "reg_bits", 8u * c->width);
+	}
+	if (c->as_is)
+		rec_str(&r, "baud", "as-is");
+	else
+		rec_u64(&r, "baud", c->baud);
+	rec_u64(&r, "divisor", c->divisor);
+	rec_u64(&r, "clock", c->clock);
+	rec_str(&r, "source", c->source);
+	if (c->reason[0])
+		rec_str(&r, "reason", c->reason);
+	if (c->note[0])
+		rec_str(&r, "note", c->note);
 	rec_end(w, &r);
 }
 

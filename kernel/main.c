@@ -272,7 +272,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 		       "and its numbers are not comparable\n");
 	pmu_report();
 	acpi_init();
-	console_auto(acpi.has_spcr ? &acpi.spcr : NULL);
+	console_auto(acpi.has_spcr ? &acpi.spcr : NULL, acpi.spcr_absent);
 	if (acpi.has_srat)
 		memory_set_nodes(acpi.srat.mem, acpi.srat.nmem);
 	timebase_init(config.calib_ms, config.tsc_tolerance_ppm);

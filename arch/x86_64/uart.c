@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * 16550 UART driver, polled.  Every wait is bounded: a port without a
- * UART reads 0xff, and a UART whose transmitter never drains (no cable,
- * flow control stuck, a BMC that went away) must cost a bounded delay per
- * character and then be given up on, never a hang.
+ * 16550 UART driver, polled, at I/O ports or in MMIO.  Every wait is
+ * bounded: a port without a UART reads 0xff, and a UART whose transmitter
+ * never drains (no cable, flow control stuck, a BMC that went away) must
+ * cost a bounded delay per character and then be given up on, never a
+ * hang.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/uart.h"
@@ -19,78 +20,133 @@ enum {
 #define LSR_TEMT 0x40
 #define LCR_DLAB 0x80
 #define MCR_LOOP 0x10
-#define WAIT_LOOPS 200000	/* port reads; ~0.2 s on real hardware */
+#define IER_UUE 0x40		/* XScale's UART unit enable: kept, as Linux */
+#define WAIT_LOOPS 200000	/* register reads; ~0.2 s on real hardware */
 #define GIVE_UP_AFTER 4		/* consecutive timeouts */
+#define RX_DRAIN_MAX 64		/* bytes read off before a loopback test */
 
-bool uart_probe(u16 base)
+/* As the 8250 earlycon's serial8250_early_in(): one access of the width. */
+static u8 in(const struct uart_regs *r, u32 reg)
 {
-	u8 saved_mcr = inb(base + MCR);
+	volatile u8 *p;
+
+	if (!r->mem)
+		return inb((u16)(r->port + reg));
+	p = r->mem + reg * r->width;
+	if (r->width == 4)
+		return (u8)*(volatile u32 *)p;
+	if (r->width == 2)
+		return (u8)*(volatile u16 *)p;
+	return *p;
+}
+
+static void out(const struct uart_regs *r, u32 reg, u8 v)
+{
+	volatile u8 *p;
+
+	if (!r->mem) {
+		outb((u16)(r->port + reg), v);
+		return;
+	}
+	p = r->mem + reg * r->width;
+	if (r->width == 4)
+		*(volatile u32 *)p = v;
+	else if (r->width == 2)
+		*(volatile u16 *)p = v;
+	else
+		*p = v;
+}
+
+static bool wait_for(const struct uart_regs *r, u8 bit)
+{
+	for (u32 i = 0; i < WAIT_LOOPS; i++)
+		if (in(r, LSR) & bit)
+			return true;
+	return false;
+}
+
+bool uart_probe(const struct uart_regs *r)
+{
+	u8 saved_mcr = in(r, MCR);
 	bool ok = true;
 
-	outb(base + SCR, 0x5a);
-	if (inb(base + SCR) != 0x5a)
+	out(r, SCR, 0x5a);
+	if (in(r, SCR) != 0x5a)
 		return false;
-	outb(base + SCR, 0xa5);
-	if (inb(base + SCR) != 0xa5)
+	out(r, SCR, 0xa5);
+	if (in(r, SCR) != 0xa5)
 		return false;
 	/* Loopback: a byte sent must come back. */
-	outb(base + IER, 0);
-	outb(base + MCR, MCR_LOOP | 0x0f);
-	while (inb(base + LSR) & LSR_DR)
-		(void)inb(base + RBR);
-	outb(base + THR, 0xae);
-	for (u32 i = 0; i < WAIT_LOOPS; i++)
-		if (inb(base + LSR) & LSR_DR)
-			break;
-	if (inb(base + RBR) != 0xae)
+	out(r, IER, 0);
+	out(r, MCR, MCR_LOOP | 0x0f);
+	/* What was received before; bounded, as DR may be stuck on. */
+	for (u32 i = 0; i < RX_DRAIN_MAX && (in(r, LSR) & LSR_DR); i++)
+		(void)in(r, RBR);
+	out(r, THR, 0xae);
+	(void)wait_for(r, LSR_DR);
+	if (in(r, RBR) != 0xae)
 		ok = false;
-	outb(base + MCR, saved_mcr);
+	out(r, MCR, saved_mcr);
 	return ok;
 }
 
-void uart_init(struct uart *u, u16 base, u32 baud, char parity, u32 bits)
+void uart_read_line(const struct uart_regs *r, struct uart_line *line)
 {
-	u32 div = baud ? 115200 / baud : 1;
+	u8 lcr = in(r, LCR);
+
+	out(r, LCR, lcr | LCR_DLAB);
+	line->divisor = (u16)(in(r, DLL) | in(r, DLM) << 8);
+	out(r, LCR, lcr & ~LCR_DLAB);
+	line->lcr = lcr & ~LCR_DLAB;
+}
+
+u8 uart_lcr(char parity, u32 bits)
+{
 	u8 lcr = (u8)((bits - 5) & 3);
 
 	if (parity == 'o')
 		lcr |= 0x08;
 	else if (parity == 'e')
 		lcr |= 0x18;
-	u->base = base;
-	u->present = true;
-	u->timeouts = 0;
-	outb(base + IER, 0);
-	outb(base + LCR, LCR_DLAB);
-	outb(base + DLL, div & 0xff);
-	outb(base + DLM, (div >> 8) & 0xff);
-	outb(base + LCR, lcr);
-	outb(base + FCR, 0xc7);		/* enable and clear FIFOs */
-	outb(base + MCR, 0x0b);		/* DTR, RTS, OUT2 */
+	return lcr;
 }
 
-static bool wait_lsr(struct uart *u, u8 bit)
+void uart_init(struct uart *u, const struct uart_regs *r,
+	       const struct uart_line *line, bool fifo)
 {
-	for (u32 i = 0; i < WAIT_LOOPS; i++)
-		if (inb(u->base + LSR) & bit)
-			return true;
-	return false;
+	u8 lcr = in(r, LCR);
+
+	u->regs = *r;
+	u->present = true;
+	u->timeouts = 0;
+	/* The divisor latch deselected first, so IER is IER, not DLM. */
+	if (lcr & LCR_DLAB)
+		out(r, LCR, lcr & ~LCR_DLAB);
+	out(r, IER, in(r, IER) & IER_UUE);
+	if (!line)
+		return;		/* as is */
+	out(r, LCR, LCR_DLAB);
+	out(r, DLL, line->divisor & 0xff);
+	out(r, DLM, (line->divisor >> 8) & 0xff);
+	out(r, LCR, line->lcr & ~LCR_DLAB);
+	out(r, FCR, fifo ? 0xc7 : 0);	/* enable and clear FIFOs, or none */
+	out(r, MCR, 0x0b);		/* DTR, RTS, OUT2 */
 }
 
 void uart_putc(struct uart *u, char c)
 {
 	if (!u->present || u->timeouts >= GIVE_UP_AFTER)
 		return;
-	if (!wait_lsr(u, LSR_THRE)) {
+	if (!wait_for(&u->regs, LSR_THRE)) {
 		u->timeouts++;
 		return;
 	}
 	u->timeouts = 0;
-	outb(u->base + THR, (u8)c);
+	out(&u->regs, THR, (u8)c);
 }
 
 void uart_drain(struct uart *u)
 {
 	if (u->present && u->timeouts < GIVE_UP_AFTER)
-		(void)wait_lsr(u, LSR_TEMT);
+		(void)wait_for(&u->regs, LSR_TEMT);
 }

@@ -158,6 +158,15 @@ bool frame_overlaps_free(u64 start, u64 end)
 	return LOCKED(bool, extent_overlaps_free(&frames, start, end));
 }
 
+bool memory_overlaps_ram(u64 start, u64 end)
+{
+	for (u32 i = 0; i < memory.nmap; i++)
+		if (mem_type_is_ram(memory.map[i].type) &&
+		    memory.map[i].start < end && start < memory.map[i].end)
+			return true;
+	return false;
+}
+
 bool frame_claim(u64 pa, u64 size)
 {
 	return LOCKED(bool, extent_is_free(&frames, pa, pa + size) &&

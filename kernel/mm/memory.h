@@ -39,6 +39,8 @@ u64 frame_free_bytes(void);
 u64 frame_count_free_blocks(u64 size);
 bool frame_is_free(u64 pa, u64 size);
 bool frame_overlaps_free(u64 start, u64 end);
+/* Does [start, end) overlap RAM in the map (not a device, then)? */
+bool memory_overlaps_ram(u64 start, u64 end);
 /* Take the specific frame [pa, pa+size) if it is free (guard pages). */
 bool frame_claim(u64 pa, u64 size);
 /* A usable 4K page below 1 MiB, reserved as @what (the AP trampoline). */

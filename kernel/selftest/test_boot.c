@@ -62,7 +62,7 @@ static void console_present(struct tctx *t)
 		return;
 	}
 	if (config.console.autosel)
-		note(t, "console=auto: using ttyS%d", console_port());
+		note(t, "console=auto: using %s", console_info()->name);
 	else if (console_port() != (int)config.console.port)
 		note(t, "asked for ttyS%u, using ttyS%d", config.console.port,
 		     console_port());

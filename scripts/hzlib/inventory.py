@@ -50,5 +50,19 @@ def write(boot: Boot, out: IO[str]) -> None:
                f"general counters of {c.f.get('pmu_width')} bits")
         out.write(f"counters: pmu {pmu}; frequency {c.f.get('freq')}; SMIs {c.f.get('smi')}\n")
     if con is not None:
-        out.write(f"console:  io {con.f.get('io')} at {con.f.get('baud')} baud, "
-                  f"chosen from {con.f.get('source')}\n")
+        out.write(console_line(con.f) + "\n")
+
+
+def console_line(f: dict[str, str]) -> str:
+    """The console record as one line: where, how fast, chosen how, and
+    why the SPCR table's UART was not used (or what of it was not)."""
+    where = (f"mmio {f['mmio']} ({f.get('reg_bits', '?')}-bit registers)"
+             if "mmio" in f else f"io {f.get('io')}")
+    speed = (f"the firmware's baud rate (as is, divisor {f.get('divisor')})"
+             if f.get("baud") == "as-is" else f"{f.get('baud')} baud")
+    line = f"console:  {where} at {speed}, chosen from {f.get('source')}"
+    if "reason" in f:
+        line += f"; SPCR not used: {f['reason']}"
+    if "note" in f:
+        line += f"; SPCR: {f['note']}"
+    return line
