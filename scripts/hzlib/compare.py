@@ -17,13 +17,17 @@ configuration's per-run GB/s on either side go through Welch's t-test
 p-value is 0.05 or more is marked '~' as within noise.  Configurations
 found on one side only are listed, not dropped, with the nearest one of the
 other side and how it differs.
+
+compare() returns the pairs with their statistics (a Comparison); show()
+prints one.
 """
 from __future__ import annotations
 
 import json
 import statistics
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Callable
 
 from . import dims, groups, ktap, records, results
 from .records import Boot, Record
@@ -63,24 +67,49 @@ def row_key(row: dict[str, object]) -> Key:
     return dims.key(d)
 
 
-def table(boots: list[Boot]) -> dict[Key, list[float]]:
+@dataclass
+class Side:
+    """One side's measurement of one configuration (@key, every dimension),
+    runs of configurations equal in every dimension pooled: the GB/s of
+    each run."""
+    key: Key
+    runs: list[float] = field(default_factory=list)
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.runs)
+
+    @property
+    def sd_pct(self) -> float:
+        """The between-run sample standard deviation, % of the mean (0 with
+        one run)."""
+        m = self.mean
+        return 100.0 * statistics.stdev(self.runs) / m if len(self.runs) > 1 and m else 0.0
+
+
+Table = dict[Key, Side]
+
+
+def table(boots: list[Boot]) -> Table:
     """Per-run GB/s (net of the timer) of every ok configuration; runs of
     configurations equal in every dimension, on the same CPU, pooled."""
-    out: dict[Key, list[float]] = {}
+    out: Table = {}
     for b in boots:
         for row in results.boot_rows(b):
             if row["status"] == "ok":
-                out.setdefault(row_key(row), []).extend(row["gbps_runs"])  # type: ignore[arg-type]
+                k = row_key(row)
+                out.setdefault(k, Side(k)).runs.extend(row["gbps_runs"])  # type: ignore[arg-type]
     return out
 
 
-def agg_table(boots: list[Boot]) -> dict[Key, list[float]]:
+def agg_table(boots: list[Boot]) -> Table:
     """Per-pass aggregate GB/s of every ok group (refused passes have none);
     passes of groups equal in every dimension pooled."""
-    out: dict[Key, list[float]] = {}
+    out: Table = {}
     for row in groups.rows(boots):
         if row["status"] == "ok" and row["gbps_runs"]:
-            out.setdefault(dims.key(row["dims"]), []).extend(row["gbps_runs"])  # type: ignore[arg-type]
+            k = dims.key(row["dims"])  # type: ignore[arg-type]
+            out.setdefault(k, Side(k)).runs.extend(row["gbps_runs"])  # type: ignore[arg-type]
     return out
 
 
@@ -103,10 +132,56 @@ def welch(a: list[float], b: list[float]) -> float | None:
     return float(stats.ttest_ind(a, b, equal_var=False).pvalue)
 
 
-def cell(v: list[float]) -> str:
-    m = statistics.fmean(v)
-    sd = 100.0 * statistics.stdev(v) / m if len(v) > 1 and m else 0.0
-    return f"{m:7.2f} +- {sd:5.2f}%"
+@dataclass
+class Pair:
+    """One configuration on both sides: @key the dimensions they share,
+    @a and @b their measurements; @p Welch's two-sided p-value on the
+    per-run GB/s, None when not tested (@untested says why)."""
+    key: Key
+    a: Side
+    b: Side
+    p: float | None
+    untested: str = ""
+
+    @property
+    def change_pct(self) -> float:
+        """B against A, in % of A."""
+        return 100.0 * (self.b.mean - self.a.mean) / self.a.mean
+
+    @property
+    def within_noise(self) -> bool | None:
+        """p >= ALPHA: the change is within noise; None when not tested."""
+        return None if self.p is None else self.p >= ALPHA
+
+
+def pair(k: Key, a: Side, b: Side) -> Pair:
+    try:
+        p = welch(a.runs, b.runs)
+        return Pair(k, a, b, p, "fewer than 2 runs" if p is None else "")
+    except NoScipy:
+        return Pair(k, a, b, None, "no scipy")
+
+
+@dataclass
+class Only:
+    """A configuration of one side only, with the nearest of the other
+    side (None when none differs in NEAR dimensions or fewer)."""
+    side: Side
+    nearest: Key | None
+
+
+@dataclass
+class Section:
+    """The pairs of two tables, then the configurations of A only and of
+    B only."""
+    pairs: list[Pair]
+    only_a: list[Only]
+    only_b: list[Only]
+
+    @property
+    def keys(self) -> list[Key]:
+        return ([p.key for p in self.pairs] + [o.side.key for o in self.only_a] +
+                [o.side.key for o in self.only_b])
 
 
 # A one-side-only configuration names its nearest on the other side when
@@ -122,9 +197,25 @@ def nearest(k: Key, others: list[Key]) -> Key | None:
     return near if near and len(dims.differing(d, dict(near))) <= NEAR else None
 
 
-def mark(p: float | None) -> str:
-    return ("   (fewer than 2 runs: not tested)" if p is None else
-            f" ~ (p={p:.2f})" if p >= ALPHA else f"   (p={p:.3f})")
+def section(a: Table, b: Table) -> Section:
+    def only(mine: Table, other: Table) -> list[Only]:
+        rest = [k for k in other if k not in mine]
+        return [Only(s, nearest(k, rest)) for k, s in mine.items() if k not in other]
+    return Section([pair(k, a[k], b[k]) for k in a if k in b], only(a, b), only(b, a))
+
+
+@dataclass
+class Comparison:
+    """Configurations paired (@configs) and groups of CPUs paired
+    (@aggregates), with the machines each side ran on."""
+    configs: Section
+    aggregates: Section
+    machines_a: set[str]
+    machines_b: set[str]
+
+    @property
+    def pairs(self) -> list[Pair]:
+        return self.configs.pairs + self.aggregates.pairs
 
 
 def machines(boots: list[Boot]) -> set[str]:
@@ -138,12 +229,35 @@ def machines(boots: list[Boot]) -> set[str]:
     return out
 
 
+def compare(boots_a: list[Boot], boots_b: list[Boot]) -> Comparison:
+    """Every configuration and group of @boots_a set beside the same of
+    @boots_b."""
+    return Comparison(section(table(boots_a), table(boots_b)),
+                      section(agg_table(boots_a), agg_table(boots_b)),
+                      machines(boots_a), machines(boots_b))
+
+
 def write(a_path: str, b_path: str, out: IO[str]) -> int:
-    boots_a, boots_b = load(a_path), load(b_path)
-    a, b = table(boots_a), table(boots_b)
-    agg_a, agg_b = agg_table(boots_a), agg_table(boots_b)
-    keys = list(a) + list(b) + list(agg_a) + list(agg_b)
-    everything = [dict(k) for k in keys]
+    show(compare(load(a_path), load(b_path)), f"A: {a_path}\nB: {b_path}\n", out)
+    return 0
+
+
+def cell(s: Side) -> str:
+    return f"{s.mean:7.2f} +- {s.sd_pct:5.2f}%"
+
+
+def mark(p: Pair) -> str:
+    return ("   (p: no scipy)" if p.untested == "no scipy" else
+            "   (fewer than 2 runs: not tested)" if p.p is None else
+            f" ~ (p={p.p:.2f})" if p.within_noise else f"   (p={p.p:.3f})")
+
+
+Label = Callable[[Key], str]
+
+
+def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
+    """@cmp as a table, under @sides (what A and B are)."""
+    everything = [dict(k) for k in cmp.configs.keys + cmp.aggregates.keys]
     vary = dims.varying(everything, SHOWN)
     shown = [k for k in dims.names(everything) if k in SHOWN or k in vary]
     common = [k for k in dims.names(everything) if k not in shown]
@@ -154,7 +268,7 @@ def write(a_path: str, b_path: str, out: IO[str]) -> int:
         return dims.label(d, [n for n in shown if not (n == "bench" and d.get(n) == "fault")
                               and not (n in ("backing", "cpu") and n not in d)])
 
-    out.write(f"A: {a_path}\nB: {b_path}\n")
+    out.write(sides)
     out.write("GB/s (2^30 B/s, net of the timer) per configuration, mean +- stddev% "
               "over runs; change = B vs A.\n'~' marks a change within noise: Welch's "
               f"t-test on the per-run GB/s, two-sided p >= {ALPHA}.\n")
@@ -163,47 +277,33 @@ def write(a_path: str, b_path: str, out: IO[str]) -> int:
               "same CPU.\n")
     if common:
         out.write("the same in every row: " + dims.label(everything[0], common) + "\n")
-    for side, bts in (("A", boots_a), ("B", boots_b)):
-        ms = machines(bts)
+    for side, ms in (("A", cmp.machines_a), ("B", cmp.machines_b)):
         if len(ms) > 1:
             out.write(f"WARNING: {side} pools runs of {len(ms)} different machines: "
                       + "; ".join(sorted(ms)) + "\n")
-    width = max([len(label(k)) for k in keys] + [10])
-    note = section(a, b, label, width, out)
-    if agg_a or agg_b:
+    width = max([len(label(dims.key(d))) for d in everything] + [10])
+    rows(cmp.configs, label, width, out)
+    if cmp.aggregates.keys:
         out.write("\naggregates, every CPU of a group at once: GB/s = total bytes / wall "
                   "time per pass (not net of the timer), mean +- stddev% over passes\n")
-        note = section(agg_a, agg_b, label, width, out) or note
-    if note:
-        out.write(f"\n{note}\n")
-    return 0
+        rows(cmp.aggregates, label, width, out)
+    if any(p.untested == "no scipy" for p in cmp.pairs):
+        out.write(f"\n{NO_SCIPY}\n")
 
 
-def section(a: dict[Key, list[float]], b: dict[Key, list[float]], label, width: int,  # type: ignore[no-untyped-def]
-            out: IO[str]) -> str:
-    """The rows of both sides, then those of one side only; returns a note
-    to print once at the end (why there are no p-values), or ''."""
-    both = [k for k in a if k in b]
-    note = ""
-    if both:
+def rows(sec: Section, label: Label, width: int, out: IO[str]) -> None:
+    """The rows of both sides, then those of one side only."""
+    if sec.pairs:
         out.write("\n")
-    for k in both:
-        ma, mb = statistics.fmean(a[k]), statistics.fmean(b[k])
-        try:
-            m = mark(welch(a[k], b[k]))
-        except NoScipy:
-            m, note = "   (p: no scipy)", NO_SCIPY
-        out.write(f"{label(k):<{width}}  {cell(a[k])}  {cell(b[k])}  "
-                  f"{100 * (mb - ma) / ma:+7.1f}%{m}\n")
-    for side, mine, other, oname in (("A", a, b, "B"), ("B", b, a, "A")):
-        only = [k for k in mine if k not in other]
-        rest = [k for k in other if k not in mine]
+    for p in sec.pairs:
+        out.write(f"{label(p.key):<{width}}  {cell(p.a)}  {cell(p.b)}  "
+                  f"{p.change_pct:+7.1f}%{mark(p)}\n")
+    for side, only, oname in (("A", sec.only_a, "B"), ("B", sec.only_b, "A")):
         if only:
             out.write(f"\nonly in {side}:\n")
-            for k in only:
-                near = nearest(k, rest)
-                why = f"  ({oname} has {dims.contrast(dict(k), dict(near))})" if near else ""
-                out.write(f"{label(k):<{width}}  {cell(mine[k])}{why}\n")
-    if not both:
+            for o in only:
+                why = (f"  ({oname} has {dims.contrast(dict(o.side.key), dict(o.nearest))})"
+                       if o.nearest else "")
+                out.write(f"{label(o.side.key):<{width}}  {cell(o.side)}{why}\n")
+    if not sec.pairs:
         out.write("\nno configuration is in both\n")
-    return note
