@@ -16,7 +16,9 @@ configuration's per-run GB/s on either side go through Welch's t-test
 (scipy.stats.ttest_ind, equal_var=False, two-sided); a difference whose
 p-value is 0.05 or more is marked '~' as within noise.  Configurations
 found on one side only are listed, not dropped, with the nearest one of the
-other side and how it differs.
+other side and how it differs.  With pmu=, each pair's counters too:
+per event the mean per fault and per 4 KiB page on either side
+(counters.py) and the change.
 
 compare() returns the pairs with their statistics (a Comparison); show()
 prints one.
@@ -24,12 +26,13 @@ prints one.
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable
 
-from . import dims, groups, ktap, records, results
+from . import counterreport, counters, dims, groups, ktap, records, results
 from .records import Boot, Record
 
 ALPHA = 0.05
@@ -71,9 +74,10 @@ def row_key(row: dict[str, object]) -> Key:
 class Side:
     """One side's measurement of one configuration (@key, every dimension),
     runs of configurations equal in every dimension pooled: the GB/s of
-    each run."""
+    each run, and the counters of their faults (pmu=; None without)."""
     key: Key
     runs: list[float] = field(default_factory=list)
+    counts: counters.Counts | None = None
 
     @property
     def mean(self) -> float:
@@ -91,14 +95,19 @@ Table = dict[Key, Side]
 
 
 def table(boots: list[Boot]) -> Table:
-    """Per-run GB/s (net of the timer) of every ok configuration; runs of
-    configurations equal in every dimension, on the same CPU, pooled."""
+    """Per-run GB/s (net of the timer) and the counters of every ok
+    configuration; runs of configurations equal in every dimension, on the
+    same CPU, pooled."""
     out: Table = {}
+    counts: dict[Key, list[counters.Counts | None]] = {}
     for b in boots:
-        for row in results.boot_rows(b):
+        for c, row in results.pairs(b):
             if row["status"] == "ok":
                 k = row_key(row)
                 out.setdefault(k, Side(k)).runs.extend(row["gbps_runs"])  # type: ignore[arg-type]
+                counts.setdefault(k, []).append(counters.of(c))
+    for k, side in out.items():
+        side.counts = counters.pool(counts[k])
     return out
 
 
@@ -152,6 +161,19 @@ class Pair:
     def within_noise(self) -> bool | None:
         """p >= ALPHA: the change is within noise; None when not tested."""
         return None if self.p is None else self.p >= ALPHA
+
+    @property
+    def counters(self) -> list[counters.Change]:
+        """Each counted event's mean per fault and per 4 KiB page on either
+        side, and the change (pmu=; none without)."""
+        return counters.changes(self.a.counts, self.b.counts)
+
+    @property
+    def llc_miss_pct(self) -> tuple[float, float]:
+        """A's and B's LLC miss rate, % (NaN where not both LLC events were
+        counted)."""
+        return tuple(s.counts.llc_miss_pct() if s.counts else math.nan  # type: ignore[return-value]
+                     for s in (self.a, self.b))
 
 
 def pair(k: Key, a: Side, b: Side) -> Pair:
@@ -287,6 +309,7 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
         out.write("\naggregates, every CPU of a group at once: GB/s = total bytes / wall "
                   "time per pass (not net of the timer), mean +- stddev% over passes\n")
         rows(cmp.aggregates, label, width, out)
+    counterreport.changes(cmp.configs.pairs, label, width, out)
     if any(p.untested == "no scipy" for p in cmp.pairs):
         out.write(f"\n{NO_SCIPY}\n")
 

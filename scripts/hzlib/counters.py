@@ -116,3 +116,36 @@ def columns(rows: Iterable[dict[str, object]]) -> list[str]:
             if ev:
                 events[ev] = None
     return [f"pmu.{ev}_{per}" for ev in events for per in ("per_fault", "per_4k")]
+
+
+@dataclass
+class Change:
+    """One event on both sides of a compare: A's and B's mean per fault and
+    per 4 KiB page (NaN on a side without figures), and why a side has
+    none ('' where it has them)."""
+    event: str
+    per_fault: tuple[float, float]
+    per_4k: tuple[float, float]
+    why: tuple[str, str]
+
+    @property
+    def change_pct(self) -> float:
+        """B's per fault against A's, in % (NaN unless both have one)."""
+        a, b = self.per_fault
+        return 100.0 * (b - a) / a if a else math.nan
+
+
+def changes(a: Counts | None, b: Counts | None) -> list[Change]:
+    """Each event either side asked for, in the order asked."""
+    def side(n: Counts | None, ev: str) -> tuple[float, float, str]:
+        if n is None:
+            return math.nan, math.nan, "no pmu="
+        if ev in n.deltas:
+            return n.per_fault(ev), n.per_4k(ev), ""
+        return math.nan, math.nan, n.why.get(ev, "not asked for")
+    events = dict.fromkeys(ev for n in (a, b) if n for ev in [*n.events, *n.deltas])
+    out = []
+    for ev in events:
+        (fa, ka, wa), (fb, kb, wb) = side(a, ev), side(b, ev)
+        out.append(Change(ev, (fa, fb), (ka, kb), (wa, wb)))
+    return out
