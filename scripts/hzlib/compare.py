@@ -18,7 +18,9 @@ p-value is 0.05 or more is marked '~' as within noise.  Configurations
 found on one side only are listed, not dropped, with the nearest one of the
 other side and how it differs.  With pmu=, each pair's counters too:
 per event the mean per fault and per 4 KiB page on either side
-(counters.py) and the change.
+(counters.py) and the change.  With --a and --b (selection.py) the sides
+are what each selects, in two logs or in one, paired on every dimension but
+the selectors': the same statistics, the same table.
 
 compare() returns the pairs with their statistics (a Comparison); show()
 prints one.
@@ -32,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable
 
-from . import counterreport, counters, dims, groups, ktap, records, results
+from . import counterreport, counters, dims, groups, ktap, records, results, selection
 from .records import Boot, Record
 
 ALPHA = 0.05
@@ -186,8 +188,10 @@ def pair(k: Key, a: Side, b: Side) -> Pair:
 
 @dataclass
 class Only:
-    """A configuration of one side only, with the nearest of the other
-    side (None when none differs in NEAR dimensions or fewer)."""
+    """A configuration of one side only (@key: as its pairs would be
+    keyed), with the nearest of the other side (None when none differs in
+    NEAR dimensions or fewer)."""
+    key: Key
     side: Side
     nearest: Key | None
 
@@ -202,8 +206,7 @@ class Section:
 
     @property
     def keys(self) -> list[Key]:
-        return ([p.key for p in self.pairs] + [o.side.key for o in self.only_a] +
-                [o.side.key for o in self.only_b])
+        return [p.key for p in self.pairs] + [o.key for o in self.only_a + self.only_b]
 
 
 # A one-side-only configuration names its nearest on the other side when
@@ -222,18 +225,20 @@ def nearest(k: Key, others: list[Key]) -> Key | None:
 def section(a: Table, b: Table) -> Section:
     def only(mine: Table, other: Table) -> list[Only]:
         rest = [k for k in other if k not in mine]
-        return [Only(s, nearest(k, rest)) for k, s in mine.items() if k not in other]
+        return [Only(k, s, nearest(k, rest)) for k, s in mine.items() if k not in other]
     return Section([pair(k, a[k], b[k]) for k in a if k in b], only(a, b), only(b, a))
 
 
 @dataclass
 class Comparison:
     """Configurations paired (@configs) and groups of CPUs paired
-    (@aggregates), with the machines each side ran on."""
+    (@aggregates), with the machines each side ran on and what selected
+    the sides (None: every configuration, paired on every dimension)."""
     configs: Section
     aggregates: Section
     machines_a: set[str]
     machines_b: set[str]
+    selectors: selection.Selectors | None = None
 
     @property
     def pairs(self) -> list[Pair]:
@@ -251,16 +256,39 @@ def machines(boots: list[Boot]) -> set[str]:
     return out
 
 
-def compare(boots_a: list[Boot], boots_b: list[Boot]) -> Comparison:
+def compare(boots_a: list[Boot], boots_b: list[Boot],
+            sel: selection.Selectors | None = None) -> Comparison:
     """Every configuration and group of @boots_a set beside the same of
-    @boots_b."""
-    return Comparison(section(table(boots_a), table(boots_b)),
-                      section(agg_table(boots_a), agg_table(boots_b)),
-                      machines(boots_a), machines(boots_b))
+    @boots_b; with @sel, those --a selects beside those --b selects, equal
+    in every other dimension (@boots_b may be @boots_a: one log).  Raises
+    selection.SelectError where @sel cannot pair."""
+    a = [table(boots_a), agg_table(boots_a)]
+    b = a if boots_b is boots_a else [table(boots_b), agg_table(boots_b)]
+    if sel is not None:
+        a, b = sel.apply(a, b)
+    return Comparison(section(a[0], b[0]), section(a[1], b[1]),
+                      machines(boots_a), machines(boots_b), sel)
 
 
-def write(a_path: str, b_path: str, out: IO[str]) -> int:
-    show(compare(load(a_path), load(b_path)), f"A: {a_path}\nB: {b_path}\n", out)
+def write(a_path: str, b_path: str | None, out: IO[str], sel_a: list[str] | None = None,
+          sel_b: list[str] | None = None) -> int:
+    """Compare two logs, or with @sel_a and @sel_b (--a's and --b's
+    DIM=VALUE arguments) what they select in them, or in @a_path alone
+    when @b_path is None."""
+    if (sel_a is None) != (sel_b is None):
+        raise selection.SelectError("--a and --b go together: each names what its "
+                                    "side is (DIM=VALUE)")
+    if b_path is None and sel_a is None:
+        raise selection.SelectError("one log compares two of its configurations: "
+                                    "give --a DIM=VALUE and --b DIM=VALUE")
+    same = b_path is None or Path(b_path).resolve() == Path(a_path).resolve()
+    boots_a = load(a_path)
+    boots_b = boots_a if same else load(b_path)  # type: ignore[arg-type]
+    sel = (selection.Selectors(selection.parse("a", sel_a), selection.parse("b", sel_b),
+                               same) if sel_a is not None and sel_b is not None else None)
+    names = [f"{side}: {path}{f' ({s.text})' if s else ''}\n" for side, path, s in (
+        ("A", a_path, sel and sel.a), ("B", b_path or a_path, sel and sel.b))]
+    show(compare(boots_a, boots_b, sel), "".join(names), out)
     return 0
 
 
@@ -297,6 +325,9 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
     out.write("A configuration is every dimension of its config record: rows that "
               "differ in any one are not paired; a CPU of a group pairs only with the "
               "same CPU.\n")
+    if cmp.selectors:
+        out.write(f"A and B differ in {', '.join(cmp.selectors.dims)}; each pair is equal "
+                  "in every other dimension.\n")
     if common:
         out.write("the same in every row: " + dims.label(everything[0], common) + "\n")
     for side, ms in (("A", cmp.machines_a), ("B", cmp.machines_b)):
@@ -325,8 +356,8 @@ def rows(sec: Section, label: Label, width: int, out: IO[str]) -> None:
         if only:
             out.write(f"\nonly in {side}:\n")
             for o in only:
-                why = (f"  ({oname} has {dims.contrast(dict(o.side.key), dict(o.nearest))})"
+                why = (f"  ({oname} has {dims.contrast(dict(o.key), dict(o.nearest))})"
                        if o.nearest else "")
-                out.write(f"{label(o.side.key):<{width}}  {cell(o.side)}{why}\n")
+                out.write(f"{label(o.key):<{width}}  {cell(o.side)}{why}\n")
     if not sec.pairs:
         out.write("\nno configuration is in both\n")
