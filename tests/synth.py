@@ -37,7 +37,8 @@ class Log:
                summary: str = "", samples: bool = True,
                run_extra: str | list[str] = "") -> "Log":
         """A configuration with measured runs of the given samples by kind
-        (fault, clear, access); run totals are the samples' sums.
+        (fault, clear, access; pmu.EVENT, a counter's deltas); run totals
+        are the timed samples' sums.
         @run_extra: more fields of every run record, or of each in turn."""
         self.cfgs += 1
         cfg = self.cfgs
@@ -53,7 +54,8 @@ class Log:
             run_extra: str = "") -> None:
         """Pass @i's run record (totals the samples' sums) and its samples."""
         n = len(next(iter(kinds.values())))
-        totals = " ".join(f"{k}_ticks={sum(v)}" for k, v in kinds.items())
+        totals = " ".join(f"{k}_ticks={sum(v)}" for k, v in kinds.items()
+                          if not k.startswith("pmu."))
         self.add("run", f"cfg={cfg} run={i} pass=measure faults={n} resched=0 "
                  f"{totals}{' ' + run_extra if run_extra else ''}")
         for k, v in kinds.items():
@@ -169,3 +171,21 @@ def kernel_config(**over: str) -> str:
          "warmups": "1", "runs": "2", "verify": "full", "seed": "1", "inject": "none"}
     f.update(over)
     return " ".join(f"{k}={v}" for k, v in f.items())
+
+
+def pmu_config(log: Log, counts: dict[str, list[int]], skip: str = "",
+               runs: list[dict[str, list[int]]] | None = None, **over: str) -> Log:
+    """A configuration of pmu= (2 folios of 1G by default, 2 passes of 2
+    faults) whose counted events have, in every pass, the per-fault deltas
+    of @counts; @skip ('EVENT: reason; ...') names the events asked for but
+    not counted."""
+    runs = runs or [{"fault": [2000, 2000], "clear": [1000, 1000]},
+                    {"fault": [2100, 1900], "clear": [1000, 1000]}]
+    skipped = [part.split(":", 1)[0] for part in skip.split("; ") if part]
+    fields = {"name": "1G.erms.contiguous-page", "folio": "1G", "size": str(2 << 30),
+              "size_requested": str(2 << 30), "pmu": ",".join([*counts, *skipped]),
+              "pmu_counted": ",".join(counts) or "none", **over}
+    if skip:
+        fields["pmu_skip"] = f'"{skip}"'
+    return log.config(kernel_config(**fields), [
+        {**r, **{f"pmu.{ev}": v for ev, v in counts.items()}} for r in runs])

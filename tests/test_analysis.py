@@ -129,7 +129,7 @@ class DimensionTest(unittest.TestCase):
             p = Path(d) / "a.log"
             p.write_text(two)
             table = compare.table(compare.load(str(p)))
-        self.assertEqual(sorted(len(v) for v in table.values()), [2, 2])
+        self.assertEqual(sorted(len(v.runs) for v in table.values()), [2, 2])
 
     def test_report_and_plot_separate_dimensions(self) -> None:
         boots = records.parse(Log().config(kernel_config(cache="cold"), RUNS)

@@ -248,8 +248,8 @@ class PairingTest(unittest.TestCase):
             table = compare.table(boots)
             agg = compare.agg_table(boots)
         self.assertEqual(sorted(dict(k)["cpu"] for k in table), ["0", "1", "2", "3"])
-        self.assertEqual([len(v) for v in table.values()], [2, 2, 2, 2])
-        self.assertEqual([len(v) for v in agg.values()], [2])
+        self.assertEqual([len(v.runs) for v in table.values()], [2, 2, 2, 2])
+        self.assertEqual([len(v.runs) for v in agg.values()], [2])
 
     def compare_text(self, a: str, b: str) -> str:
         with tempfile.TemporaryDirectory() as d:

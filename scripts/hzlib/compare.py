@@ -16,16 +16,25 @@ configuration's per-run GB/s on either side go through Welch's t-test
 (scipy.stats.ttest_ind, equal_var=False, two-sided); a difference whose
 p-value is 0.05 or more is marked '~' as within noise.  Configurations
 found on one side only are listed, not dropped, with the nearest one of the
-other side and how it differs.
+other side and how it differs.  With pmu=, each pair's counters too:
+per event the mean per fault and per 4 KiB page on either side
+(counters.py) and the change.  With --a and --b (selection.py) the sides
+are what each selects, in two logs or in one, paired on every dimension but
+the selectors': the same statistics, the same table.
+
+compare() returns the pairs with their statistics (a Comparison); show()
+prints one.
 """
 from __future__ import annotations
 
 import json
+import math
 import statistics
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Callable
 
-from . import dims, groups, ktap, records, results
+from . import counterreport, counters, dims, groups, ktap, records, results, selection
 from .records import Boot, Record
 
 ALPHA = 0.05
@@ -63,24 +72,55 @@ def row_key(row: dict[str, object]) -> Key:
     return dims.key(d)
 
 
-def table(boots: list[Boot]) -> dict[Key, list[float]]:
-    """Per-run GB/s (net of the timer) of every ok configuration; runs of
-    configurations equal in every dimension, on the same CPU, pooled."""
-    out: dict[Key, list[float]] = {}
+@dataclass
+class Side:
+    """One side's measurement of one configuration (@key, every dimension),
+    runs of configurations equal in every dimension pooled: the GB/s of
+    each run, and the counters of their faults (pmu=; None without)."""
+    key: Key
+    runs: list[float] = field(default_factory=list)
+    counts: counters.Counts | None = None
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.runs)
+
+    @property
+    def sd_pct(self) -> float:
+        """The between-run sample standard deviation, % of the mean (0 with
+        one run)."""
+        m = self.mean
+        return 100.0 * statistics.stdev(self.runs) / m if len(self.runs) > 1 and m else 0.0
+
+
+Table = dict[Key, Side]
+
+
+def table(boots: list[Boot]) -> Table:
+    """Per-run GB/s (net of the timer) and the counters of every ok
+    configuration; runs of configurations equal in every dimension, on the
+    same CPU, pooled."""
+    out: Table = {}
+    counts: dict[Key, list[counters.Counts | None]] = {}
     for b in boots:
-        for row in results.boot_rows(b):
+        for c, row in results.pairs(b):
             if row["status"] == "ok":
-                out.setdefault(row_key(row), []).extend(row["gbps_runs"])  # type: ignore[arg-type]
+                k = row_key(row)
+                out.setdefault(k, Side(k)).runs.extend(row["gbps_runs"])  # type: ignore[arg-type]
+                counts.setdefault(k, []).append(counters.of(c))
+    for k, side in out.items():
+        side.counts = counters.pool(counts[k])
     return out
 
 
-def agg_table(boots: list[Boot]) -> dict[Key, list[float]]:
+def agg_table(boots: list[Boot]) -> Table:
     """Per-pass aggregate GB/s of every ok group (refused passes have none);
     passes of groups equal in every dimension pooled."""
-    out: dict[Key, list[float]] = {}
+    out: Table = {}
     for row in groups.rows(boots):
         if row["status"] == "ok" and row["gbps_runs"]:
-            out.setdefault(dims.key(row["dims"]), []).extend(row["gbps_runs"])  # type: ignore[arg-type]
+            k = dims.key(row["dims"])  # type: ignore[arg-type]
+            out.setdefault(k, Side(k)).runs.extend(row["gbps_runs"])  # type: ignore[arg-type]
     return out
 
 
@@ -103,10 +143,70 @@ def welch(a: list[float], b: list[float]) -> float | None:
     return float(stats.ttest_ind(a, b, equal_var=False).pvalue)
 
 
-def cell(v: list[float]) -> str:
-    m = statistics.fmean(v)
-    sd = 100.0 * statistics.stdev(v) / m if len(v) > 1 and m else 0.0
-    return f"{m:7.2f} +- {sd:5.2f}%"
+@dataclass
+class Pair:
+    """One configuration on both sides: @key the dimensions they share,
+    @a and @b their measurements; @p Welch's two-sided p-value on the
+    per-run GB/s, None when not tested (@untested says why)."""
+    key: Key
+    a: Side
+    b: Side
+    p: float | None
+    untested: str = ""
+
+    @property
+    def change_pct(self) -> float:
+        """B against A, in % of A."""
+        return 100.0 * (self.b.mean - self.a.mean) / self.a.mean
+
+    @property
+    def within_noise(self) -> bool | None:
+        """p >= ALPHA: the change is within noise; None when not tested."""
+        return None if self.p is None else self.p >= ALPHA
+
+    @property
+    def counters(self) -> list[counters.Change]:
+        """Each counted event's mean per fault and per 4 KiB page on either
+        side, and the change (pmu=; none without)."""
+        return counters.changes(self.a.counts, self.b.counts)
+
+    @property
+    def llc_miss_pct(self) -> tuple[float, float]:
+        """A's and B's LLC miss rate, % (NaN where not both LLC events were
+        counted)."""
+        return tuple(s.counts.llc_miss_pct() if s.counts else math.nan  # type: ignore[return-value]
+                     for s in (self.a, self.b))
+
+
+def pair(k: Key, a: Side, b: Side) -> Pair:
+    try:
+        p = welch(a.runs, b.runs)
+        return Pair(k, a, b, p, "fewer than 2 runs" if p is None else "")
+    except NoScipy:
+        return Pair(k, a, b, None, "no scipy")
+
+
+@dataclass
+class Only:
+    """A configuration of one side only (@key: as its pairs would be
+    keyed), with the nearest of the other side (None when none differs in
+    NEAR dimensions or fewer)."""
+    key: Key
+    side: Side
+    nearest: Key | None
+
+
+@dataclass
+class Section:
+    """The pairs of two tables, then the configurations of A only and of
+    B only."""
+    pairs: list[Pair]
+    only_a: list[Only]
+    only_b: list[Only]
+
+    @property
+    def keys(self) -> list[Key]:
+        return [p.key for p in self.pairs] + [o.key for o in self.only_a + self.only_b]
 
 
 # A one-side-only configuration names its nearest on the other side when
@@ -122,9 +222,27 @@ def nearest(k: Key, others: list[Key]) -> Key | None:
     return near if near and len(dims.differing(d, dict(near))) <= NEAR else None
 
 
-def mark(p: float | None) -> str:
-    return ("   (fewer than 2 runs: not tested)" if p is None else
-            f" ~ (p={p:.2f})" if p >= ALPHA else f"   (p={p:.3f})")
+def section(a: Table, b: Table) -> Section:
+    def only(mine: Table, other: Table) -> list[Only]:
+        rest = [k for k in other if k not in mine]
+        return [Only(k, s, nearest(k, rest)) for k, s in mine.items() if k not in other]
+    return Section([pair(k, a[k], b[k]) for k in a if k in b], only(a, b), only(b, a))
+
+
+@dataclass
+class Comparison:
+    """Configurations paired (@configs) and groups of CPUs paired
+    (@aggregates), with the machines each side ran on and what selected
+    the sides (None: every configuration, paired on every dimension)."""
+    configs: Section
+    aggregates: Section
+    machines_a: set[str]
+    machines_b: set[str]
+    selectors: selection.Selectors | None = None
+
+    @property
+    def pairs(self) -> list[Pair]:
+        return self.configs.pairs + self.aggregates.pairs
 
 
 def machines(boots: list[Boot]) -> set[str]:
@@ -138,12 +256,58 @@ def machines(boots: list[Boot]) -> set[str]:
     return out
 
 
-def write(a_path: str, b_path: str, out: IO[str]) -> int:
-    boots_a, boots_b = load(a_path), load(b_path)
-    a, b = table(boots_a), table(boots_b)
-    agg_a, agg_b = agg_table(boots_a), agg_table(boots_b)
-    keys = list(a) + list(b) + list(agg_a) + list(agg_b)
-    everything = [dict(k) for k in keys]
+def compare(boots_a: list[Boot], boots_b: list[Boot],
+            sel: selection.Selectors | None = None) -> Comparison:
+    """Every configuration and group of @boots_a set beside the same of
+    @boots_b; with @sel, those --a selects beside those --b selects, equal
+    in every other dimension (@boots_b may be @boots_a: one log).  Raises
+    selection.SelectError where @sel cannot pair."""
+    a = [table(boots_a), agg_table(boots_a)]
+    b = a if boots_b is boots_a else [table(boots_b), agg_table(boots_b)]
+    if sel is not None:
+        a, b = sel.apply(a, b)
+    return Comparison(section(a[0], b[0]), section(a[1], b[1]),
+                      machines(boots_a), machines(boots_b), sel)
+
+
+def write(a_path: str, b_path: str | None, out: IO[str], sel_a: list[str] | None = None,
+          sel_b: list[str] | None = None) -> int:
+    """Compare two logs, or with @sel_a and @sel_b (--a's and --b's
+    DIM=VALUE arguments) what they select in them, or in @a_path alone
+    when @b_path is None."""
+    if (sel_a is None) != (sel_b is None):
+        raise selection.SelectError("--a and --b go together: each names what its "
+                                    "side is (DIM=VALUE)")
+    if b_path is None and sel_a is None:
+        raise selection.SelectError("one log compares two of its configurations: "
+                                    "give --a DIM=VALUE and --b DIM=VALUE")
+    same = b_path is None or Path(b_path).resolve() == Path(a_path).resolve()
+    boots_a = load(a_path)
+    boots_b = boots_a if same else load(b_path)  # type: ignore[arg-type]
+    sel = (selection.Selectors(selection.parse("a", sel_a), selection.parse("b", sel_b),
+                               same) if sel_a is not None and sel_b is not None else None)
+    names = [f"{side}: {path}{f' ({s.text})' if s else ''}\n" for side, path, s in (
+        ("A", a_path, sel and sel.a), ("B", b_path or a_path, sel and sel.b))]
+    show(compare(boots_a, boots_b, sel), "".join(names), out)
+    return 0
+
+
+def cell(s: Side) -> str:
+    return f"{s.mean:7.2f} +- {s.sd_pct:5.2f}%"
+
+
+def mark(p: Pair) -> str:
+    return ("   (p: no scipy)" if p.untested == "no scipy" else
+            "   (fewer than 2 runs: not tested)" if p.p is None else
+            f" ~ (p={p.p:.2f})" if p.within_noise else f"   (p={p.p:.3f})")
+
+
+Label = Callable[[Key], str]
+
+
+def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
+    """@cmp as a table, under @sides (what A and B are)."""
+    everything = [dict(k) for k in cmp.configs.keys + cmp.aggregates.keys]
     vary = dims.varying(everything, SHOWN)
     shown = [k for k in dims.names(everything) if k in SHOWN or k in vary]
     common = [k for k in dims.names(everything) if k not in shown]
@@ -154,56 +318,46 @@ def write(a_path: str, b_path: str, out: IO[str]) -> int:
         return dims.label(d, [n for n in shown if not (n == "bench" and d.get(n) == "fault")
                               and not (n in ("backing", "cpu") and n not in d)])
 
-    out.write(f"A: {a_path}\nB: {b_path}\n")
+    out.write(sides)
     out.write("GB/s (2^30 B/s, net of the timer) per configuration, mean +- stddev% "
               "over runs; change = B vs A.\n'~' marks a change within noise: Welch's "
               f"t-test on the per-run GB/s, two-sided p >= {ALPHA}.\n")
     out.write("A configuration is every dimension of its config record: rows that "
               "differ in any one are not paired; a CPU of a group pairs only with the "
               "same CPU.\n")
+    if cmp.selectors:
+        out.write(f"A and B differ in {', '.join(cmp.selectors.dims)}; each pair is equal "
+                  "in every other dimension.\n")
     if common:
         out.write("the same in every row: " + dims.label(everything[0], common) + "\n")
-    for side, bts in (("A", boots_a), ("B", boots_b)):
-        ms = machines(bts)
+    for side, ms in (("A", cmp.machines_a), ("B", cmp.machines_b)):
         if len(ms) > 1:
             out.write(f"WARNING: {side} pools runs of {len(ms)} different machines: "
                       + "; ".join(sorted(ms)) + "\n")
-    width = max([len(label(k)) for k in keys] + [10])
-    note = section(a, b, label, width, out)
-    if agg_a or agg_b:
+    width = max([len(label(dims.key(d))) for d in everything] + [10])
+    rows(cmp.configs, label, width, out)
+    if cmp.aggregates.keys:
         out.write("\naggregates, every CPU of a group at once: GB/s = total bytes / wall "
                   "time per pass (not net of the timer), mean +- stddev% over passes\n")
-        note = section(agg_a, agg_b, label, width, out) or note
-    if note:
-        out.write(f"\n{note}\n")
-    return 0
+        rows(cmp.aggregates, label, width, out)
+    counterreport.changes(cmp.configs.pairs, label, width, out)
+    if any(p.untested == "no scipy" for p in cmp.pairs):
+        out.write(f"\n{NO_SCIPY}\n")
 
 
-def section(a: dict[Key, list[float]], b: dict[Key, list[float]], label, width: int,  # type: ignore[no-untyped-def]
-            out: IO[str]) -> str:
-    """The rows of both sides, then those of one side only; returns a note
-    to print once at the end (why there are no p-values), or ''."""
-    both = [k for k in a if k in b]
-    note = ""
-    if both:
+def rows(sec: Section, label: Label, width: int, out: IO[str]) -> None:
+    """The rows of both sides, then those of one side only."""
+    if sec.pairs:
         out.write("\n")
-    for k in both:
-        ma, mb = statistics.fmean(a[k]), statistics.fmean(b[k])
-        try:
-            m = mark(welch(a[k], b[k]))
-        except NoScipy:
-            m, note = "   (p: no scipy)", NO_SCIPY
-        out.write(f"{label(k):<{width}}  {cell(a[k])}  {cell(b[k])}  "
-                  f"{100 * (mb - ma) / ma:+7.1f}%{m}\n")
-    for side, mine, other, oname in (("A", a, b, "B"), ("B", b, a, "A")):
-        only = [k for k in mine if k not in other]
-        rest = [k for k in other if k not in mine]
+    for p in sec.pairs:
+        out.write(f"{label(p.key):<{width}}  {cell(p.a)}  {cell(p.b)}  "
+                  f"{p.change_pct:+7.1f}%{mark(p)}\n")
+    for side, only, oname in (("A", sec.only_a, "B"), ("B", sec.only_b, "A")):
         if only:
             out.write(f"\nonly in {side}:\n")
-            for k in only:
-                near = nearest(k, rest)
-                why = f"  ({oname} has {dims.contrast(dict(k), dict(near))})" if near else ""
-                out.write(f"{label(k):<{width}}  {cell(mine[k])}{why}\n")
-    if not both:
+            for o in only:
+                why = (f"  ({oname} has {dims.contrast(dict(o.key), dict(o.nearest))})"
+                       if o.nearest else "")
+                out.write(f"{label(o.key):<{width}}  {cell(o.side)}{why}\n")
+    if not sec.pairs:
         out.write("\nno configuration is in both\n")
-    return note

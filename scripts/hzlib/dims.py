@@ -101,8 +101,7 @@ def of(fields: Mapping[str, str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for k, v in fields.items():
         if k not in BOOKKEEPING and v != "":
-            v = RENAMED.get(k, {}).get(v, v)
-            out[k] = CANONICAL[k](v) if k in CANONICAL else v
+            out[k] = normal(k, v)
     for k, by_bench in DEFAULTS.items():
         v = by_bench.get(bench, by_bench.get("*"))
         if k not in out and v is not None:
@@ -113,6 +112,13 @@ def of(fields: Mapping[str, str]) -> dict[str, str]:
         for k in PREZERO_PARAMS:        # how nothing was zeroed ahead
             out.pop(k, None)
     return out
+
+
+def normal(k: str, v: str) -> str:
+    """@v of field @k as the records write it today: an old name replaced,
+    a cpulist in canonical form."""
+    v = RENAMED.get(k, {}).get(v, v)
+    return CANONICAL[k](v) if k in CANONICAL else v
 
 
 def key(d: Mapping[str, str]) -> tuple[tuple[str, str], ...]:

@@ -13,7 +13,7 @@ import statistics
 from typing import Callable
 from dataclasses import dataclass, field
 
-from . import cpulist, dims
+from . import counters, cpulist, dims
 from .records import Boot, Record
 
 GIB = float(1 << 30)    # perf bench prints GB/sec as 2^30 bytes per second
@@ -316,6 +316,7 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         **probe_figures(boot, c, us),
         **zeroing_figures(boot, c),
         **cpu_times(measured, hz),
+        **counter_figures(c),
         **{k: f.get(k, "") for k in CPU_FIELDS},
         "cpu": cpu_of(f, d),
         # Runs the kernel would not average in silently: an SMI in them,
@@ -326,6 +327,13 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         ("; " + "; ".join(c.problems) if c.problems else ""),
     })
     return out
+
+
+def counter_figures(c: Config) -> dict[str, float]:
+    """pmu=: each sampled event's mean per fault and per 4 KiB page
+    (counters.py); none for a damaged configuration."""
+    n = counters.of(c)
+    return n.figures() if n is not None and not c.problems else {}
 
 
 def cpu_times(measured: list[Record], hz: int) -> dict[str, float]:
@@ -440,7 +448,8 @@ def extra_dims(rs: list[dict[str, object]], have: list[str]) -> list[str]:
 
 
 def csv_columns(rs: list[dict[str, object]]) -> list[str]:
-    return CSV_COLUMNS + extra_dims(rs, CSV_COLUMNS)
+    """CSV_COLUMNS, any dimension newer than them, then the counters'."""
+    return CSV_COLUMNS + extra_dims(rs, CSV_COLUMNS) + counters.columns(rs)
 
 
 SAMPLE_COLUMNS = ["boot", "cfg", "name", "bench", "folio", "clear", "order",
