@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import IO
 
-from . import compare, groups, results
+from . import compare, groups, results, selection
 from .records import Boot
 
 SEEDS = ("seed-001", "seed-000", "seed-002")
@@ -108,69 +108,96 @@ def linux_clear(s: Side) -> str:
 
 def seed_001(s: Side) -> list[Table]:
     """Per model, per folio: converging-page -> contiguous-page with
-    Linux's primitive, through compare's within-log pairs; and the best
-    contiguous-page primitive of the log."""
+    Linux's primitive, compare's within-log pairs with its statistics
+    (Welch's test on the per-run GB/s: ~ marks a change within noise);
+    and the best contiguous-page primitive of the log."""
     if s.side == "linux":
         return seed_001_linux(s)
-    if not hasattr(compare, "pairs_within"):
-        return []
+    pairs, why = order_pairs(s.boots)
+    if why:
+        return [Table("seed-001 hugezero", notes=[why])]
     prim = linux_clear(s)
-    pairs = compare.pairs_within(s.boots, {"order": "converging-page"},
-                                 {"order": "contiguous-page"})
-    rows = [r for r in results.rows(s.boots) if r["status"] == "ok"]
     out = []
-    models = sorted({str(p.dims.get("preempt", "off")) for p in pairs})
-    for model in models:
+    for model in sorted({dim(p, "preempt") for p in pairs}, key=model_rank):
         t = Table(f"seed-001 hugezero, preempt={model}",
                   header=["", f"converging-page ({prim})", f"contiguous-page ({prim})",
-                          "change", "", "best contiguous-page"])
-        for p in pairs:
-            if p.dims.get("clear") != prim or p.dims.get("preempt", "off") != model:
-                continue
-            folio = p.dims.get("folio", "?")
-            t.rows.append([pg(folio), gb(p.mean_a, p.sd_a), gb(p.mean_b, p.sd_b),
-                           f"{p.change_pct:+7.1f}%", "~" if p.within_noise else "",
-                           best(rows, folio, model)])
+                          "change", "noise", "best contiguous-page"])
+        t.rows, t.notes = pair_rows([p for p in pairs if dim(p, "preempt") == model], prim)
         out.append(t)
     return out
 
 
-def best(rows: list[dict[str, object]], folio: str, model: str) -> str:
-    mine = [r for r in rows if r["folio"] == folio and r["order"] == "contiguous-page"
-            and str(r.get("preempt", "off")) == model
-            and not math.isnan(float(r["gbps_mean"]))]  # type: ignore[arg-type]
-    if not mine:
-        return "n/a"
-    r = max(mine, key=lambda r: float(r["gbps_mean"]))  # type: ignore[arg-type]
-    return f"{r['clear']} {gb(float(r['gbps_mean']), float(r['gbps_stddev_pct']))}"  # type: ignore[arg-type]
-
-
 def seed_001_linux(s: Side) -> list[Table]:
-    """Linux's own demand fault per folio (its model, its primitive), and
-    the bare strategies' converging -> contiguous with Linux's primitive."""
+    """Linux's own demand fault per folio (the host's model, Linux's
+    primitive), beside the bare strategies' converging -> contiguous with
+    Linux's primitive and the best bare contiguous one."""
     prim = linux_clear(s)
+    t = Table(f"seed-001 Linux (companion), the host's preempt={host_model(s.boots[0])}",
+              header=["", f"bare converging-page ({prim})", f"bare contiguous-page ({prim})",
+                      "change", "noise", "best bare contiguous-page", "Linux's demand fault"])
+    pairs, why = order_pairs(s.boots)
+    if why:
+        t.notes.append(why)
+    t.rows, notes = pair_rows([p for p in pairs if dim(p, "bench") == "bare"], prim)
+    t.notes += notes
     rows = [r for r in results.rows(s.boots) if r["status"] == "ok"]
-    t = Table(f"seed-001 Linux (companion), the host's model preempt={host_model(s.boots[0])}",
-              header=["", "Linux's demand fault", f"bare converging-page ({prim})",
-                      f"bare contiguous-page ({prim})", "change"])
-    for folio in sorted({str(r["folio"]) for r in rows}, key=folio_bytes):
-        lf = [r for r in rows if r["folio"] == folio and r["bench"] == "linux-fault"]
-        bare = {str(r["order"]): r for r in rows if r["folio"] == folio
-                and r["bench"] == "bare" and r["clear"] == prim}
-        a, b = bare.get("converging-page"), bare.get("contiguous-page")
-        ch = (f"{100 * (float(b['gbps_mean']) - float(a['gbps_mean'])) / float(a['gbps_mean']):+7.1f}%"  # type: ignore[arg-type]
-              if a and b else "")
-        t.rows.append([pg(folio),
-                       "; ".join(f"{r['backing']} {gb(float(r['gbps_mean']), float(r['gbps_stddev_pct']))}"  # type: ignore[arg-type]
-                                 for r in lf) or "n/a",
-                       gb(float(a["gbps_mean"]), float(a["gbps_stddev_pct"])) if a else "n/a",  # type: ignore[arg-type]
-                       gb(float(b["gbps_mean"]), float(b["gbps_stddev_pct"])) if b else "n/a",  # type: ignore[arg-type]
-                       ch])
-    skipped = [r for r in results.rows(s.boots) if r["status"] != "ok"]
-    for r in skipped:
-        t.notes.append(f"{r['bench']} {r['folio']} {r.get('backing', '')}: {r['status']}"
-                       f"{': ' + str(r['reason']) if r['reason'] else ''}")
+    for r in t.rows:
+        lf = [x for x in rows if pg(str(x["folio"])) == r[0] and x["bench"] == "linux-fault"]
+        r.append("; ".join(f"{x['backing']} {gb(float(x['gbps_mean']), float(x['gbps_stddev_pct']))}"  # type: ignore[arg-type]
+                           for x in lf) or "n/a")
+    for r in results.rows(s.boots):
+        if r["status"] != "ok":
+            t.notes.append(f"{r['bench']} {r['folio']} {r.get('backing', '')}: {r['status']}"
+                           f"{': ' + str(r['reason']) if r['reason'] else ''}")
     return [t]
+
+
+def order_pairs(boots: list[Boot]) -> tuple[list[compare.Pair], str]:
+    """converging-page beside contiguous-page, every other dimension
+    equal: compare's within-log pairs; none, and why, where the log
+    cannot pair them."""
+    sel = selection.Selectors(selection.parse("a", ["order=converging-page"]),
+                              selection.parse("b", ["order=contiguous-page"]), True)
+    try:
+        return compare.compare(boots, boots, sel).configs.pairs, ""
+    except selection.SelectError as e:
+        return [], f"nothing to compare: {e}"
+
+
+def dim(p: compare.Pair, k: str) -> str:
+    return dict(p.key).get(k, "-")
+
+
+def pair_rows(pairs: list[compare.Pair], prim: str) -> tuple[list[list[str]], list[str]]:
+    """One row per folio: the pair with @prim, and the pair whose
+    contiguous-page is fastest."""
+    rows, notes = [], []
+    for folio in sorted({dim(p, "folio") for p in pairs}, key=folio_bytes):
+        mine = [p for p in pairs if dim(p, "folio") == folio]
+        top = max(mine, key=lambda p: p.b.mean)
+        best = f"{dim(top, 'clear')} {gb(top.b.mean, top.b.sd_pct)}"
+        linux = [p for p in mine if dim(p, "clear") == prim]
+        if not linux:
+            notes.append(f"{pg(folio)}: no pair with Linux's primitive {prim}")
+            continue
+        p = linux[0]
+        rows.append([pg(folio), gb(p.a.mean, p.a.sd_pct), gb(p.b.mean, p.b.sd_pct),
+                     f"{p.change_pct:+7.1f}%", noise(p), best])
+    return rows, notes
+
+
+def model_rank(m: str) -> int:
+    """The seed's order: none before full."""
+    order = ["none", "voluntary", "full", "lazy"]
+    return order.index(m) if m in order else len(order)
+
+
+def noise(p: compare.Pair) -> str:
+    """compare's mark: ~ within noise (p >= 0.05), else the p-value; why
+    untested."""
+    if p.within_noise is None:
+        return p.untested
+    return f"~ p={p.p:.2f}" if p.within_noise else f"p={p.p:.3f}"
 
 
 def folio_bytes(f: str) -> int:
