@@ -275,11 +275,12 @@ def render(t: Table, fmt: str, out: IO[str]) -> None:
         for n in t.notes:
             out.write(f"- {n}\n")
         if t.header:
-            out.write("\n| " + " | ".join(h or " " for h in t.header) + " |\n")
+            out.write(("\n" if t.notes else "") + "| " +
+                      " | ".join(h or " " for h in t.header) + " |\n")
             out.write("|" + "---|" * len(t.header) + "\n")
             for r in t.rows:
-                out.write("| " + " | ".join(c.strip() for c in r) + " |\n")
-        else:
+                out.write("| " + " | ".join(" ".join(c.split()) for c in r) + " |\n")
+        elif t.rows:
             out.write("\n```\n" + "".join(r[0] + "\n" + "".join(
                 "\t" + c + "\n" for c in r[1:]) for r in t.rows) + "```\n")
         return
