@@ -76,14 +76,18 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		s64 taken;
 
 		s->page[k] = (s->scratch[k] - (u64)f) / SZ_4K;
+		/* pmu=: the counters bracket the timer pair, read outside it */
+		perf_before(&counters);
 		t0 = tsc_begin();
 		taken = folio_zero(f, nr, (u32)s->page[k], &plan, &ops);
 		t1 = tsc_end();
+		perf_after(&counters, k);
 		s->clear[k] = t1 - t0;
 		p->resched += taken > 0 ? (u64)taken : 0;
 		s->access[k] = timed_access(f, b->bytes, access);
 	}
 	group_pass_end(p, o);
+	perf_pass(&counters, p, o, b->d.name);
 	p->faults = b->count;
 	p->clear = s->clear;
 	p->access_t = s->access;

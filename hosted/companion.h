@@ -5,6 +5,7 @@
 #include "lib/benchrec.h"
 #include "lib/params.h"
 #include "lib/record.h"
+#include "hosted/perf.h"
 #include "hosted/sched_info.h"
 
 /*
@@ -58,6 +59,15 @@ u32 cpus_usable(const struct cpu_set *want, struct cpu_set *out);
 u32 cpu_node(u32 cpu);
 /* NUMA nodes online; 1 without sysfs's node directory. */
 u32 numa_nodes(void);
+
+/*
+ * perf_linux.c: pmu=, this process's counters for the configuration
+ * being run (companion_run_config() opens and closes them; the timed
+ * passes read them around each fault or clear).  open sets @d->pmu.
+ */
+extern struct perf_counters counters;
+void counters_open(struct bench_desc *d);
+void counters_close(void);
 
 /* timebase.c */
 void timebase_calibrate(void);

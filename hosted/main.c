@@ -83,7 +83,9 @@ u32 companion_run_config(struct bench_job *j, const char *why)
 	group_config_begin(j->d);
 	if (j->d->smp)
 		ksnprintf(cpu, sizeof(cpu), " (cpu %u)", j->d->smp->cpu);
+	counters_open(j->d);
 	ok = bench_run_config(j, why[0] ? why : NULL);
+	counters_close();
 	if (why[0])
 		fprintf(stderr, "skip %s%s: %s\n", j->d->name, cpu, why);
 	else

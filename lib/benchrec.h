@@ -14,6 +14,8 @@
  * skeleton that produces them is lib/benchrun.c.
  */
 #define BENCH_MAX_RUNS 1000
+/* pmu=: events sampled per fault (the kernel's FAULT_PMU_MAX) */
+#define BENCH_PMU_MAX 4
 
 /* Where one CPU of a group ran (docs/smp.md): NULL outside a group. */
 struct bench_smp {
@@ -111,8 +113,8 @@ struct bench_pass {
 	u64 eff_khz, smis;
 	/* pmu=: per fault, each counted event's delta around the clear */
 	u32 npmu;
-	const char *pmu_name[4];
-	const u64 *pmu_v[4];
+	const char *pmu_name[BENCH_PMU_MAX];
+	const u64 *pmu_v[BENCH_PMU_MAX];
 };
 
 /* A run is flagged when its effective frequency is this far from the

@@ -486,7 +486,7 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 		"tsc_tolerance_ppm", "tsc_skew_ns", "ap_fail", "deadline_s",
 		"cpl", "inject",
 		"inject_lines", "pte",
-		"preempt", "hz", "pmu", NULL,
+		"preempt", "hz", NULL,
 	};
 	static const char *const companion_only[] = { "cpu", "backing", NULL };
 	const char *const *keys = companion ? kernel_only : companion_only;

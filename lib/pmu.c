@@ -160,6 +160,19 @@ static u32 ctr_msr(const struct pmu_caps *c, u32 n)
 	return c->amd_ext ? MSR_F15H_PERF_CTR0 + 2 * n : MSR_K7_PERFCTR0 + n;
 }
 
+const char *pmu_encoding_skip(u32 vendor, u32 family, const struct pmu_event *e)
+{
+	if (vendor == PMU_VENDOR_INTEL)
+		return e->intel_fixed || e->intel_arch ? NULL :
+		       "Intel: not an architectural event";
+	if (vendor != PMU_VENDOR_AMD)
+		return "no PMU hugezero knows";
+	if (family >= 0x17 ? e->amd_sel : e->amd_k8_sel)
+		return NULL;
+	return family >= 0x17 || !e->amd_sel ? "AMD: no encoding for it" :
+	       "AMD: no encoding before family 17h";
+}
+
 /* Place one event: on a fixed counter, a general one, or a reason. */
 static void place(const struct pmu_caps *c, struct pmu_slot *s,
 		  u32 *fixed_used, u32 *general_used)
@@ -167,6 +180,9 @@ static void place(const struct pmu_caps *c, struct pmu_slot *s,
 	const struct pmu_event *e = &pmu_events[s->event];
 	u64 sel = 0;
 
+	s->skip = pmu_encoding_skip(c->vendor, c->family, e);
+	if (s->skip)
+		return;
 	if (c->vendor == PMU_VENDOR_INTEL) {
 		u32 f = e->intel_fixed;
 
@@ -179,11 +195,7 @@ static void place(const struct pmu_caps *c, struct pmu_slot *s,
 			s->width = c->fixed_width;
 			return;
 		}
-		if (!e->intel_arch) {
-			s->skip = "Intel: not an architectural event";
-			return;
-		}
-		if (e->intel_arch > c->arch_len ||
+		if (!e->intel_arch || e->intel_arch > c->arch_len ||
 		    (c->arch_unavail & (1u << (e->intel_arch - 1)))) {
 			s->skip = "Intel: CPUID 0AH EBX says this CPU lacks it";
 			return;
@@ -191,12 +203,6 @@ static void place(const struct pmu_caps *c, struct pmu_slot *s,
 		sel = e->intel_sel;
 	} else {
 		sel = c->family >= 0x17 ? e->amd_sel : e->amd_k8_sel;
-		if (!sel) {
-			s->skip = c->family >= 0x17 || !e->amd_sel ?
-				  "AMD: no encoding for it" :
-				  "AMD: no encoding before family 17h";
-			return;
-		}
 	}
 	for (u32 n = 0; n < c->ngeneral && n < 32; n++) {
 		if (*general_used & (1u << n))

@@ -58,6 +58,13 @@ extern const char *const pmu_event_names[];
 int pmu_event_index(const char *name, size_t len);
 
 /*
+ * Why @e has no encoding on @vendor's CPUs of @family, or NULL: the
+ * kernel's plans and the companion's perf events (hosted/perf.c) offer
+ * the same events on the same CPUs.
+ */
+const char *pmu_encoding_skip(u32 vendor, u32 family, const struct pmu_event *e);
+
+/*
  * What the CPU has, from CPUID; the pmu_caps_* decoders fill it from
  * raw registers, so that the host tests can give any CPU.  @none is set
  * (and every event skipped with it) when there is nothing to program.

@@ -6,6 +6,7 @@
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/pmu.h"
 #include "kernel/mm/pool.h"
+#include "lib/benchrec.h"
 #include "lib/verify.h"
 #include "lib/zero.h"
 
@@ -15,7 +16,7 @@
  * folio_zero() (timed), install the leaf the way pte= says, return; the
  * touch is retried and succeeds.  One context per CPU, armed for a run.
  */
-#define FAULT_PMU_MAX 4		/* events sampled per fault */
+#define FAULT_PMU_MAX BENCH_PMU_MAX	/* events sampled per fault */
 
 struct fault_ctx {
 	u64 *pml4;
