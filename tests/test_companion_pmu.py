@@ -109,6 +109,8 @@ class CompanionPmuTest(unittest.TestCase):
                                  timeout=120)
         self.assertEqual((rep.returncode, csv.returncode), (0, 0), rep.stderr + csv.stderr)
         self.assertIn("counters around each clear (pmu=)", rep.stdout)
+        # A linux-fault row's counters bracket the whole fault: said once.
+        self.assertEqual(rep.stdout.count("bench=linux-fault rows: around the whole fault"), 1)
         for name in ("linux.2M.thp", "bare.2M.erms.contiguous-page"):
             for ev in EVENTS:
                 self.assertRegex(rep.stdout, rf"{re.escape(name)} +{ev} ")

@@ -19,6 +19,11 @@ if TYPE_CHECKING:
 
 Row = dict[str, object]
 
+# The companion cannot bracket Linux's clear inside its fault handler: its
+# linux-fault counters are read around the whole fault (docs/companion.md).
+WHOLE_FAULT = ("  (bench=linux-fault rows: around the whole fault, Linux's clear "
+               "among the rest of its fault path)\n")
+
 
 def num(v: float, spec: str) -> str:
     """@v in @spec, or a right-aligned '-' of the same width where NaN."""
@@ -30,6 +35,8 @@ def write(pairs: list[tuple[Config, Row]], out: IO[str]) -> None:
     if not rows:
         return
     out.write("\ncounters around each clear (pmu=), mean over the measured faults:\n")
+    if any(c.rec.f.get("bench") == "linux-fault" for c, _ in rows):
+        out.write(WHOLE_FAULT)
     out.write(f"{'configuration':<40} {'event':<16} {'per fault':>16} {'per 4K page':>14}\n")
     for c, n in rows:
         name = str(c.rec.f.get("name", "?"))
@@ -58,6 +65,8 @@ def changes(pairs: list[Pair], label: Callable[[Key], str], width: int,
         return
     out.write("\ncounters around each clear (pmu=), mean over each side's measured "
               "faults; change = B vs A:\n")
+    if any(dict(p.key).get("bench") == "linux-fault" for p in rows):
+        out.write(WHOLE_FAULT)
     out.write(f"{'':<{width}}  {'event':<16} {'A per fault':>16} {'B per fault':>16} "
               f"{'A per 4K':>12} {'B per 4K':>12} {'change':>8}\n")
     for p in rows:
