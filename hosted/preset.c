@@ -43,7 +43,7 @@ bool companion_preset(struct hz_config *c, const struct cmdline_result *res,
 	else
 		fprintf(stderr, "hugezero-linux: preset %s not run: %s\n",
 			preset_names[c->preset], z.why);
-	bench_rec_preset(&records, c->preset, true, &z,
+	bench_rec_preset(&records, c->preset, true, ok, &z,
 			 prim_names[m.linux_prim]);
 	return ok;
 }

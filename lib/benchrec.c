@@ -44,7 +44,7 @@ bool bench_matrix_next(const struct hz_config *c, u32 folio, const char *prefix,
 	return true;
 }
 
-void bench_rec_preset(struct rec_writer *w, u32 id, bool companion,
+void bench_rec_preset(struct rec_writer *w, u32 id, bool companion, bool ok,
 		      const struct preset_sizing *z, const char *linux_clear)
 {
 	struct rec r;
@@ -54,6 +54,7 @@ void bench_rec_preset(struct rec_writer *w, u32 id, bool companion,
 	rec_str(&r, "seed", presets[id].seed);
 	rec_str(&r, "side", companion ? "linux" : "hugezero");
 	rec_str(&r, "keys", preset_keys(id, companion));
+	rec_str(&r, "status", ok ? "ok" : "not-run");
 	rec_str(&r, "chose", z->chose);
 	rec_str(&r, "why", z->why);
 	rec_str(&r, "scaled", z->scaled);

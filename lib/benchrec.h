@@ -140,11 +140,12 @@ struct timebase_id {
 	u64 consensus_ppm;
 };
 
-/* boot: the first record; end: the last, with the count. */
 struct preset_sizing;
-/* preset=: what the preset expanded to and how it was sized here. */
-void bench_rec_preset(struct rec_writer *w, u32 id, bool companion,
+/* preset=: what the preset expanded to and how it was sized here, or
+ * (!@ok) why it did not run. */
+void bench_rec_preset(struct rec_writer *w, u32 id, bool companion, bool ok,
 		      const struct preset_sizing *z, const char *linux_clear);
+/* boot: the first record; end: the last, with the count. */
 void bench_rec_boot(struct rec_writer *w, const char *loader,
 		    const char *firmware, const char *cmdline);
 void bench_rec_end(struct rec_writer *w);

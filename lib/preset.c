@@ -138,6 +138,21 @@ static u64 budget(const struct preset_machine *m)
 	return m->mem / 2;
 }
 
+/* Why a preset cannot run: not one @unit folio (each of @n CPUs) in
+ * the budget. */
+static bool refuse(const struct preset_machine *m, u64 unit, u32 n,
+		   struct preset_sizing *out)
+{
+	char s[24];
+
+	memset(out, 0, sizeof(*out));
+	ksnprintf(out->why, PRESET_TEXT, "half the free memory (%llu of %llu "
+		  "MiB) holds not one %s folio%s", (unsigned long long)
+		  (budget(m) >> 20), (unsigned long long)(m->mem >> 20),
+		  size_name(unit, s, sizeof(s)), n > 1 ? " per CPU" : "");
+	return false;
+}
+
 static bool size_000(const struct preset_machine *m,
 		     const struct cmdline_result *user, struct hz_config *c,
 		     struct preset_sizing *out)
@@ -148,7 +163,7 @@ static bool size_000(const struct preset_machine *m,
 		u64 per = MIN(fit(budget(m) / n, SZ_2M), 4 * GiB);
 
 		if (budget(m) / n < SZ_2M)
-			return false;
+			return refuse(m, SZ_2M, n, out);
 		c->size = per;
 		say_size(out->chose, "size", per);
 		say(out->why, "size: half the free memory over %u CPUs, at most "
@@ -159,21 +174,32 @@ static bool size_000(const struct preset_machine *m,
 	return true;
 }
 
+/* No 1G row where 1G pages are missing or one does not fit the budget. */
+static void size_001_folio(const struct preset_machine *m,
+			   struct hz_config *c, struct preset_sizing *out)
+{
+	bool fits = budget(m) >= GiB && (!m->companion || m->free_1g);
+
+	if (m->has_1g && fits)
+		return;
+	c->folios &= ~(1ULL << FOLIO_1G);
+	say(out->chose, "folio=2M");
+	say(out->why, "folio: %s", !m->has_1g ? (m->companion ?
+	    "no 1G hugetlb pages here" : "CPUID lacks pdpe1gb") :
+	    "one 1G folio does not fit half the free memory");
+	say(out->scaled, "no 1G row");
+}
+
 static bool size_001(const struct preset_machine *m,
 		     const struct cmdline_result *user, struct hz_config *c,
 		     struct preset_sizing *out)
 {
 	u64 unit = SZ_2M;
 
-	if (!config_given(user, "folio")) {
-		if (!m->has_1g) {
-			c->folios &= ~(1ULL << FOLIO_1G);
-			say(out->chose, "folio=2M");
-			say(out->why, "folio: no 1G pages here (%s)", m->companion ?
-			    "no free 1G hugetlb pages" : "CPUID lacks pdpe1gb");
-			say(out->scaled, "no 1G row");
-		}
-	}
+	if (!config_given(user, "folio"))
+		size_001_folio(m, c, out);
+	else if (!(c->folios & (1ULL << FOLIO_1G)))
+		say(out->scaled, "no 1G row (folio= on the line)");
 	if (c->folios & (1ULL << FOLIO_1G))
 		unit = GiB;
 	if (!config_given(user, "size")) {
@@ -182,12 +208,13 @@ static bool size_001(const struct preset_machine *m,
 		if (m->companion && (c->folios & (1ULL << FOLIO_1G)))
 			have = MIN(have, m->free_1g * GiB);
 		if (have < unit)
-			return false;
+			return refuse(m, unit, 1, out);
 		c->size = MIN(fit(have, unit), want);
 		say_size(out->chose, "size", c->size);
 		say(out->why, "size: at most 16G per configuration (%s), and "
-		    "half the free memory", m->companion ? "2 x 2 x 6 passes" :
-		    "every primitive x 2 orders x 2 models x 6 passes");
+		    "half the free memory", m->companion ?
+		    "Linux's fault, then every primitive x 2 orders, 6 passes "
+		    "each" : "every primitive x 2 orders x 2 models x 6 passes");
 	}
 	if (c->size < 64 * GiB)
 		say(out->scaled, "size %llu MiB per configuration, not the "
@@ -213,14 +240,14 @@ static bool size_002(const struct preset_machine *m,
 	if (!config_given(user, "size")) {
 		if (c->folios & (1ULL << FOLIO_1G)) {
 			if (!k)
-				return false;
+				return refuse(m, GiB, 1, out);
 			c->size = k * GiB;
 			say(out->why, "size: %llu x 1G, the seed's 64 or what "
 			    "half the free memory holds",
 			    (unsigned long long)k);
 		} else {
 			if (budget(m) < SZ_2M)
-				return false;
+				return refuse(m, SZ_2M, 1, out);
 			c->size = MIN(fit(budget(m), SZ_2M), 64 * GiB);
 			say(out->why, "size: the seed's 64G or half the free "
 			    "memory");
@@ -250,12 +277,8 @@ bool preset_size(u32 id, const struct preset_machine *m,
 		ok = size_001(m, user, c, out);
 	else
 		ok = size_002(m, user, c, out);
-	if (!ok) {
-		ksnprintf(out->why, PRESET_TEXT, "free memory (%llu MiB) holds "
-			  "less than the preset's smallest region",
-			  (unsigned long long)(m->mem >> 20));
-		return false;
-	}
+	if (!ok)
+		return false;	/* refuse() said why */
 	size_clear(id, m, user, c, out);
 	if (!out->chose[0]) {
 		say(out->chose, "nothing: the line gave it all");

@@ -54,7 +54,7 @@ bool preset_apply(struct hz_config *c, const struct cmdline_result *user)
 	else
 		printk("hugezero: preset %s not run: %s\n",
 		       preset_names[c->preset], z.why);
-	bench_rec_preset(&records, c->preset, false, &z,
+	bench_rec_preset(&records, c->preset, false, ok, &z,
 			 prim_names[m.linux_prim]);
 	return ok;
 }

@@ -138,18 +138,30 @@ def seed_001_linux(s: Side) -> list[Table]:
     pairs, why = order_pairs(s.boots)
     if why:
         t.notes.append(why)
-    t.rows, notes = pair_rows([p for p in pairs if dim(p, "bench") == "bare"], prim)
+    bare, notes = pair_rows([p for p in pairs if dim(p, "bench") == "bare"], prim)
     t.notes += notes
-    rows = [r for r in results.rows(s.boots) if r["status"] == "ok"]
-    for r in t.rows:
-        lf = [x for x in rows if pg(str(x["folio"])) == r[0] and x["bench"] == "linux-fault"]
-        r.append("; ".join(f"{x['backing']} {gb(float(x['gbps_mean']), float(x['gbps_stddev_pct']))}"  # type: ignore[arg-type]
-                           for x in lf) or "n/a")
-    for r in results.rows(s.boots):
+    rows = results.rows(s.boots)
+    faults = [r for r in rows if r["bench"] == "linux-fault" and r["status"] == "ok"]
+    by_folio = {r[0]: r for r in bare}
+    for folio in sorted({pg(str(r["folio"])) for r in faults} | set(by_folio),
+                        key=lambda f: folio_bytes(f[6:].replace("B", ""))):
+        row = by_folio.get(folio, [folio] + ["n/a"] * 3 + ["", "n/a"])
+        row.append(demand_fault([r for r in faults if pg(str(r["folio"])) == folio]))
+        t.rows.append(row)
+    for r in rows:
         if r["status"] != "ok":
             t.notes.append(f"{r['bench']} {r['folio']} {r.get('backing', '')}: {r['status']}"
                            f"{': ' + str(r['reason']) if r['reason'] else ''}")
     return [t]
+
+
+def demand_fault(rs: list[dict[str, object]]) -> str:
+    """Linux's fault of one folio size, per backing; the size too where
+    one backing ran at more than one."""
+    many = {str(r["backing"]) for r in rs if sum(x["backing"] == r["backing"] for x in rs) > 1}
+    return "; ".join(f"{r['backing']}{' size=' + str(r['size']) if r['backing'] in many else ''} "
+                     f"{gb(float(r['gbps_mean']), float(r['gbps_stddev_pct']))}"  # type: ignore[arg-type]
+                     for r in rs) or "n/a"
 
 
 def order_pairs(boots: list[Boot]) -> tuple[list[compare.Pair], str]:
@@ -175,15 +187,20 @@ def pair_rows(pairs: list[compare.Pair], prim: str) -> tuple[list[list[str]], li
     for folio in sorted({dim(p, "folio") for p in pairs}, key=folio_bytes):
         mine = [p for p in pairs if dim(p, "folio") == folio]
         top = max(mine, key=lambda p: p.b.mean)
-        best = f"{dim(top, 'clear')} {gb(top.b.mean, top.b.sd_pct)}"
+        best = f"{dim(top, 'clear')} {cell(top.b)}"
         linux = [p for p in mine if dim(p, "clear") == prim]
         if not linux:
             notes.append(f"{pg(folio)}: no pair with Linux's primitive {prim}")
             continue
         p = linux[0]
-        rows.append([pg(folio), gb(p.a.mean, p.a.sd_pct), gb(p.b.mean, p.b.sd_pct),
+        rows.append([pg(folio), cell(p.a), cell(p.b),
                      f"{p.change_pct:+7.1f}%", noise(p), best])
     return rows, notes
+
+
+def cell(side: compare.Side) -> str:
+    """GB/s +- stddev%, no stddev of one run."""
+    return gb(side.mean, side.sd_pct if len(side.runs) > 1 else math.nan)
 
 
 def model_rank(m: str) -> int:
@@ -208,19 +225,25 @@ def folio_bytes(f: str) -> int:
 
 def seed_000(s: Side) -> list[Table]:
     rs = [r for r in groups.rows(s.boots)]
-    who = "hugezero" if s.side == "hugezero" else f"Linux (companion, preempt={host_model(s.boots[0])})"
+    models = sorted({str(dict(r.get("dims", {})).get("preempt", "off"))  # type: ignore[call-overload]
+                     for r in rs}) or ["off"]
+    who = (f"hugezero, preempt={','.join(models)}" if s.side == "hugezero"
+           else f"Linux (companion), the host's preempt={host_model(s.boots[0])}")
     t = Table(f"seed-000 {who}: every CPU writing its 2M folios, summed over the CPUs per pass",
               header=["", "stime (ms)", "utime (ms)", "GB/s aggregate", "CPUs"])
     for r in rs:
         name = str(r["order"]) if s.side == "hugezero" else f"linux {r.get('backing', '')}"
         if r["status"] != "ok":
-            t.rows.append([name, str(r["status"]), str(r.get("reason", "")), "", ""])
+            t.notes.append(f"{name}: {r['status']}: {r.get('reason', '')}")
             continue
         t.rows.append([name, paren(r["stime_s_mean"], r["stime_stddev_pct"]),
                        paren(r["utime_s_mean"], r["utime_stddev_pct"]),
                        paren(r["gbps_mean"], r["gbps_stddev_pct"], 1.0), str(r["ncpus"])])
-    for src in sorted({str(r["times_from"]) for r in rs}):
+    for src in sorted({str(r["times_from"]) for r in rs if r["status"] == "ok"}):
         t.notes.append(f"stime and utime: {SOURCES.get(src, src)}")
+    if s.side == "hugezero" and "off" in models:
+        t.notes.append("preempt=off: no model, no tick (the seed names none); add "
+                       "preempt=none or full for Linux's")
     if not rs:
         t.notes.append("no group of CPUs in the log (cpus= ran one CPU?)")
     return [t]
@@ -237,7 +260,8 @@ def paren(mean: object, sd: object, scale: float = 1e3) -> str:
 
 def seed_002(s: Side) -> list[Table]:
     rows = [r for r in results.rows(s.boots)]
-    who = "hugezero" if s.side == "hugezero" else f"Linux (companion, preempt={host_model(s.boots[0])})"
+    who = ("hugezero" if s.side == "hugezero"
+           else f"Linux (companion), the host's preempt={host_model(s.boots[0])}")
     t = Table(f"seed-002 {who}: the region faulted back to back, per pre-zeroing mode")
     for r in rows:
         mode = str(r.get("prezero", "none"))
@@ -300,16 +324,43 @@ def render(t: Table, fmt: str, out: IO[str]) -> None:
 
 def write(boots: list[Boot], fmt: str, out: IO[str]) -> int:
     """Every preset's tables, hugezero's then Linux's; 1 when no log
-    holds a preset record."""
+    holds a preset record or a preset did not run."""
+    boots, twice = distinct(boots)
     ss = sides(boots)
     if not ss:
         out.write("table: no preset record in these logs: boot with preset=seed-000, "
                   "seed-001 or seed-002 (docs/reproducing.md)\n")
         return 1
+    if twice:
+        out.write(f"table: {twice} boot(s) given more than once, counted once\n")
+    rc = 0
     for name in SEEDS:
         for s in sorted((s for s in ss if s.preset == name), key=lambda s: s.side != "hugezero"):
+            refused = [b.first("preset") for b in s.boots
+                       if b.first("preset").f.get("status") == "not-run"]  # type: ignore[union-attr]
+            if refused:
+                render(Table(f"{name}, {s.side}: the preset did not run",
+                             notes=[f"not run: {p.f.get('why', '?')}" for p in refused]),  # type: ignore[union-attr]
+                       fmt, out)
+                rc = 1
+                s.boots = [b for b in s.boots if b.first("preset") not in refused]
+                if not s.boots:
+                    continue
             head = Table(f"{name}, {s.side}: {len(s.boots)} boot(s)", notes=preset_notes(s.boots[0]))
             render(head, fmt, out)
             for t in BUILDERS[name](s):
                 render(t, fmt, out)
-    return 0
+    return rc
+
+
+def distinct(boots: list[Boot]) -> tuple[list[Boot], int]:
+    """@boots, each boot once (the same log given twice would pool its
+    runs with themselves); how many were dropped."""
+    seen: set[tuple[object, ...]] = set()
+    out = []
+    for b in boots:
+        k = tuple((r.type, tuple(sorted(r.f.items()))) for r in b.records)
+        if k not in seen:
+            seen.add(k)
+            out.append(b)
+    return out, len(boots) - len(out)

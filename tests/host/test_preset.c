@@ -133,12 +133,21 @@ TEST(preset_size_001)
 	EXPECT_EQ(c.size, 2 * GiB);
 	EXPECT_EQ(c.prims, 1ULL << PRIM_REP);
 	EXPECT_STR(z.chose, "nothing: the line gave it all");
-	/* Too little memory for one 1G folio: not run, with why. */
+	/* Half the memory short of one 1G folio: the 2M row alone. */
 	m = here;
 	m.mem = GiB;
 	sized(PRESET_SEED_001, &m, "", &c, &z, &ok);
+	EXPECT(ok);
+	EXPECT_EQ(c.folios, 1ULL << FOLIO_2M);
+	EXPECT_EQ(c.size, 512 * MiB);
+	EXPECT(strstr(z.why, "one 1G folio does not fit"), "%s", z.why);
+	EXPECT(strstr(z.scaled, "no 1G row"), "%s", z.scaled);
+	/* Not even one 2M folio: not run, with why. */
+	m.mem = 3 * MiB;
+	sized(PRESET_SEED_001, &m, "", &c, &z, &ok);
 	EXPECT(!ok);
-	EXPECT(strstr(z.why, "1024 MiB"), "%s", z.why);
+	EXPECT(strstr(z.why, "half the free memory (1 of 3 MiB) holds not "
+		      "one 2M folio"), "%s", z.why);
 }
 
 TEST(preset_size_000)
