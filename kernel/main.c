@@ -81,8 +81,10 @@ static void deadline_expired(const char *why)
 {
 	smp_aborted = true;
 	selftest_abort_current();
-	if (run_ktap)
+	if (run_ktap) {
 		ktap_diag(run_ktap, "%s", why);
+		ktap_abort(run_ktap, "deadline");
+	}
 	printk("hugezero: %s; stopping the run\n", why);
 	finish(RC_DEADLINE);
 }

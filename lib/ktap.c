@@ -64,6 +64,7 @@ void ktap_subtest_start(struct ktap *k, const char *name, u32 plan)
 	clean_name(nm, sizeof(nm), name);
 	k->depth++;
 	k->next[k->depth] = 1;
+	strlcpy(k->names[k->depth], nm, sizeof(k->names[k->depth]));
 	emitf(k, "KTAP version 1");
 	emitf(k, "# Subtest: %s", nm);
 	emitf(k, "1..%u", plan);
@@ -111,4 +112,18 @@ void ktap_diag(struct ktap *k, const char *fmt, ...)
 	kvsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	emitf(k, "# %s", msg);
+}
+
+void ktap_abort(struct ktap *k, const char *name)
+{
+	while (k->depth > 0) {
+		char nm[sizeof(k->names[0])];
+
+		strlcpy(nm, k->names[k->depth], sizeof(nm));
+		emitf(k, "# aborted: %s", name);
+		k->depth--;
+		result_line(k, KTAP_FAIL, nm, NULL);
+	}
+	result_line(k, KTAP_FAIL, name, NULL);
+	k->fail++;
 }

@@ -22,6 +22,7 @@ struct ktap {
 	u32 depth;
 	u32 next[KTAP_MAX_DEPTH];	/* number of the next result per level */
 	u32 pass, fail, skip;		/* leaf results only */
+	char names[KTAP_MAX_DEPTH][64];	/* of the open subtests, by depth */
 };
 
 void ktap_init(struct ktap *k, void (*emit)(void *, const char *), void *ctx);
@@ -31,5 +32,9 @@ void ktap_subtest_end(struct ktap *k, const char *name, enum ktap_status st);
 void ktap_result(struct ktap *k, enum ktap_status st, const char *name,
 		 const char *reason);
 void ktap_diag(struct ktap *k, const char *fmt, ...) __printf(2, 3);
+/* The run stops here (deadline, fatal error): every open subtest ends
+ * failed, then a failed top-level result @name, so that no parser reads
+ * the stream as passed. */
+void ktap_abort(struct ktap *k, const char *name);
 
 #endif

@@ -41,6 +41,30 @@ TEST(ktap_nested_output)
 	EXPECT_EQ(k.skip, 1);
 }
 
+TEST(ktap_abort_closes_every_level_failed)
+{
+	struct ktap k;
+
+	out[0] = '\0';
+	ktap_init(&k, sink, NULL);
+	ktap_start(&k, 2);
+	ktap_result(&k, KTAP_OK, "selftests", NULL);
+	ktap_subtest_start(&k, "fault", 4);
+	ktap_subtest_start(&k, "2M.erms", 1);
+	ktap_abort(&k, "deadline");
+	EXPECT_STR(out,
+		   "KTAP version 1\n1..2\nok 1 selftests\n"
+		   "    KTAP version 1\n    # Subtest: fault\n    1..4\n"
+		   "        KTAP version 1\n        # Subtest: 2M.erms\n        1..1\n"
+		   "        # aborted: deadline\n"
+		   "    not ok 1 2M.erms\n"
+		   "    # aborted: deadline\n"
+		   "not ok 2 fault\n"
+		   "not ok 3 deadline\n");
+	EXPECT_EQ(k.fail, 1);
+	EXPECT_EQ(k.depth, 0);
+}
+
 TEST(calib_arithmetic)
 {
 	/* 1e11 TSC ticks over 1e9 HPET ticks of a 100 MHz HPET: 10 GHz. */
