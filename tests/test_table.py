@@ -109,6 +109,24 @@ class TableTest(unittest.TestCase):
         self.assertEqual(rc, 0, t)
         self.assertIn("nothing to compare: --a order=converging-page: no configuration", t)
 
+    def test_not_run_is_said_and_fails(self) -> None:
+        log = Log()
+        log.add("preset", 'name=seed-001 seed="001: a thread" side=hugezero keys="bench=fault" '
+                'status=not-run chose="" why="half the free memory (1 of 3 MiB) holds not one '
+                '2M folio" scaled="" linux_clear=erms')
+        rc, t = render(log)
+        self.assertEqual(rc, 1, t)
+        self.assertIn("seed-001, hugezero: the preset did not run\n  not run: half the free "
+                      "memory (1 of 3 MiB) holds not one 2M folio", t)
+        self.assertNotIn("nothing to compare", t)
+
+    def test_a_boot_given_twice_counts_once(self) -> None:
+        once = render(self.seed_001_log())[1]
+        rc, twice = render(self.seed_001_log(), self.seed_001_log())
+        self.assertEqual(rc, 0, twice)
+        self.assertTrue(twice.startswith("table: 1 boot(s) given more than once, counted once\n"))
+        self.assertEqual(twice.split("\n", 1)[1], once)
+
 
 if __name__ == "__main__":
     unittest.main()
