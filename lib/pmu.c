@@ -39,8 +39,10 @@ const struct pmu_event pmu_events[] = {
 	  FIXED(0), ARCH(ARCH_INSTRUCTIONS), 0x00c0, 0x00c0, 0x00c0 },
 	{ "cycles", "core cycles, not halted",
 	  FIXED(1), ARCH(ARCH_CYCLES), 0x003c, 0x0076, 0x0076 },
+	/* Fixed counter 2 only, as Linux: the general-counter 0x013c is
+	 * CPU_CLK_UNHALTED.REF_XCLK, the bus/crystal clock, not TSC rate */
 	{ "ref-cycles", "reference (TSC-rate) cycles, not halted",
-	  FIXED(2), ARCH(ARCH_REF_CYCLES), 0x013c, 0, 0 },
+	  FIXED(2), ARCH(ARCH_REF_CYCLES), 0, 0, 0 },
 	{ "llc-references", "last-level cache references",
 	  0, ARCH(ARCH_LLC_REFS), 0x4f2e, 0, 0 },
 	{ "llc-misses", "last-level cache misses",
@@ -79,6 +81,8 @@ int pmu_event_index(const char *name, size_t len)
 static const char no_intel_pmu[] = "no PMU: CPUID 0AH reports version 0";
 static const char no_intel_counters[] = "no PMU: CPUID 0AH reports no counters";
 static const char no_amd_pmu[] = "no core performance counters";
+static const char pmu_fixed_only_skip[] =
+	"Intel: ref-cycles needs fixed counter 2, which this CPU lacks";
 
 void pmu_caps_none(struct pmu_caps *c, const char *why)
 {
@@ -193,6 +197,10 @@ static void place(const struct pmu_caps *c, struct pmu_slot *s,
 			s->counter = f - 1;
 			s->rdpmc = PMU_RDPMC_FIXED | s->counter;
 			s->width = c->fixed_width;
+			return;
+		}
+		if (!e->intel_sel) {	/* a fixed counter's event alone */
+			s->skip = pmu_fixed_only_skip;
 			return;
 		}
 		if (!e->intel_arch || e->intel_arch > c->arch_len ||

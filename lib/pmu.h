@@ -44,7 +44,7 @@ struct pmu_event {
 	const char *what;
 	u32 intel_fixed;	/* fixed counter n + 1; 0: none */
 	u32 intel_arch;		/* architectural event (CPUID 0AH EBX bit) + 1 */
-	u64 intel_sel;		/* umask << 8 | event, general counters */
+	u64 intel_sel;		/* umask << 8 | event, general counters; 0: fixed only */
 	u64 amd_sel;		/* family 17h on: event[11:8] << 32 | umask << 8 | event[7:0] */
 	u64 amd_k8_sel;		/* families before 17h */
 };

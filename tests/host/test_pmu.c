@@ -145,6 +145,31 @@ TEST(pmu_intel_no_free_counter)
 		{ 0x38f, 0x3 });
 }
 
+TEST(pmu_intel_ref_cycles_fixed_only)
+{
+	static const char *const ev[] = { "ref-cycles", "cycles" };
+	struct pmu_caps c;
+	struct pmu_plan p;
+
+	/* version 2, 4 general counters, 2 fixed: no fixed counter 2, and
+	 * the general 0x013c (REF_XCLK) is another clock: skipped */
+	pmu_caps_intel(&c, 6, 0x07300402, 0, 0, 0x602);
+	EXPECT_EQ(c.fixed_mask, 3);
+	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 1);
+	EXPECT_STR(p.slots[0].skip,
+		   "Intel: ref-cycles needs fixed counter 2, which this CPU lacks");
+	EXPECT(p.slots[1].fixed);
+	EXPECT_WRITES(&p,
+		{ 0x38f, 0 }, { 0x38d, 0x30 },	/* fixed 1: OS | USR */
+		{ 0x30a, 0 },
+		{ 0x38f, 0x200000000ULL });
+	/* version 1: no fixed counters at all */
+	pmu_caps_intel(&c, 6, 0x07280201, 0, 0, 0);
+	EXPECT_EQ(pmu_plan_make(&c, ev, 1, &p), 0);
+	EXPECT_STR(p.slots[0].skip,
+		   "Intel: ref-cycles needs fixed counter 2, which this CPU lacks");
+}
+
 TEST(pmu_intel_version1_and_unavailable)
 {
 	static const char *const ev[] = { "instructions", "llc-misses", "cycles" };
