@@ -17,6 +17,13 @@ enum pmu_vendor { PMU_VENDOR_NONE, PMU_VENDOR_INTEL, PMU_VENDOR_AMD };
 #define PMU_MAX_EVENTS	16
 #define PMU_MAX_WRITES	64
 #define PMU_MAX_FIXED	3	/* fixed counters hugezero uses */
+#define PMU_MAX_SAMPLED	4	/* events sampled per fault, kernel and companion */
+
+/*
+ * Why a countable event past the first PMU_MAX_SAMPLED is skipped: the
+ * same words from the kernel's plan and the companion (hosted/perf.c).
+ */
+extern const char pmu_no_room[];
 
 /* Intel MSRs (SDM vol. 4, architectural MSRs) */
 #define MSR_IA32_PMC0			0xc1
@@ -135,6 +142,13 @@ struct pmu_plan {
  */
 u32 pmu_plan_make(const struct pmu_caps *c, const char *const *names, u32 n,
 		  struct pmu_plan *p);
+/*
+ * As pmu_plan_make, but only the first PMU_MAX_SAMPLED countable events
+ * are counted; each one after is skipped with pmu_no_room (the kernel's
+ * bench=fault: what it programs is what it samples).
+ */
+u32 pmu_plan_make_sampled(const struct pmu_caps *c, const char *const *names,
+			  u32 n, struct pmu_plan *p);
 /*
  * Write @n MSRs of a plan in order through @wr (arch/x86_64/pmu.c: a
  * guarded WRMSR; the host tests: a recorder).  Stops at the first write

@@ -170,6 +170,36 @@ TEST(pmu_intel_ref_cycles_fixed_only)
 		   "Intel: ref-cycles needs fixed counter 2, which this CPU lacks");
 }
 
+TEST(pmu_kernel_samples_four)
+{
+	static const char *const ev[] = {
+		"instructions", "l1d-loads", "cycles", "ref-cycles",
+		"llc-references", "llc-misses", "branches",
+	};
+	struct pmu_caps c;
+	struct pmu_plan p;
+
+	/* The kernel's plan: l1d-loads has no Intel encoding (skipped
+	 * first, as the companion does), then four are counted and the
+	 * rest skipped with the companion's words, so that pmu_counted
+	 * names only what is sampled. */
+	icelake(&c);
+	EXPECT_EQ(pmu_plan_make_sampled(&c, ev, ARRAY_SIZE(ev), &p), 4);
+	EXPECT_EQ(p.nslots, 7);
+	EXPECT_STR(p.slots[1].skip, "Intel: not an architectural event");
+	EXPECT(!p.slots[4].skip);
+	EXPECT_STR(p.slots[5].skip, pmu_no_room);
+	EXPECT_STR(p.slots[6].skip, pmu_no_room);
+	EXPECT_STR(pmu_no_room, "the first 4 events that can be counted are "
+		   "sampled, by the kernel and the companion alike");
+	/* Nothing programmed for them: one general counter, PMC0 */
+	EXPECT_WRITES(&p,
+		{ 0x38f, 0 }, { 0x38d, 0x333 },
+		{ 0x186, 0x434f2e },
+		{ 0x309, 0 }, { 0x30a, 0 }, { 0x30b, 0 }, { 0xc1, 0 },
+		{ 0x38f, 0x700000001ULL });
+}
+
 TEST(pmu_intel_version1_and_unavailable)
 {
 	static const char *const ev[] = { "instructions", "llc-misses", "cycles" };
