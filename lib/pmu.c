@@ -112,7 +112,8 @@ void pmu_caps_intel(struct pmu_caps *c, u32 family, u32 eax, u32 ebx,
 	if (c->version >= 2) {
 		u32 nfixed = edx & 0x1f;
 
-		c->fixed_mask = nfixed >= 32 ? ~0u : (1u << nfixed) - 1;
+		c->nfixed = nfixed;
+		c->fixed_mask = (1u << nfixed) - 1;	/* nfixed < 32 */
 		if (c->version >= 5)	/* ECX: which fixed counters exist */
 			c->fixed_mask |= ecx;
 		c->fixed_mask &= (1u << PMU_MAX_FIXED) - 1;

@@ -82,7 +82,8 @@ struct pmu_caps {
 	u32 version;		/* Intel: CPUID 0AH EAX[7:0]; AMD: 1, 2 with PerfMonV2 */
 	u32 ngeneral;		/* general-purpose counters */
 	u32 general_width;	/* bits */
-	u32 fixed_mask;		/* Intel: bit n, fixed counter n */
+	u32 nfixed;		/* Intel v2+: CPUID 0AH EDX[4:0], fixed counters */
+	u32 fixed_mask;		/* Intel: bit n, fixed counter n (those hugezero uses) */
 	u32 fixed_width;
 	u32 arch_len;		/* Intel: CPUID 0AH EAX[31:24], events EBX describes */
 	u32 arch_unavail;	/* Intel: CPUID 0AH EBX, bit set: event absent */

@@ -86,8 +86,20 @@ TEST(pmu_caps_intel_decode)
 	/* version 5: ECX adds fixed counters beyond EDX's count */
 	pmu_caps_intel(&c, 6, 0x07300805, 0, 0x4, 0x602);
 	EXPECT_EQ(c.fixed_mask, 7);
+	EXPECT_EQ(c.nfixed, 2);
+	/* EDX[4:0] of 31, the most it can say, and of 4 (a Sapphire
+	 * Rapids): the inventory says so, plans use the three hugezero
+	 * knows */
+	pmu_caps_intel(&c, 6, 0x07300805, 0x10, 0xf, 0x604 | (31u << 0));
+	EXPECT_EQ(c.nfixed, 31);
+	EXPECT_EQ(c.fixed_mask, 7);
+	EXPECT_EQ(c.arch_unavail, 0x10);
+	pmu_caps_intel(&c, 6, 0x07300805, 0, 0, 0x604);
+	EXPECT_EQ(c.nfixed, 4);
+	EXPECT_EQ(c.fixed_width, 48);
 	pmu_caps_intel(&c, 6, 0x07300201, 0, 0, 0);
 	EXPECT_EQ(c.fixed_mask, 0);
+	EXPECT_EQ(c.nfixed, 0);
 	EXPECT(!c.global_ctrl);
 }
 
