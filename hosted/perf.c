@@ -45,9 +45,7 @@ static const struct perf_map {
 	{ "branch-misses", HW(BRANCH_MISSES) },
 };
 
-_Static_assert(PERF_MAX == 4, "no_room says 4");
-static const char *const no_room = "the companion samples the first "
-	"4 events it can count, as the kernel does";
+_Static_assert(PERF_MAX == PMU_MAX_SAMPLED, "pmu_no_room's count");
 
 static const char *errno_name(int err)
 {
@@ -274,7 +272,7 @@ u32 perf_open(struct perf_counters *p, const struct perf_ops *ops,
 			s->skip = vendor_skip(cpu, &pmu_events[s->event],
 					      p->reason[i]);
 		if (!s->skip && p->n == PERF_MAX)
-			s->skip = no_room;
+			s->skip = pmu_no_room;
 		if (!s->skip)
 			open_one(p, i, cpu);
 	}

@@ -41,6 +41,25 @@ static void memranges(struct rec_writer *w)
 	}
 }
 
+/* CPUID 0AH beyond the general counters: what a plan can use. */
+static void intel_fields(struct rec *r, const struct pmu_caps *c)
+{
+	/* version 1 has no fixed counters (EDX is reserved) */
+	rec_u64(r, "pmu_fixed", c->nfixed);
+	if (c->nfixed)
+		rec_u64(r, "pmu_fixed_width", c->fixed_width);
+	rec_u64(r, "pmu_arch_events", c->arch_len);
+	/* EBX: bit set, that architectural event is absent */
+	rec_hex(r, "pmu_arch_unavail", c->arch_unavail);
+}
+
+/* Which counter MSRs and whether there is a global enable. */
+static void amd_fields(struct rec *r, const struct pmu_caps *c)
+{
+	rec_str(r, "pmu_ext_core", c->amd_ext ? "yes" : "no");
+	rec_str(r, "pmu_perfmon_v2", c->version >= 2 ? "yes" : "no");
+}
+
 static void counters(struct rec_writer *w)
 {
 	struct pmu_caps c;
@@ -58,6 +77,10 @@ static void counters(struct rec_writer *w)
 		rec_u64(&r, "pmu_version", c.version);
 		rec_u64(&r, "pmu_general", c.ngeneral);
 		rec_u64(&r, "pmu_width", c.general_width);
+		if (c.vendor == PMU_VENDOR_INTEL)
+			intel_fields(&r, &c);
+		else
+			amd_fields(&r, &c);
 	}
 	rec_str(&r, "freq", f.aperfmperf ? "aperf/mperf" : f.why_not_freq);
 	rec_str(&r, "smi", f.smi_count ? "msr_smi_count" : f.why_not_smi);

@@ -15,7 +15,7 @@
  */
 #define BENCH_MAX_RUNS 1000
 /* pmu=: events sampled per fault (the kernel's FAULT_PMU_MAX) */
-#define BENCH_PMU_MAX 4
+#define BENCH_PMU_MAX PMU_MAX_SAMPLED
 
 /* Where one CPU of a group ran (docs/smp.md): NULL outside a group. */
 struct bench_smp {

@@ -39,8 +39,10 @@ const struct pmu_event pmu_events[] = {
 	  FIXED(0), ARCH(ARCH_INSTRUCTIONS), 0x00c0, 0x00c0, 0x00c0 },
 	{ "cycles", "core cycles, not halted",
 	  FIXED(1), ARCH(ARCH_CYCLES), 0x003c, 0x0076, 0x0076 },
+	/* Fixed counter 2 only, as Linux: the general-counter 0x013c is
+	 * CPU_CLK_UNHALTED.REF_XCLK, the bus/crystal clock, not TSC rate */
 	{ "ref-cycles", "reference (TSC-rate) cycles, not halted",
-	  FIXED(2), ARCH(ARCH_REF_CYCLES), 0x013c, 0, 0 },
+	  FIXED(2), ARCH(ARCH_REF_CYCLES), 0, 0, 0 },
 	{ "llc-references", "last-level cache references",
 	  0, ARCH(ARCH_LLC_REFS), 0x4f2e, 0, 0 },
 	{ "llc-misses", "last-level cache misses",
@@ -79,6 +81,12 @@ int pmu_event_index(const char *name, size_t len)
 static const char no_intel_pmu[] = "no PMU: CPUID 0AH reports version 0";
 static const char no_intel_counters[] = "no PMU: CPUID 0AH reports no counters";
 static const char no_amd_pmu[] = "no core performance counters";
+const char pmu_no_room[] = "the first 4 events that can be counted are "
+	"sampled, by the kernel and the companion alike";
+_Static_assert(PMU_MAX_SAMPLED == 4, "pmu_no_room says 4");
+
+static const char pmu_fixed_only_skip[] =
+	"Intel: ref-cycles needs fixed counter 2, which this CPU lacks";
 
 void pmu_caps_none(struct pmu_caps *c, const char *why)
 {
@@ -104,7 +112,8 @@ void pmu_caps_intel(struct pmu_caps *c, u32 family, u32 eax, u32 ebx,
 	if (c->version >= 2) {
 		u32 nfixed = edx & 0x1f;
 
-		c->fixed_mask = nfixed >= 32 ? ~0u : (1u << nfixed) - 1;
+		c->nfixed = nfixed;
+		c->fixed_mask = (1u << nfixed) - 1;	/* nfixed < 32 */
 		if (c->version >= 5)	/* ECX: which fixed counters exist */
 			c->fixed_mask |= ecx;
 		c->fixed_mask &= (1u << PMU_MAX_FIXED) - 1;
@@ -173,16 +182,13 @@ const char *pmu_encoding_skip(u32 vendor, u32 family, const struct pmu_event *e)
 	       "AMD: no encoding before family 17h";
 }
 
-/* Place one event: on a fixed counter, a general one, or a reason. */
+/* Place one encodable event: on a fixed counter, a general one, or a reason. */
 static void place(const struct pmu_caps *c, struct pmu_slot *s,
 		  u32 *fixed_used, u32 *general_used)
 {
 	const struct pmu_event *e = &pmu_events[s->event];
 	u64 sel = 0;
 
-	s->skip = pmu_encoding_skip(c->vendor, c->family, e);
-	if (s->skip)
-		return;
 	if (c->vendor == PMU_VENDOR_INTEL) {
 		u32 f = e->intel_fixed;
 
@@ -193,6 +199,10 @@ static void place(const struct pmu_caps *c, struct pmu_slot *s,
 			s->counter = f - 1;
 			s->rdpmc = PMU_RDPMC_FIXED | s->counter;
 			s->width = c->fixed_width;
+			return;
+		}
+		if (!e->intel_sel) {	/* a fixed counter's event alone */
+			s->skip = pmu_fixed_only_skip;
 			return;
 		}
 		if (!e->intel_arch || e->intel_arch > c->arch_len ||
@@ -217,8 +227,8 @@ static void place(const struct pmu_caps *c, struct pmu_slot *s,
 	s->skip = "no free counter: every general counter is taken";
 }
 
-u32 pmu_plan_make(const struct pmu_caps *c, const char *const *names, u32 n,
-		  struct pmu_plan *p)
+static u32 plan_make(const struct pmu_caps *c, const char *const *names, u32 n,
+		     u32 max, struct pmu_plan *p)
 {
 	u32 fixed_used = 0, general_used = 0, fixed_ctrl = 0;
 	u64 global = 0;
@@ -244,6 +254,14 @@ u32 pmu_plan_make(const struct pmu_caps *c, const char *const *names, u32 n,
 			s->skip = c->none ? c->none : "no PMU hugezero knows";
 			continue;
 		}
+		/* Checked where the companion checks it: after the encoding,
+		 * before a counter is sought */
+		s->skip = pmu_encoding_skip(c->vendor, c->family,
+					    &pmu_events[s->event]);
+		if (!s->skip && p->ncounted == max)
+			s->skip = pmu_no_room;
+		if (s->skip)
+			continue;
 		place(c, s, &fixed_used, &general_used);
 		if (!s->skip)
 			p->ncounted++;
@@ -311,6 +329,18 @@ u32 pmu_plan_make(const struct pmu_caps *c, const char *const *names, u32 n,
 			emit(p->off, &p->noff, sel_msr(c, s->counter), 0);
 	}
 	return p->ncounted;
+}
+
+u32 pmu_plan_make(const struct pmu_caps *c, const char *const *names, u32 n,
+		  struct pmu_plan *p)
+{
+	return plan_make(c, names, n, PMU_MAX_EVENTS, p);
+}
+
+u32 pmu_plan_make_sampled(const struct pmu_caps *c, const char *const *names,
+			  u32 n, struct pmu_plan *p)
+{
+	return plan_make(c, names, n, PMU_MAX_SAMPLED, p);
 }
 
 u32 pmu_apply(const struct pmu_write *w, u32 n, pmu_wrmsr_fn wr, void *ctx)

@@ -17,6 +17,13 @@ enum pmu_vendor { PMU_VENDOR_NONE, PMU_VENDOR_INTEL, PMU_VENDOR_AMD };
 #define PMU_MAX_EVENTS	16
 #define PMU_MAX_WRITES	64
 #define PMU_MAX_FIXED	3	/* fixed counters hugezero uses */
+#define PMU_MAX_SAMPLED	4	/* events sampled per fault, kernel and companion */
+
+/*
+ * Why a countable event past the first PMU_MAX_SAMPLED is skipped: the
+ * same words from the kernel's plan and the companion (hosted/perf.c).
+ */
+extern const char pmu_no_room[];
 
 /* Intel MSRs (SDM vol. 4, architectural MSRs) */
 #define MSR_IA32_PMC0			0xc1
@@ -44,7 +51,7 @@ struct pmu_event {
 	const char *what;
 	u32 intel_fixed;	/* fixed counter n + 1; 0: none */
 	u32 intel_arch;		/* architectural event (CPUID 0AH EBX bit) + 1 */
-	u64 intel_sel;		/* umask << 8 | event, general counters */
+	u64 intel_sel;		/* umask << 8 | event, general counters; 0: fixed only */
 	u64 amd_sel;		/* family 17h on: event[11:8] << 32 | umask << 8 | event[7:0] */
 	u64 amd_k8_sel;		/* families before 17h */
 };
@@ -75,7 +82,8 @@ struct pmu_caps {
 	u32 version;		/* Intel: CPUID 0AH EAX[7:0]; AMD: 1, 2 with PerfMonV2 */
 	u32 ngeneral;		/* general-purpose counters */
 	u32 general_width;	/* bits */
-	u32 fixed_mask;		/* Intel: bit n, fixed counter n */
+	u32 nfixed;		/* Intel v2+: CPUID 0AH EDX[4:0], fixed counters */
+	u32 fixed_mask;		/* Intel: bit n, fixed counter n (those hugezero uses) */
 	u32 fixed_width;
 	u32 arch_len;		/* Intel: CPUID 0AH EAX[31:24], events EBX describes */
 	u32 arch_unavail;	/* Intel: CPUID 0AH EBX, bit set: event absent */
@@ -135,6 +143,13 @@ struct pmu_plan {
  */
 u32 pmu_plan_make(const struct pmu_caps *c, const char *const *names, u32 n,
 		  struct pmu_plan *p);
+/*
+ * As pmu_plan_make, but only the first PMU_MAX_SAMPLED countable events
+ * are counted; each one after is skipped with pmu_no_room (the kernel's
+ * bench=fault: what it programs is what it samples).
+ */
+u32 pmu_plan_make_sampled(const struct pmu_caps *c, const char *const *names,
+			  u32 n, struct pmu_plan *p);
 /*
  * Write @n MSRs of a plan in order through @wr (arch/x86_64/pmu.c: a
  * guarded WRMSR; the host tests: a recorder).  Stops at the first write

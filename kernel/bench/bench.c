@@ -868,7 +868,7 @@ static void pmu_up(struct bench_cpu *bc, const struct hz_config *c)
 	for (u32 i = 0; i < c->npmu; i++)
 		names[i] = pmu_events[c->pmu[i]].name;
 	pmu_caps_read(&caps);
-	pmu_plan_make(&caps, names, c->npmu, &bc->pmu);
+	pmu_plan_make_sampled(&caps, names, c->npmu, &bc->pmu);
 	if (bc->pmu.ncounted && !pmu_start(&bc->pmu))
 		return;
 	for (u32 i = 0; i < bc->pmu.nslots && bc->npmu < FAULT_PMU_MAX; i++) {

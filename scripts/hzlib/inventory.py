@@ -45,12 +45,31 @@ def write(boot: Boot, out: IO[str]) -> None:
     out.write("inventory (bench=info):\n")
     memory(boot, out)
     if c is not None:
-        pmu = (f"none ({c.f.get('pmu_reason', '?')})" if c.f.get("pmu") == "none" else
-               f"{c.f['pmu']} version {c.f.get('pmu_version')}, {c.f.get('pmu_general')} "
-               f"general counters of {c.f.get('pmu_width')} bits")
-        out.write(f"counters: pmu {pmu}; frequency {c.f.get('freq')}; SMIs {c.f.get('smi')}\n")
+        out.write(counters_line(c.f) + "\n")
     if con is not None:
         out.write(console_line(con.f) + "\n")
+
+
+def counters_line(f: dict[str, str]) -> str:
+    """The counters record as one line: the PMU with what CPUID says of
+    it (Intel's fixed counters and architectural events, AMD's
+    PerfCtrExtCore and PerfMonV2), the frequency and the SMI sources."""
+    if f.get("pmu") == "none":
+        pmu = f"none ({f.get('pmu_reason', '?')})"
+    else:
+        pmu = (f"{f.get('pmu')} version {f.get('pmu_version')}, {f.get('pmu_general')} "
+               f"general counters of {f.get('pmu_width')} bits")
+        if "pmu_fixed" in f:
+            pmu += f", {f['pmu_fixed']} fixed"
+            if "pmu_fixed_width" in f:
+                pmu += f" of {f['pmu_fixed_width']} bits"
+        if "pmu_arch_events" in f:
+            pmu += (f", {f['pmu_arch_events']} architectural events"
+                    f" (EBX absent mask {f.get('pmu_arch_unavail', '?')})")
+        for key, what in (("pmu_ext_core", "PerfCtrExtCore"), ("pmu_perfmon_v2", "PerfMonV2")):
+            if key in f:
+                pmu += f", {what} {f[key]}"
+    return f"counters: pmu {pmu}; frequency {f.get('freq')}; SMIs {f.get('smi')}"
 
 
 def console_line(f: dict[str, str]) -> str:

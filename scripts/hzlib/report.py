@@ -100,6 +100,11 @@ def write(boots: list[Boot], out: IO[str]) -> None:
                           f"{fmt(r['probe_us_max']).strip()} us; {r['probe_lost']} lost\n")
             if r.get("flagged"):
                 out.write(f"      flagged: {r['flagged']}\n")
+            if r.get("kernel_flagged", "") and r["kernel_flagged"] != r.get("flagged"):
+                out.write(f"      the kernel's summary flagged otherwise: "
+                          f"{r['kernel_flagged']}\n")
+            elif r.get("flagged") and "kernel_flagged" in r and not r["kernel_flagged"]:
+                out.write("      (the kernel's summary flagged none)\n")
             if r.get("inject", "none") != "none":
                 out.write(f"      inject={r['inject']}: {r['injected'] or 0} lines "
                           f"injected, {r['detected'] or 0} detected\n")

@@ -31,8 +31,13 @@ CSV_COLUMNS = [
     "probe_us_max", "probe_lost", "numa", "cpu", "ncpus", "node", "mem_node",
     "group", "apic_id", *dims.PREZERO_PARAMS, "prezeroed_pct", "prezero_by",
     "fault_ms_per_run", "inline_clear_ms_per_run", "prezero_ms_per_run",
-    "zeroing_ms_per_run", "prezero_gbps", "flagged",
+    "zeroing_ms_per_run", "prezero_gbps", "flagged", "kernel_flagged",
 ]
+
+# A run's effective frequency this many percent off the median of the
+# configuration's measured runs is flagged, as the kernel's summary does
+# (lib/benchrec.h FREQ_TOLERANCE_PCT).
+FREQ_TOLERANCE_PCT = 2
 
 # Which CPU of its group a configuration's records are from (docs/smp.md):
 # bookkeeping, not dimensions, but a row's identity within its boot.
@@ -319,14 +324,49 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         **counter_figures(c),
         **{k: f.get(k, "") for k in CPU_FIELDS},
         "cpu": cpu_of(f, d),
-        # Runs the kernel would not average in silently: an SMI in them,
-        # or an effective frequency off the others' (docs/hardware.md).
-        "flagged": s.f.get("flagged", "") if s else "",
+        # Runs not to average in silently: an SMI in them, or an
+        # effective frequency off the others' (docs/hardware.md),
+        # computed here from the run records; the kernel's summary's own
+        # `flagged` beside it, to show where they disagree.
+        "flagged": flag_runs(measured),
+        "kernel_flagged": s.f.get("flagged", "") if s else "",
         "dims": d,
         "reason": (s.f.get("reason", "") if s else "no summary record") +
         ("; " + "; ".join(c.problems) if c.problems else ""),
     })
     return out
+
+
+def _median_int(v: list[int]) -> int:
+    """The median as lib/stats.c median_u64 takes it: of an even count,
+    the lower middle plus half the gap, rounded down."""
+    v = sorted(v)
+    n = len(v)
+    if not n:
+        return 0
+    return v[n // 2] if n % 2 else v[n // 2 - 1] + (v[n // 2] - v[n // 2 - 1]) // 2
+
+
+def flag_runs(measured: list[Record]) -> str:
+    """The runs with an SMI (`smis` > 0) or an effective frequency
+    (`eff_khz`) more than FREQ_TOLERANCE_PCT off the median of the
+    measured runs', in the kernel summary's words (lib/benchrec.c
+    flag_runs); runs numbered by their order among the measured ones,
+    as the kernel numbers them."""
+    khz = [r.int("eff_khz") for r in measured if "eff_khz" in r.f]
+    med = _median_int(khz)
+    out = []
+    for i, r in enumerate(measured):
+        smis = r.int("smis", 0)
+        if smis:
+            out.append(f"run {i}: {smis} SMI{'s' if smis > 1 else ''}")
+        if med and "eff_khz" in r.f:
+            f = r.int("eff_khz")
+            off = abs(f - med)
+            if off * 100 > med * FREQ_TOLERANCE_PCT:
+                out.append(f"run {i}: {f} kHz, {off * 100 // med}."
+                           f"{off * 1000 // med % 10}% off the median")
+    return "; ".join(out)
 
 
 def counter_figures(c: Config) -> dict[str, float]:

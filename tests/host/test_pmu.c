@@ -86,8 +86,20 @@ TEST(pmu_caps_intel_decode)
 	/* version 5: ECX adds fixed counters beyond EDX's count */
 	pmu_caps_intel(&c, 6, 0x07300805, 0, 0x4, 0x602);
 	EXPECT_EQ(c.fixed_mask, 7);
+	EXPECT_EQ(c.nfixed, 2);
+	/* EDX[4:0] of 31, the most it can say, and of 4 (a Sapphire
+	 * Rapids): the inventory says so, plans use the three hugezero
+	 * knows */
+	pmu_caps_intel(&c, 6, 0x07300805, 0x10, 0xf, 0x604 | (31u << 0));
+	EXPECT_EQ(c.nfixed, 31);
+	EXPECT_EQ(c.fixed_mask, 7);
+	EXPECT_EQ(c.arch_unavail, 0x10);
+	pmu_caps_intel(&c, 6, 0x07300805, 0, 0, 0x604);
+	EXPECT_EQ(c.nfixed, 4);
+	EXPECT_EQ(c.fixed_width, 48);
 	pmu_caps_intel(&c, 6, 0x07300201, 0, 0, 0);
 	EXPECT_EQ(c.fixed_mask, 0);
+	EXPECT_EQ(c.nfixed, 0);
 	EXPECT(!c.global_ctrl);
 }
 
@@ -143,6 +155,61 @@ TEST(pmu_intel_no_free_counter)
 		{ 0x186, 0x434f2e }, { 0x187, 0x43412e },
 		{ 0xc1, 0 }, { 0xc2, 0 },
 		{ 0x38f, 0x3 });
+}
+
+TEST(pmu_intel_ref_cycles_fixed_only)
+{
+	static const char *const ev[] = { "ref-cycles", "cycles" };
+	struct pmu_caps c;
+	struct pmu_plan p;
+
+	/* version 2, 4 general counters, 2 fixed: no fixed counter 2, and
+	 * the general 0x013c (REF_XCLK) is another clock: skipped */
+	pmu_caps_intel(&c, 6, 0x07300402, 0, 0, 0x602);
+	EXPECT_EQ(c.fixed_mask, 3);
+	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 1);
+	EXPECT_STR(p.slots[0].skip,
+		   "Intel: ref-cycles needs fixed counter 2, which this CPU lacks");
+	EXPECT(p.slots[1].fixed);
+	EXPECT_WRITES(&p,
+		{ 0x38f, 0 }, { 0x38d, 0x30 },	/* fixed 1: OS | USR */
+		{ 0x30a, 0 },
+		{ 0x38f, 0x200000000ULL });
+	/* version 1: no fixed counters at all */
+	pmu_caps_intel(&c, 6, 0x07280201, 0, 0, 0);
+	EXPECT_EQ(pmu_plan_make(&c, ev, 1, &p), 0);
+	EXPECT_STR(p.slots[0].skip,
+		   "Intel: ref-cycles needs fixed counter 2, which this CPU lacks");
+}
+
+TEST(pmu_kernel_samples_four)
+{
+	static const char *const ev[] = {
+		"instructions", "l1d-loads", "cycles", "ref-cycles",
+		"llc-references", "llc-misses", "branches",
+	};
+	struct pmu_caps c;
+	struct pmu_plan p;
+
+	/* The kernel's plan: l1d-loads has no Intel encoding (skipped
+	 * first, as the companion does), then four are counted and the
+	 * rest skipped with the companion's words, so that pmu_counted
+	 * names only what is sampled. */
+	icelake(&c);
+	EXPECT_EQ(pmu_plan_make_sampled(&c, ev, ARRAY_SIZE(ev), &p), 4);
+	EXPECT_EQ(p.nslots, 7);
+	EXPECT_STR(p.slots[1].skip, "Intel: not an architectural event");
+	EXPECT(!p.slots[4].skip);
+	EXPECT_STR(p.slots[5].skip, pmu_no_room);
+	EXPECT_STR(p.slots[6].skip, pmu_no_room);
+	EXPECT_STR(pmu_no_room, "the first 4 events that can be counted are "
+		   "sampled, by the kernel and the companion alike");
+	/* Nothing programmed for them: one general counter, PMC0 */
+	EXPECT_WRITES(&p,
+		{ 0x38f, 0 }, { 0x38d, 0x333 },
+		{ 0x186, 0x434f2e },
+		{ 0x309, 0 }, { 0x30a, 0 }, { 0x30b, 0 }, { 0xc1, 0 },
+		{ 0x38f, 0x700000001ULL });
 }
 
 TEST(pmu_intel_version1_and_unavailable)
