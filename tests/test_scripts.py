@@ -275,6 +275,59 @@ class CompareTest(unittest.TestCase):
         self.assertIn("only in A:", out.getvalue())
         self.assertIn("only in B:", out.getvalue())
 
+    def compare_with(self, lines: list[str]) -> tuple[int, str]:
+        import io
+        import tempfile
+        from hzlib import compare
+        with tempfile.TemporaryDirectory() as d:
+            b = Path(d) / "b.log"
+            b.write_text("\n".join(lines) + "\n")
+            out = io.StringIO()
+            rc = compare.write(str(DATA / "kernel-bench.log"), str(b), out)
+        return rc, out.getvalue()
+
+    def test_compare_says_what_a_cut_off_log_lost(self) -> None:
+        """A log cut off before its last summary: the configuration that
+        never ended is named as left out, the boot as damaged, exit 1."""
+        lines = (DATA / "kernel-bench.log").read_text().splitlines()
+        cut = next(i for i, ln in enumerate(lines) if " summary cfg=4 " in ln)
+        rc, text = self.compare_with(lines[:cut])
+        self.assertEqual(rc, 1)
+        self.assertIn("left out of B, not compared:", text)
+        self.assertIn("boot 0 damaged: boot cut off: no 'end' record", text)
+        self.assertRegex(text, r"\n  incomplete boot 0 bench=fault folio=\S+ .*no summary record")
+        self.assertIn("WARNING: a measurement is missing", text)
+        self.assertNotIn("left out of A", text)
+
+    def test_compare_lists_a_skip_and_exits_0(self) -> None:
+        """A configuration the kernel skipped is a defined outcome: listed
+        with its reason, not damage."""
+        import re
+        lines = (DATA / "kernel-bench.log").read_text().splitlines()
+        i = next(i for i, ln in enumerate(lines) if " summary cfg=4 " in ln)
+        seq = int(lines[i].split()[1])
+        lines[i] = record(seq, "summary", 'cfg=4 status=skip runs=0 reason="no room"')
+        rc, text = self.compare_with(lines)
+        self.assertEqual(rc, 0, text)
+        self.assertRegex(text, r"\n  skip boot 0 bench=fault .*: no room\n")
+        self.assertNotIn("WARNING", text)
+        self.assertEqual(len(re.findall("left out of", text)), 1)
+
+    def test_compare_one_damaged_log_against_itself(self) -> None:
+        """One log on both sides: its losses listed once."""
+        import io
+        import tempfile
+        from hzlib import compare
+        lines = (DATA / "kernel-bench.log").read_text().splitlines()
+        with tempfile.TemporaryDirectory() as d:
+            b = Path(d) / "b.log"
+            b.write_text("\n".join(lines[:-4]) + "\n")
+            out = io.StringIO()
+            rc = compare.write(str(b), None, out, ["clear=rep"],
+                               ["clear=erms"])
+        self.assertEqual(rc, 1)
+        self.assertIn("left out of A and B, not compared:", out.getvalue())
+
 
 class ExportTest(unittest.TestCase):
     def test_sample_rows(self) -> None:

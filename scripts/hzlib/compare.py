@@ -16,7 +16,9 @@ configuration's per-run GB/s on either side go through Welch's t-test
 (scipy.stats.ttest_ind, equal_var=False, two-sided); a difference whose
 p-value is 0.05 or more is marked '~' as within noise.  Configurations
 found on one side only are listed, not dropped, with the nearest one of the
-other side and how it differs.  With pmu=, each pair's counters too:
+other side and how it differs; what neither side can compare (a skipped,
+failed or unended configuration, a damaged log) is listed as left out,
+and anything but a skip makes the exit status 1.  With pmu=, each pair's counters too:
 per event the mean per fault and per 4 KiB page on either side
 (counters.py) and the change.  With --a and --b (selection.py) the sides
 are what each selects, in two logs or in one, paired on every dimension but
@@ -239,10 +241,42 @@ class Comparison:
     machines_a: set[str]
     machines_b: set[str]
     selectors: selection.Selectors | None = None
+    left_out_a: list[str] = field(default_factory=list)
+    left_out_b: list[str] = field(default_factory=list)
 
     @property
     def pairs(self) -> list[Pair]:
         return self.configs.pairs + self.aggregates.pairs
+
+    @property
+    def damaged(self) -> bool:
+        """Either side lost a measurement it should hold: a damaged or cut
+        off log, or a configuration that failed or never ended (a skip is
+        a defined outcome, not damage)."""
+        return any(not n.startswith(SKIP) for n in self.left_out_a + self.left_out_b)
+
+
+# What a left-out note starts with for a configuration the kernel skipped.
+SKIP = "skip "
+# Notes shown per side; the rest are counted.
+LEFT_OUT_SHOWN = 8
+
+
+def left_out(boots: list[Boot]) -> list[str]:
+    """What @boots hold that is not in the comparison, and why: a boot with
+    no records at all, each problem of a damaged log, and every
+    configuration that did not end ok (table() pools only ok ones)."""
+    out = [] if boots else ["no boot found in the log: nothing to compare"]
+    for b in boots:
+        out += [f"boot {b.index} damaged: {why}" for why in b.problems]
+        for _, row in results.pairs(b):
+            st = str(row["status"])
+            if st != "ok":
+                why = f": {row['reason']}" if row.get("reason") else ""
+                d: dict[str, str] = row["dims"]  # type: ignore[assignment]
+                name = dims.label(d, [k for k in SHOWN if k in d])
+                out.append(f"{st} boot {b.index} {name}{why}")
+    return out
 
 
 def machines(boots: list[Boot]) -> set[str]:
@@ -266,8 +300,10 @@ def compare(boots_a: list[Boot], boots_b: list[Boot],
     b = a if boots_b is boots_a else [table(boots_b), agg_table(boots_b)]
     if sel is not None:
         a, b = sel.apply(a, b)
+    lo_a = left_out(boots_a)
     return Comparison(section(a[0], b[0]), section(a[1], b[1]),
-                      machines(boots_a), machines(boots_b), sel)
+                      machines(boots_a), machines(boots_b), sel,
+                      lo_a, lo_a if boots_b is boots_a else left_out(boots_b))
 
 
 def write(a_path: str, b_path: str | None, out: IO[str], sel_a: list[str] | None = None,
@@ -288,8 +324,9 @@ def write(a_path: str, b_path: str | None, out: IO[str], sel_a: list[str] | None
                                same) if sel_a is not None and sel_b is not None else None)
     names = [f"{side}: {path}{f' ({s.text})' if s else ''}\n" for side, path, s in (
         ("A", a_path, sel and sel.a), ("B", b_path or a_path, sel and sel.b))]
-    show(compare(boots_a, boots_b, sel), "".join(names), out)
-    return 0
+    cmp = compare(boots_a, boots_b, sel)
+    show(cmp, "".join(names), out)
+    return 1 if cmp.damaged else 0
 
 
 def cell(s: Side) -> str:
@@ -341,6 +378,18 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
                   "time per pass (not net of the timer), mean +- stddev% over passes\n")
         rows(cmp.aggregates, label, width, out)
     counterreport.changes(cmp.configs.pairs, label, width, out)
+    same = cmp.left_out_a is cmp.left_out_b
+    for side, notes in (("A and B" if same else "A", cmp.left_out_a),
+                        ("" if same else "B", [] if same else cmp.left_out_b)):
+        if notes:
+            out.write(f"\nleft out of {side}, not compared:\n")
+            for n in notes[:LEFT_OUT_SHOWN]:
+                out.write(f"  {n}\n")
+            if len(notes) > LEFT_OUT_SHOWN:
+                out.write(f"  and {len(notes) - LEFT_OUT_SHOWN} more\n")
+    if cmp.damaged:
+        out.write("\nWARNING: a measurement is missing (damaged, failed or cut off): "
+                  "exit 1\n")
     if any(p.untested == "no scipy" for p in cmp.pairs):
         out.write(f"\n{NO_SCIPY}\n")
 
