@@ -13,6 +13,7 @@
 #include "kernel/console.h"
 #include "kernel/inventory.h"
 #include "kernel/mm/memory.h"
+#include "lib/benchrec.h"
 #include "lib/format.h"
 
 /* The SRAT node of [start, end), or -1 for none (no SRAT, or a hole). */
@@ -77,6 +78,7 @@ static void counters(struct rec_writer *w)
 		rec_u64(&r, "pmu_version", c.version);
 		rec_u64(&r, "pmu_general", c.ngeneral);
 		rec_u64(&r, "pmu_width", c.general_width);
+		rec_pmu_firmware(&r, c.fw_mask, c.fw_msr, c.fw_val);
 		if (c.vendor == PMU_VENDOR_INTEL)
 			intel_fields(&r, &c);
 		else

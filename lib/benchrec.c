@@ -174,6 +174,20 @@ static void rec_prezero(struct rec *r, const struct bench_desc *d)
 	}
 }
 
+/*
+ * Counters the firmware had left enabled (pmu_caps_check(), Linux's
+ * "Broken BIOS detected"): hugezero counts over them as Linux does, and
+ * says so, since the firmware may count on them too (SMM).
+ */
+void rec_pmu_firmware(struct rec *r, u64 mask, u32 msr, u64 val)
+{
+	if (!mask)
+		return;
+	rec_hex(r, "pmu_firmware", mask);
+	rec_hex(r, "pmu_firmware_msr", msr);
+	rec_hex(r, "pmu_firmware_val", val);
+}
+
 /* pmu=: the events asked for, those counted, and why each other is not. */
 static void rec_pmu(struct rec *r, const struct pmu_plan *p)
 {
@@ -198,6 +212,7 @@ static void rec_pmu(struct rec *r, const struct pmu_plan *p)
 	rec_str(r, "pmu_counted", c ? counted : "none");
 	if (k)
 		rec_str(r, "pmu_skip", skip);
+	rec_pmu_firmware(r, p->fw_mask, p->fw_msr, p->fw_val);
 }
 
 static void rec_smp(struct rec *r, const struct bench_smp *s)

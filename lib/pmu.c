@@ -80,7 +80,18 @@ int pmu_event_index(const char *name, size_t len)
 
 static const char no_intel_pmu[] = "no PMU: CPUID 0AH reports version 0";
 static const char no_intel_counters[] = "no PMU: CPUID 0AH reports no counters";
-static const char no_amd_pmu[] = "no core performance counters";
+static const char pmu_faulted[] = "no core performance counters: a counter "
+	"MSR faulted (broken PMU hardware, Linux says)";
+static const char pmu_faulted_hv[] = "no core performance counters: a counter "
+	"MSR faulted under a hypervisor";
+static const char pmu_not_kept[] = "no core performance counters: a counter "
+	"did not keep a written value (broken PMU hardware, Linux says)";
+static const char pmu_not_kept_hv[] = "no core performance counters: a counter "
+	"did not keep a written value under a hypervisor";
+static const char pmu_all_firmware[] = "no core performance counters free: "
+	"the firmware left every general counter enabled";
+static const char pmu_no_general[] = "no core performance counters: no general "
+	"counter to test a written value on (fixed counters only)";
 const char pmu_no_room[] = "the first 4 events that can be counted are "
 	"sampled, by the kernel and the companion alike";
 _Static_assert(PMU_MAX_SAMPLED == 4, "pmu_no_room says 4");
@@ -116,6 +127,7 @@ void pmu_caps_intel(struct pmu_caps *c, u32 family, u32 eax, u32 ebx,
 		c->fixed_mask = (1u << nfixed) - 1;	/* nfixed < 32 */
 		if (c->version >= 5)	/* ECX: which fixed counters exist */
 			c->fixed_mask |= ecx;
+		c->fixed_present = c->fixed_mask & 0xffff;
 		c->fixed_mask &= (1u << PMU_MAX_FIXED) - 1;
 		c->fixed_width = (edx >> 5) & 0xff;
 		c->global_ctrl = true;
@@ -125,15 +137,11 @@ void pmu_caps_intel(struct pmu_caps *c, u32 family, u32 eax, u32 ebx,
 }
 
 void pmu_caps_amd(struct pmu_caps *c, u32 family, u32 ext1_ecx,
-		  u32 ext22_eax, u32 ext22_ebx, bool answers)
+		  u32 ext22_eax, u32 ext22_ebx)
 {
 	memset(c, 0, sizeof(*c));
 	c->vendor = PMU_VENDOR_AMD;
 	c->family = family;
-	if (!answers) {
-		c->none = no_amd_pmu;
-		return;
-	}
 	c->version = 1;
 	c->amd_ext = ext1_ecx & (1u << 23);
 	c->ngeneral = c->amd_ext ? 6 : 4;
@@ -167,6 +175,108 @@ static u32 ctr_msr(const struct pmu_caps *c, u32 n)
 	if (c->vendor == PMU_VENDOR_INTEL)
 		return MSR_IA32_PMC0 + n;
 	return c->amd_ext ? MSR_F15H_PERF_CTR0 + 2 * n : MSR_K7_PERFCTR0 + n;
+}
+
+static void firmware_uses(struct pmu_caps *c, u32 bit, u32 msr, u64 val)
+{
+	if (!c->fw_mask) {
+		c->fw_msr = msr;
+		c->fw_val = val;
+	}
+	c->fw_mask |= 1ULL << bit;
+}
+
+/*
+ * Why the check found no usable PMU: Linux says "PMU not available due
+ * to virtualization" under a hypervisor, "Broken PMU hardware" else.
+ */
+static const char *check_failed(bool hypervisor, bool faulted)
+{
+	if (faulted)
+		return hypervisor ? pmu_faulted_hv : pmu_faulted;
+	return hypervisor ? pmu_not_kept_hv : pmu_not_kept;
+}
+
+/*
+ * The last general counter the firmware left alone (Linux's reg_safe),
+ * or -1; -2 when a control MSR faulted.
+ */
+static int firmware_scan(struct pmu_caps *c, pmu_rdmsr_fn rd, void *ctx)
+{
+	int free = -1;
+	u64 v;
+
+	for (u32 n = 0; n < c->ngeneral && n < 32; n++) {
+		if (!rd(ctx, sel_msr(c, n), &v))
+			return -2;
+		if (v & PMU_SEL_EN)
+			firmware_uses(c, n, sel_msr(c, n), v);
+		else
+			free = (int)n;
+	}
+	if (c->vendor != PMU_VENDOR_INTEL || !c->fixed_present)
+		return free;
+	if (!rd(ctx, MSR_IA32_FIXED_CTR_CTRL, &v))
+		return -2;
+	/* every fixed counter CPUID reports, not only those hugezero uses */
+	for (u32 n = 0; n < 16; n++)
+		if ((c->fixed_present & (1u << n)) && (v & (0x3ULL << (4 * n))))
+			firmware_uses(c, 32 + n, MSR_IA32_FIXED_CTR_CTRL, v);
+	return free;
+}
+
+/*
+ * Whether general counter @n keeps a value written to it: its old value
+ * with the low 16 bits flipped, as Linux writes, so that the value read
+ * back can only match by the write; bit 31 cleared, since Intel's legacy
+ * 32-bit counter writes sign-extend it.  The old value is written back
+ * (on Intel, its low 32 bits sign-extended; the counter is disabled).
+ * 0: kept; 1: not kept; -1: an access faulted.
+ */
+static int counter_keeps(const struct pmu_caps *c, u32 n, pmu_rdmsr_fn rd,
+			 pmu_wrmsr_fn wr, void *ctx)
+{
+	u32 msr = ctr_msr(c, n);
+	u64 old, probe, got;
+	bool read;
+
+	if (!rd(ctx, msr, &old))
+		return -1;
+	probe = (old ^ 0xffff) & 0x7fffffffULL;
+	if (!wr(ctx, msr, probe))
+		return -1;
+	read = rd(ctx, msr, &got);
+	wr(ctx, msr, old);
+	if (!read)
+		return -1;
+	return got == probe ? 0 : 1;
+}
+
+void pmu_caps_check(struct pmu_caps *c, bool hypervisor, pmu_rdmsr_fn rd,
+		    pmu_wrmsr_fn wr, void *ctx)
+{
+	int free, kept;
+
+	if (c->none)
+		return;
+	free = firmware_scan(c, rd, ctx);
+	if (free == -2) {
+		c->none = check_failed(hypervisor, true);
+	} else if (free == -1) {
+		/* Linux gives up too: no counter to test a write on */
+		c->none = c->ngeneral ? pmu_all_firmware : pmu_no_general;
+	} else {
+		kept = counter_keeps(c, (u32)free, rd, wr, ctx);
+		if (kept)
+			c->none = check_failed(hypervisor, kept < 0);
+	}
+	if (c->none) {
+		/* nothing is counted: no warning about counting over (the
+		 * reason says when the firmware's counters are why) */
+		c->fw_mask = 0;
+		c->fw_msr = 0;
+		c->fw_val = 0;
+	}
 }
 
 const char *pmu_encoding_skip(u32 vendor, u32 family, const struct pmu_event *e)
@@ -236,6 +346,9 @@ static u32 plan_make(const struct pmu_caps *c, const char *const *names, u32 n,
 			 MSR_IA32_PERF_GLOBAL_CTRL : MSR_AMD64_PERF_CNTR_GLOBAL_CTL;
 
 	memset(p, 0, sizeof(*p));
+	p->fw_mask = c->fw_mask;
+	p->fw_msr = c->fw_msr;
+	p->fw_val = c->fw_val;
 	for (u32 i = 0; i < n && p->nslots < PMU_MAX_EVENTS; i++) {
 		struct pmu_slot *s = &p->slots[p->nslots++];
 

@@ -84,12 +84,17 @@ struct pmu_caps {
 	u32 general_width;	/* bits */
 	u32 nfixed;		/* Intel v2+: CPUID 0AH EDX[4:0], fixed counters */
 	u32 fixed_mask;		/* Intel: bit n, fixed counter n (those hugezero uses) */
+	u32 fixed_present;	/* Intel: bit n, fixed counter n CPUID reports (0-15) */
 	u32 fixed_width;
 	u32 arch_len;		/* Intel: CPUID 0AH EAX[31:24], events EBX describes */
 	u32 arch_unavail;	/* Intel: CPUID 0AH EBX, bit set: event absent */
 	bool amd_ext;		/* AMD: PerfCtrExtCore, CPUID 80000001h ECX[23] */
 	bool global_ctrl;	/* a global enable (Intel v2+, AMD PerfMonV2) */
 	const char *none;	/* why there is no PMU; NULL: there is one */
+	/* pmu_caps_check(): the counters the firmware left enabled */
+	u64 fw_mask;		/* bit n: general counter n; bit 32 + n: fixed n */
+	u32 fw_msr;		/* the first such control MSR, and its value */
+	u64 fw_val;
 };
 
 /*
@@ -100,12 +105,11 @@ void pmu_caps_intel(struct pmu_caps *c, u32 family, u32 eax, u32 ebx,
 		    u32 ecx, u32 edx);
 /*
  * AMD (and Hygon): CPUID 80000001h ECX, CPUID 80000022h EAX and EBX (0 if
- * not reported), and whether the counters answered: @answers false when
- * the caller found that a counter does not keep what is written to it
- * (a hypervisor, or an emulator, that has none).
+ * not reported).  There is no CPUID bit for the four legacy counters:
+ * pmu_caps_check() asks the counters themselves.
  */
 void pmu_caps_amd(struct pmu_caps *c, u32 family, u32 ext1_ecx,
-		  u32 ext22_eax, u32 ext22_ebx, bool answers);
+		  u32 ext22_eax, u32 ext22_ebx);
 /* No PMU this code knows: another vendor. */
 void pmu_caps_none(struct pmu_caps *c, const char *why);
 
@@ -113,6 +117,27 @@ struct pmu_write {
 	u32 msr;
 	u64 val;
 };
+
+/* A guarded RDMSR / WRMSR: false when the access faulted. */
+typedef bool (*pmu_rdmsr_fn)(void *ctx, u32 msr, u64 *val);
+typedef bool (*pmu_wrmsr_fn)(void *ctx, u32 msr, u64 val);
+
+/*
+ * What CPUID says, checked against the counters themselves, as Linux's
+ * check_hw_exists() (arch/x86/events/core.c) does before it trusts them:
+ * each general counter's event select and Intel's fixed-counter control
+ * (every fixed counter CPUID reports) are read through @rd, and an
+ * enabled one is the firmware's, recorded in c->fw_* (Linux's "Broken
+ * BIOS detected": counted over all the same, as Linux does).  Then the
+ * last general counter the firmware does not use must keep a value
+ * written to it through @wr (written back after).  A fault, a value not
+ * kept (QEMU's TCG ignores the writes), no general counter free, or none
+ * at all sets c->none, worded for a @hypervisor as Linux words it: no
+ * PMU, as Linux falls back to software events, and fw_* cleared (nothing
+ * is counted over).  Nothing is touched when c->none is already set.
+ */
+void pmu_caps_check(struct pmu_caps *c, bool hypervisor, pmu_rdmsr_fn rd,
+		    pmu_wrmsr_fn wr, void *ctx);
 
 /* One requested event, counted or skipped. */
 struct pmu_slot {
@@ -134,6 +159,9 @@ struct pmu_plan {
 	u32 nslots;
 	struct pmu_slot slots[PMU_MAX_EVENTS];
 	u32 ncounted;
+	u64 fw_mask;		/* the caps' fw_*: what the firmware left on */
+	u32 fw_msr;
+	u64 fw_val;
 };
 
 /*
@@ -155,7 +183,6 @@ u32 pmu_plan_make_sampled(const struct pmu_caps *c, const char *const *names,
  * guarded WRMSR; the host tests: a recorder).  Stops at the first write
  * @wr refuses; returns how many were made.
  */
-typedef bool (*pmu_wrmsr_fn)(void *ctx, u32 msr, u64 val);
 u32 pmu_apply(const struct pmu_write *w, u32 n, pmu_wrmsr_fn wr, void *ctx);
 /* A counter's value from RDPMC's 64 bits (the counter's width kept). */
 u64 pmu_value(const struct pmu_slot *s, u64 raw);

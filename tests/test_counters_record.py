@@ -36,6 +36,14 @@ class CountersLine(unittest.TestCase):
                               "pmu_perfmon_v2": "yes", "freq": "aperf/mperf", "smi": "no"})
         self.assertIn("6 general counters of 48 bits, PerfCtrExtCore yes, PerfMonV2 yes;", line)
 
+    def test_firmware_counters(self) -> None:
+        line = counters_line({"pmu": "amd", "pmu_version": "2", "pmu_general": "6",
+                              "pmu_width": "48", "pmu_firmware": "0x1",
+                              "pmu_firmware_msr": "0xc0010200",
+                              "pmu_firmware_val": "0x430076", "freq": "a", "smi": "b"})
+        self.assertIn("; the firmware had left counters 0x1 enabled (MSR 0xc0010200 "
+                      "was 0x430076: counted over, as Linux does); frequency a", line)
+
     def test_none(self) -> None:
         line = counters_line({"pmu": "none", "pmu_reason": "no core performance counters",
                               "freq": "a", "smi": "b"})

@@ -47,6 +47,20 @@ class CountersReportTest(unittest.TestCase):
         self.assertRegex(t, r"llc miss rate +5\.00%")     # 250 of 5000
         self.assertRegex(t, r"l1d-loads +skipped: Intel: not an architectural event")
 
+    def test_firmware_counters_warned(self) -> None:
+        """Counters the firmware had left enabled (pmu_caps_check()): the
+        kernel counted over them, and report says so once, with the MSR."""
+        log = Log()
+        for name in ("2M.erms.contiguous-page", "2M.rep.contiguous-page"):
+            log = pmu_config(log, {"instructions": [10, 10]}, name=name, folio="2M",
+                             size=str(4 << 20), pmu_firmware="0x200000001",
+                             pmu_firmware_msr="0x186", pmu_firmware_val="0x43003c")
+        t = text(log)
+        self.assertEqual(t.count("WARNING: the firmware had left counters 0x200000001 "
+                                 "enabled"), 1, t)
+        self.assertIn("MSR 0x186 was 0x43003c", t)
+        self.assertNotIn("firmware had left", text(pmu_config(Log(), {"instructions": [1, 1]})))
+
     def test_no_pmu_no_table(self) -> None:
         self.assertNotIn("counters around each clear", text(Log().config(kernel_config(), RUNS)))
 

@@ -295,7 +295,7 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("left out of B, not compared:", text)
         self.assertIn("boot 0 damaged: boot cut off: no 'end' record", text)
-        self.assertRegex(text, r"\n  incomplete boot 0 bench=fault folio=\S+ .*no summary record")
+        self.assertRegex(text, r"\n  incomplete boot 0 cfg=4 bench=fault folio=\S+ .*no summary record")
         self.assertIn("WARNING: a measurement is missing", text)
         self.assertNotIn("left out of A", text)
 
@@ -309,7 +309,7 @@ class CompareTest(unittest.TestCase):
         lines[i] = record(seq, "summary", 'cfg=4 status=skip runs=0 reason="no room"')
         rc, text = self.compare_with(lines)
         self.assertEqual(rc, 0, text)
-        self.assertRegex(text, r"\n  skip boot 0 bench=fault .*: no room\n")
+        self.assertRegex(text, r"\n  skip boot 0 cfg=4 bench=fault .*: no room\n")
         self.assertNotIn("WARNING", text)
         self.assertEqual(len(re.findall("left out of", text)), 1)
 

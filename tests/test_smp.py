@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hzlib import compare, cpulist, groups, plot, records, report, results, split  # noqa: E402
+from hzlib import compare, cpulist, groups, plot, records, report, results, selection, split  # noqa: E402
 
 from synth import Log, kernel_config  # noqa: E402
 
@@ -251,14 +251,50 @@ class PairingTest(unittest.TestCase):
         self.assertEqual([len(v.runs) for v in table.values()], [2, 2, 2, 2])
         self.assertEqual([len(v.runs) for v in agg.values()], [2])
 
-    def compare_text(self, a: str, b: str) -> str:
+    def compare_rc(self, a: str, b: str, sel_a: list[str] | None = None,
+                   sel_b: list[str] | None = None) -> tuple[int, str]:
         with tempfile.TemporaryDirectory() as d:
             pa, pb = Path(d, "a.log"), Path(d, "b.log")
             pa.write_text(a)
             pb.write_text(b)
             out = io.StringIO()
-            compare.write(str(pa), str(pb), out)
-            return out.getvalue()
+            rc = compare.write(str(pa), str(pb), out, sel_a, sel_b)
+            return rc, out.getvalue()
+
+    def compare_text(self, a: str, b: str) -> str:
+        return self.compare_rc(a, b)[1]
+
+    def test_compare_lists_a_failed_group(self) -> None:
+        """A group that failed is left out of the aggregates, said so with
+        its group and CPUs, and the exit status is 1; a refused one is a
+        defined outcome: listed, exit 0."""
+        rc, text = self.compare_rc(kernel_smp(2).text(), kernel_smp(2, status="fail").text())
+        self.assertEqual(rc, 1, text)
+        self.assertRegex(text, r"left out of B, not compared:\n  fail boot 0 group=1 cpus=0-1 ")
+        rc, text = self.compare_rc(kernel_smp(2).text(),
+                                   kernel_smp(2, status="refused").text())
+        self.assertEqual(rc, 0, text)
+        self.assertRegex(text, r"\n  refused boot 0 group=1 cpus=0-1 ")
+
+    def test_compare_leaves_unselected_failures_alone(self) -> None:
+        """--a/--b: a failure in a configuration neither side selects is
+        not the comparison's loss."""
+        log = Log()
+        for clear in ("rep", "erms"):
+            log.config(kernel_config(clear=clear, name=f"2M.{clear}.contiguous-page"), CPU_RUNS)
+        log.cfgs += 1
+        log.add("config", f"cfg={log.cfgs} "
+                + kernel_config(clear="movnti", name="2M.movnti.contiguous-page"))
+        log.add("summary", f'cfg={log.cfgs} status=fail runs=0 reason="verify failed"')
+        text = log.text()
+        rc, out = self.compare_rc(text, text, ["clear=rep"], ["clear=erms"])
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("left out", out)
+        # Selecting only what failed: refused (exit 2), saying it failed.
+        with self.assertRaisesRegex(selection.SelectError,
+                                    r"--b clear=movnti: no configuration of B has it; .*"
+                                    r"left out as not ok: fail boot 0 cfg=3 .*verify failed"):
+            self.compare_rc(text, text, ["clear=rep"], ["clear=movnti"])
 
     def test_compare_pairs_cpu_by_cpu_and_aggregates(self) -> None:
         faster = Log().smp(2).group(kernel_config(access="write"), {0: CPU_RUNS, 1: CPU_RUNS},

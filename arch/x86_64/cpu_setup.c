@@ -8,7 +8,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpu_setup.h"
 #include "arch/x86_64/cpuid.h"
-#include "arch/x86_64/traps.h"
+#include "arch/x86_64/msr.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
@@ -18,19 +18,17 @@
 #define PAT_WB			6
 #define PAT_UC			0
 
-struct msr_op {
-	u32 msr;
-	u64 set, val;
-};
-
-static void msr_set(void *arg)
+/* Set @bits in @msr (Linux's msr_set_bit()) and say whether they read
+ * back set: false when any access faults or the write did not take. */
+static bool msr_set_bits(u32 msr, u64 bits)
 {
-	struct msr_op *m = arg;
-	u64 v = rdmsr(m->msr);
+	u64 v;
 
-	if ((v & m->set) != m->set)
-		wrmsr(m->msr, v | m->set);
-	m->val = rdmsr(m->msr);
+	if (rdmsrq_safe(msr, &v))
+		return false;
+	if ((v & bits) != bits && wrmsrq_safe(msr, v | bits))
+		return false;
+	return rdmsrq_safe(msr, &v) == 0 && (v & bits) == bits;
 }
 
 /*
@@ -40,16 +38,13 @@ static void msr_set(void *arg)
  */
 static void lfence_setup(struct cpu_setup *s)
 {
-	struct msr_op m = { MSR_AMD64_DE_CFG, DE_CFG_LFENCE_SERIALIZE, 0 };
-	struct trap_info ti;
-
 	strlcpy(s->lfence, "serializing (architectural)", sizeof(s->lfence));
 	if (strcmp(cpu_info.vendor, "AuthenticAMD") != 0 &&
 	    strcmp(cpu_info.vendor, "HygonGenuine") != 0)
 		return;
 	if (cpu_info.family < 0x10 || cpu_info.family > 0x17)
 		return;
-	if (trap_try(msr_set, &m, &ti) || !(m.val & DE_CFG_LFENCE_SERIALIZE))
+	if (!msr_set_bits(MSR_AMD64_DE_CFG, DE_CFG_LFENCE_SERIALIZE))
 		ksnprintf(s->lfence, sizeof(s->lfence), "NOT serializing: "
 			  "DE_CFG[1] could not be set (family %#x)",
 			  cpu_info.family);
@@ -58,19 +53,13 @@ static void lfence_setup(struct cpu_setup *s)
 			sizeof(s->lfence));
 }
 
-static void read_pat(void *arg)
-{
-	*(u64 *)arg = rdmsr(MSR_IA32_PAT);
-}
-
 /* Mappings use PAT index 0 (write-back) and 3 (PCD|PWT: uncached MMIO),
  * which the power-on PAT and Linux's both define so; firmware could not. */
 static void pat_check(struct cpu_setup *s)
 {
-	struct trap_info ti;
 	u64 pat = 0;
 
-	if (trap_try(read_pat, &pat, &ti)) {
+	if (rdmsrq_safe(MSR_IA32_PAT, &pat)) {
 		strlcpy(s->pat, "unreadable (power-on default assumed)",
 			sizeof(s->pat));
 		s->pat_ok = true;

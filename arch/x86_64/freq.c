@@ -2,35 +2,17 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/freq.h"
-#include "arch/x86_64/traps.h"
+#include "arch/x86_64/msr.h"
 #include "lib/string.h"
 
 #define MSR_IA32_MPERF	0xe7
 #define MSR_IA32_APERF	0xe8
 #define MSR_SMI_COUNT	0x34
 
-struct msr_read {
-	u32 msr;
-	u64 val;
-};
-
-static void read_one(void *arg)
-{
-	struct msr_read *m = arg;
-
-	m->val = rdmsr(m->msr);
-}
-
 /* The MSR's value, or false where reading it faults. */
 static bool msr_safe(u32 msr, u64 *val)
 {
-	struct msr_read m = { msr, 0 };
-	struct trap_info ti;
-
-	if (trap_try(read_one, &m, &ti))
-		return false;
-	*val = m.val;
-	return true;
+	return rdmsrq_safe(msr, val) == 0;
 }
 
 void freq_caps_read(struct freq_caps *c)

@@ -5,30 +5,39 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpuid.h"
-#include "arch/x86_64/traps.h"
+#include "arch/x86_64/msr.h"
 #include "lib/string.h"
 
-static void read_msr_microcode(void *arg)
-{
-	/* Intel: write 0, CPUID(1), read IA32_BIOS_SIGN_ID[63:32].
-	 * AMD: MSR 0x8b is the patch level directly. */
-	u64 *out = arg;
+#define MSR_IA32_UCODE_REV	0x8b	/* AMD: MSR_AMD64_PATCH_LEVEL */
 
-	wrmsr(0x8b, 0);
-	(void)cpuid(1, 0);
-	*out = rdmsr(0x8b);
+/*
+ * Intel: write 0, CPUID(1), read IA32_BIOS_SIGN_ID[63:32], as Linux's
+ * intel_get_microcode_revision().  AMD: the patch level is read directly
+ * (Linux's amd reads MSR_AMD64_PATCH_LEVEL, never writing it).
+ */
+static bool read_revision(bool intel, u64 *v)
+{
+	if (intel) {
+		if (wrmsrq_safe(MSR_IA32_UCODE_REV, 0))
+			return false;
+		(void)cpuid(1, 0);
+	}
+	return rdmsrq_safe(MSR_IA32_UCODE_REV, v) == 0;
 }
 
 void cpuid_read_microcode(void)
 {
+	bool intel = strcmp(cpu_info.vendor, "GenuineIntel") == 0;
+	bool amd = strcmp(cpu_info.vendor, "AuthenticAMD") == 0 ||
+		   strcmp(cpu_info.vendor, "HygonGenuine") == 0;
 	u64 v = 0;
-	struct trap_info ti;
 
 	cpu_info.microcode = ~0ULL;
 	if (cpu_info.has_hypervisor)
 		return;	/* hypervisors fake or fault on it; not meaningful */
-	if (trap_try(read_msr_microcode, &v, &ti))
+	if (!intel && !amd)
+		return;	/* another vendor's scheme: unknown */
+	if (!read_revision(intel, &v))
 		return;
-	cpu_info.microcode = strcmp(cpu_info.vendor, "GenuineIntel") == 0
-			     ? v >> 32 : (u32)v;
+	cpu_info.microcode = intel ? v >> 32 : (u32)v;
 }

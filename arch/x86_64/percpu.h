@@ -4,6 +4,7 @@
 
 #include "lib/types.h"
 #include "arch/x86_64/traps.h"
+#include "lib/pmu.h"
 
 #define MAX_CPUS 512	/* two sockets of 192-core Genoa are 384 */
 #define KSTACK_SIZE (64 * KiB)
@@ -55,6 +56,9 @@ struct percpu {
 	u64 user_saved_rsp;		/* user_run(): where int 0x81 returns */
 	u64 gdt[8];
 	struct tss tss;
+	bool pmu_caps_valid;		/* pmu_caps_read(): probed once */
+	struct pmu_caps pmu_caps;
+	char pmu_why[64];		/* pmu_caps.none, when it names the vendor */
 } __aligned(64);
 
 extern struct percpu percpu_bsp;

@@ -1,70 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The performance counters (arch/x86_64/pmu.h).  MSRs are guarded as in
- * cpu_setup.c: a hypervisor may fault on any of them.
+ * The performance counters (arch/x86_64/pmu.h).  Every MSR access is
+ * guarded (msr.h): a hypervisor may fault on any of them.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/pmu.h"
-#include "arch/x86_64/traps.h"
+#include "arch/x86_64/msr.h"
+#include "arch/x86_64/percpu.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
-struct msr_write {
-	u32 msr;
-	u64 val;
-};
-
-static void do_wrmsr(void *arg)
-{
-	struct msr_write *w = arg;
-
-	wrmsr(w->msr, w->val);
-}
-
 static bool guarded_wrmsr(void *ctx, u32 msr, u64 val)
 {
-	struct msr_write w = { msr, val };
-	struct trap_info ti;
-
 	(void)ctx;
-	return !trap_try(do_wrmsr, &w, &ti);
+	return wrmsrq_safe(msr, val) == 0;
 }
 
-struct probe {
-	u32 msr;
-	u64 got;
-};
-
-static void do_probe(void *arg)
+static bool guarded_rdmsr(void *ctx, u32 msr, u64 *val)
 {
-	struct probe *p = arg;
-	u64 old = rdmsr(p->msr);
-
-	wrmsr(p->msr, 0xabcd);
-	p->got = rdmsr(p->msr);
-	wrmsr(p->msr, old);
+	(void)ctx;
+	return rdmsrq_safe(msr, val) == 0;
 }
 
 /*
- * Whether an AMD counter keeps what is written to it, as Linux's
- * check_hw_exists() asks (arch/x86/events/core.c): there is no CPUID bit
- * for the four legacy counters, and QEMU's TCG ignores the writes and
- * reads 0.  A counter firmware left running may have moved on a little.
+ * CPUID's word, then the counters' own (lib/pmu.c pmu_caps_check()).
+ * @why: this CPU's buffer for a reason that names the vendor.
  */
-static bool amd_counters_answer(bool ext)
+static void caps_probe(struct pmu_caps *c, char *why, size_t len)
 {
-	struct probe p = { ext ? MSR_F15H_PERF_CTR0 : MSR_K7_PERFCTR0, 0 };
-	struct trap_info ti;
-
-	if (trap_try(do_probe, &p, &ti))
-		return false;
-	return ((p.got - 0xabcd) & ((1ULL << 48) - 1)) < 0x100000;
-}
-
-void pmu_caps_read(struct pmu_caps *c)
-{
-	static char other[64];
 	const char *v = cpu_info.vendor;
 
 	if (strcmp(v, "GenuineIntel") == 0) {
@@ -75,15 +39,31 @@ void pmu_caps_read(struct pmu_caps *c)
 		   strcmp(v, "HygonGenuine") == 0) {
 		struct cpuid_regs e1 = cpuid_checked(0x80000001, 0);
 		struct cpuid_regs e22 = cpuid_checked(0x80000022, 0);
-		bool ext = e1.ecx & (1u << 23);
 
-		pmu_caps_amd(c, cpu_info.family, e1.ecx, e22.eax, e22.ebx,
-			     amd_counters_answer(ext));
+		pmu_caps_amd(c, cpu_info.family, e1.ecx, e22.eax, e22.ebx);
 	} else {
-		ksnprintf(other, sizeof(other), "no PMU: vendor '%s' is not "
-			  "Intel, AMD or Hygon", v);
-		pmu_caps_none(c, other);
+		ksnprintf(why, len, "no PMU: vendor '%s' is not Intel, AMD or "
+			  "Hygon", v);
+		pmu_caps_none(c, why);
 	}
+	pmu_caps_check(c, cpu_info.has_hypervisor, guarded_rdmsr, guarded_wrmsr,
+		       NULL);
+}
+
+/*
+ * Probed once per CPU, before any plan of ours touches the counters:
+ * later, pmu_stop()'s zeroed selects would hide what the firmware had
+ * left enabled.
+ */
+void pmu_caps_read(struct pmu_caps *c)
+{
+	struct percpu *pc = this_cpu();
+
+	if (!pc->pmu_caps_valid) {
+		caps_probe(&pc->pmu_caps, pc->pmu_why, sizeof(pc->pmu_why));
+		pc->pmu_caps_valid = true;
+	}
+	*c = pc->pmu_caps;
 }
 
 void pmu_stop(const struct pmu_plan *p)

@@ -10,7 +10,11 @@
  * (ring 0 needs no CR4.PCE).  Per CPU: call on each CPU that counts.
  */
 
-/* Fill @c from CPUID; on AMD, also whether PerfCtr0 keeps a value. */
+/*
+ * Fill @c from CPUID and the counters themselves (pmu_caps_check(): what
+ * the firmware left enabled, whether a counter keeps a value); probed on
+ * this CPU's first call, the same answer after.
+ */
 void pmu_caps_read(struct pmu_caps *c);
 /*
  * Program and start @p.  Every WRMSR runs under trap_try(): if one

@@ -243,6 +243,7 @@ class Comparison:
     selectors: selection.Selectors | None = None
     left_out_a: list[str] = field(default_factory=list)
     left_out_b: list[str] = field(default_factory=list)
+    same_log: bool = False
 
     @property
     def pairs(self) -> list[Pair]:
@@ -251,32 +252,49 @@ class Comparison:
     @property
     def damaged(self) -> bool:
         """Either side lost a measurement it should hold: a damaged or cut
-        off log, or a configuration that failed or never ended (a skip is
-        a defined outcome, not damage)."""
-        return any(not n.startswith(SKIP) for n in self.left_out_a + self.left_out_b)
+        off log, or a configuration or group that failed or never ended (a
+        skip or a refusal is a defined outcome, not damage)."""
+        return any(not n.startswith(DEFINED) for n in self.left_out_a + self.left_out_b)
 
 
-# What a left-out note starts with for a configuration the kernel skipped.
-SKIP = "skip "
+# What a left-out note starts with for an outcome the kernel defined.
+DEFINED = ("skip ", "refused ")
 # Notes shown per side; the rest are counted.
 LEFT_OUT_SHOWN = 8
 
+# A left-out note, with the dimensions of what it is about (None: the
+# whole boot, whatever the selectors).
+Lost = tuple["dict[str, str] | None", str]
 
-def left_out(boots: list[Boot]) -> list[str]:
+
+def lost_row(b: Boot, row: dict[str, object], what: str) -> Lost:
+    d: dict[str, str] = row["dims"]  # type: ignore[assignment]
+    name = dims.label(d, [k for k in SHOWN if k in d])
+    why = f": {row['reason']}" if row.get("reason") else ""
+    return d, f"{row['status']} boot {b.index} {what} {name}{why}"
+
+
+def left_out(boots: list[Boot]) -> list[Lost]:
     """What @boots hold that is not in the comparison, and why: a boot with
-    no records at all, each problem of a damaged log, and every
-    configuration that did not end ok (table() pools only ok ones)."""
-    out = [] if boots else ["no boot found in the log: nothing to compare"]
+    no records at all, each problem of a damaged log, every configuration
+    and group that did not end ok (table() and agg_table() pool only ok
+    ones)."""
+    out: list[Lost] = [] if boots else [(None, "no boot found in the log: nothing to compare")]
     for b in boots:
-        out += [f"boot {b.index} damaged: {why}" for why in b.problems]
+        out += [(None, f"boot {b.index} damaged: {why}") for why in b.problems]
         for _, row in results.pairs(b):
-            st = str(row["status"])
-            if st != "ok":
-                why = f": {row['reason']}" if row.get("reason") else ""
-                d: dict[str, str] = row["dims"]  # type: ignore[assignment]
-                name = dims.label(d, [k for k in SHOWN if k in d])
-                out.append(f"{st} boot {b.index} {name}{why}")
+            if row["status"] != "ok":
+                cpu = f" cpu={row['cpu']}" if row.get("group", "") != "" else ""
+                out.append(lost_row(b, row, f"cfg={row['cfg']}{cpu}"))
+        for _, row in groups.boot_groups(b):
+            if row["status"] != "ok":
+                out.append(lost_row(b, row, f"group={row['group']} cpus={row['cpus']}"))
     return out
+
+
+def selected(lost: list[Lost], sel: selection.Selector | None) -> list[str]:
+    """The notes of @lost that @sel selects (every one without it)."""
+    return [n for d, n in lost if d is None or sel is None or sel.matches(d)]
 
 
 def machines(boots: list[Boot]) -> set[str]:
@@ -298,12 +316,24 @@ def compare(boots_a: list[Boot], boots_b: list[Boot],
     selection.SelectError where @sel cannot pair."""
     a = [table(boots_a), agg_table(boots_a)]
     b = a if boots_b is boots_a else [table(boots_b), agg_table(boots_b)]
-    if sel is not None:
-        a, b = sel.apply(a, b)
     lo_a = left_out(boots_a)
+    lo_b = lo_a if boots_b is boots_a else left_out(boots_b)
+    if sel is not None:
+        try:
+            a, b = sel.apply(a, b)
+        except selection.SelectError as e:
+            # What a selector names may be there but not ok: say so.
+            lost = [n for lo, s in ((lo_a, sel.a), (lo_b, sel.b))
+                    for d, n in lo if d is not None and s.matches(d)]
+            if not lost:
+                raise
+            raise selection.SelectError(f"{e}; of what it selects, left out as not ok: "
+                                        + "; ".join(dict.fromkeys(lost))) from e
+    notes_a = selected(lo_a, sel and sel.a)
+    notes_b = selected(lo_b, sel and sel.b)
     return Comparison(section(a[0], b[0]), section(a[1], b[1]),
-                      machines(boots_a), machines(boots_b), sel,
-                      lo_a, lo_a if boots_b is boots_a else left_out(boots_b))
+                      machines(boots_a), machines(boots_b), sel, notes_a, notes_b,
+                      boots_b is boots_a)
 
 
 def write(a_path: str, b_path: str | None, out: IO[str], sel_a: list[str] | None = None,
@@ -378,9 +408,11 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
                   "time per pass (not net of the timer), mean +- stddev% over passes\n")
         rows(cmp.aggregates, label, width, out)
     counterreport.changes(cmp.configs.pairs, label, width, out)
-    same = cmp.left_out_a is cmp.left_out_b
-    for side, notes in (("A and B" if same else "A", cmp.left_out_a),
-                        ("" if same else "B", [] if same else cmp.left_out_b)):
+    # One log: what both sides lost is said once.
+    both = [n for n in cmp.left_out_a if n in cmp.left_out_b] if cmp.same_log else []
+    for side, notes in (("A and B", both),
+                        ("A", [n for n in cmp.left_out_a if n not in both]),
+                        ("B", [n for n in cmp.left_out_b if n not in both])):
         if notes:
             out.write(f"\nleft out of {side}, not compared:\n")
             for n in notes[:LEFT_OUT_SHOWN]:

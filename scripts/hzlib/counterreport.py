@@ -30,6 +30,18 @@ def num(v: float, spec: str) -> str:
     return f"{'-':>{int(spec.split('.')[0])}}" if math.isnan(v) else format(v, spec)
 
 
+def firmware(f: dict[str, str]) -> str:
+    """The warning for counters the firmware had left enabled (the kernel's
+    pmu_firmware fields, Linux's "Broken BIOS detected"), or ''."""
+    if "pmu_firmware" not in f:
+        return ""
+    return (f"WARNING: the firmware had left counters {f['pmu_firmware']} enabled "
+            f"(bit n: general counter n, bit 32+n: fixed counter n; MSR "
+            f"{f.get('pmu_firmware_msr', '?')} was {f.get('pmu_firmware_val', '?')}); "
+            "hugezero counted over them, as Linux does, but firmware (SMM) that "
+            "uses them may have disturbed these counts")
+
+
 def write(pairs: list[tuple[Config, Row]], out: IO[str]) -> None:
     rows = [(c, n) for c, n in ((c, counters.of(c)) for c, _ in pairs) if n is not None]
     if not rows:
@@ -46,6 +58,8 @@ def write(pairs: list[tuple[Config, Row]], out: IO[str]) -> None:
             out.write(f"{name:<40} {'llc miss rate':<16} {n.llc_miss_pct():15.2f}%\n")
         for ev, why in n.why.items():
             out.write(f"{name:<40} {ev:<16} {why}\n")
+    for w in sorted({firmware(c.rec.f) for c, _ in rows} - {""}):
+        out.write(w + "\n")
 
 
 def reasons(why: tuple[str, str]) -> str:

@@ -69,6 +69,10 @@ def counters_line(f: dict[str, str]) -> str:
         for key, what in (("pmu_ext_core", "PerfCtrExtCore"), ("pmu_perfmon_v2", "PerfMonV2")):
             if key in f:
                 pmu += f", {what} {f[key]}"
+        if "pmu_firmware" in f:
+            pmu += (f"; the firmware had left counters {f['pmu_firmware']} enabled "
+                    f"(MSR {f.get('pmu_firmware_msr', '?')} was "
+                    f"{f.get('pmu_firmware_val', '?')}: counted over, as Linux does)")
     return f"counters: pmu {pmu}; frequency {f.get('freq')}; SMIs {f.get('smi')}"
 
 

@@ -242,7 +242,7 @@ TEST(pmu_amd_legacy)
 	struct pmu_caps c;
 	struct pmu_plan p;
 
-	pmu_caps_amd(&c, 0x10, 0, 0, 0, true);
+	pmu_caps_amd(&c, 0x10, 0, 0, 0);
 	EXPECT_EQ(c.ngeneral, 4);
 	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 3);
 	EXPECT_WRITES(&p,
@@ -266,7 +266,7 @@ TEST(pmu_amd_extended)
 	struct pmu_caps c;
 	struct pmu_plan p;
 
-	pmu_caps_amd(&c, 0x19, 1u << 23, 0, 0, true);
+	pmu_caps_amd(&c, 0x19, 1u << 23, 0, 0);
 	EXPECT_EQ(c.ngeneral, 6);
 	EXPECT(!c.global_ctrl);
 	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 6);
@@ -291,7 +291,7 @@ TEST(pmu_amd_perfmon_v2)
 	struct pmu_plan p;
 
 	/* Genoa: PerfMonV2 (80000022h EAX[0]), NumCorePmc 6 */
-	pmu_caps_amd(&c, 0x19, 1u << 23, 1, 6, true);
+	pmu_caps_amd(&c, 0x19, 1u << 23, 1, 6);
 	EXPECT(c.global_ctrl);
 	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 2);
 	EXPECT_WRITES(&p,
@@ -316,11 +316,6 @@ TEST(pmu_no_pmu)
 	EXPECT_STR(p.slots[0].skip, "no PMU: CPUID 0AH reports version 0");
 	EXPECT_STR(p.slots[1].skip, "no PMU: CPUID 0AH reports version 0");
 	EXPECT_STR(p.slots[2].skip, "unknown event");
-	/* AMD whose counters do not keep a written value */
-	pmu_caps_amd(&c, 0x17, 1u << 23, 0, 0, false);
-	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 0);
-	EXPECT_EQ(p.nwrites, 0);
-	EXPECT_STR(p.slots[0].skip, "no core performance counters");
 	pmu_caps_none(&c, "no PMU: vendor CentaurHauls");
 	EXPECT_EQ(pmu_plan_make(&c, ev, 2, &p), 0);
 	EXPECT_STR(p.slots[1].skip, "no PMU: vendor CentaurHauls");
@@ -341,4 +336,188 @@ TEST(pmu_duplicates_and_refused_writes)
 	/* a write the MSR layer refuses stops the sequence there */
 	EXPECT_EQ(pmu_apply(p.writes, p.nwrites, record, &f), 2);
 	EXPECT_EQ(f.n, 2);
+}
+
+/*
+ * A fake MSR space for pmu_caps_check(): what each MSR holds, which
+ * fault, and whether the counters keep what is written (QEMU's TCG: no).
+ */
+struct fake_space {
+	u32 n;
+	u32 msr[16];
+	u64 val[16];
+	u32 fault;		/* an MSR whose every access faults; 0 none */
+	bool ignore_writes;	/* writes vanish, reads give 0 */
+	u32 reads, writes;
+};
+
+static u64 *slot(struct fake_space *f, u32 msr)
+{
+	for (u32 i = 0; i < f->n; i++)
+		if (f->msr[i] == msr)
+			return &f->val[i];
+	if (f->n == ARRAY_SIZE(f->msr))
+		return NULL;
+	f->msr[f->n] = msr;
+	f->val[f->n] = 0;
+	return &f->val[f->n++];
+}
+
+static bool space_rd(void *ctx, u32 msr, u64 *val)
+{
+	struct fake_space *f = ctx;
+	u64 *v = slot(f, msr);
+
+	f->reads++;
+	if (msr == f->fault || !v)
+		return false;
+	*val = f->ignore_writes ? 0 : *v;
+	return true;
+}
+
+static bool space_wr(void *ctx, u32 msr, u64 val)
+{
+	struct fake_space *f = ctx;
+	u64 *v = slot(f, msr);
+
+	f->writes++;
+	if (msr == f->fault || !v)
+		return false;
+	if (!f->ignore_writes)
+		*v = val;
+	return true;
+}
+
+TEST(pmu_check_clean_amd)
+{
+	struct fake_space f = { 0 };
+	struct pmu_caps c;
+
+	/* PerfCtr5 (the last free one, as Linux's reg_safe) holds a value */
+	*slot(&f, 0xc001020b) = 0x80001234ULL;
+	pmu_caps_amd(&c, 0x19, 1u << 23, 1, 6);
+	pmu_caps_check(&c, false, space_rd, space_wr, &f);
+	EXPECT(c.none == NULL, "none: %s", c.none);
+	EXPECT_EQ(c.fw_mask, 0);
+	/* six selects read; PerfCtr5 read, written, read back, restored */
+	EXPECT_EQ(f.reads, 8);
+	EXPECT_EQ(f.writes, 2);
+	EXPECT_EQ(*slot(&f, 0xc001020b), 0x80001234ULL);
+	EXPECT_EQ(f.n, 7);	/* no other counter touched */
+}
+
+TEST(pmu_check_tcg_keeps_nothing)
+{
+	static const char *const ev[] = { "cycles" };
+	struct fake_space f = { .ignore_writes = true };
+	struct pmu_caps c;
+	struct pmu_plan p;
+
+	pmu_caps_amd(&c, 0x17, 1u << 23, 0, 0);
+	pmu_caps_check(&c, true, space_rd, space_wr, &f);
+	EXPECT_STR(c.none, "no core performance counters: a counter did not keep a "
+		   "written value under a hypervisor");
+	EXPECT_EQ(pmu_plan_make(&c, ev, 1, &p), 0);
+	EXPECT_EQ(p.nwrites, 0);
+	EXPECT_STR(p.slots[0].skip, c.none);
+	/* a value that already reads as the probe would: the probe differs */
+	memset(&f, 0, sizeof(f));
+	f.ignore_writes = true;
+	pmu_caps_amd(&c, 0x17, 0, 0, 0);
+	pmu_caps_check(&c, false, space_rd, space_wr, &f);
+	EXPECT_STR(c.none, "no core performance counters: a counter did not keep a "
+		   "written value (broken PMU hardware, Linux says)");
+}
+
+TEST(pmu_check_msr_faults)
+{
+	struct fake_space f = { .fault = 0x188 };	/* PERFEVTSEL2 */
+	struct pmu_caps c;
+
+	icelake(&c);
+	pmu_caps_check(&c, true, space_rd, space_wr, &f);
+	EXPECT_STR(c.none, "no core performance counters: a counter MSR faulted "
+		   "under a hypervisor");
+	EXPECT_EQ(f.writes, 0);
+	/* the counter under test faults: PMC7, the last free one */
+	memset(&f, 0, sizeof(f));
+	f.fault = 0xc8;
+	icelake(&c);
+	pmu_caps_check(&c, false, space_rd, space_wr, &f);
+	EXPECT_STR(c.none, "no core performance counters: a counter MSR faulted "
+		   "(broken PMU hardware, Linux says)");
+	/* the fixed-counter control faults */
+	memset(&f, 0, sizeof(f));
+	f.fault = 0x38d;
+	icelake(&c);
+	pmu_caps_check(&c, true, space_rd, space_wr, &f);
+	EXPECT(c.none != NULL, "a faulting FIXED_CTR_CTRL is no PMU");
+	/* already none: nothing touched */
+	memset(&f, 0, sizeof(f));
+	pmu_caps_intel(&c, 6, 0, 0, 0, 0);
+	pmu_caps_check(&c, false, space_rd, space_wr, &f);
+	EXPECT_EQ(f.reads + f.writes, 0);
+	EXPECT_STR(c.none, "no PMU: CPUID 0AH reports version 0");
+}
+
+TEST(pmu_check_firmware_counters)
+{
+	static const char *const ev[] = { "instructions", "cycles" };
+	struct fake_space f = { 0 };
+	struct pmu_caps c;
+	struct pmu_plan p;
+
+	/* the firmware left PERFEVTSEL0 counting cycles, fixed counter 1
+	 * (FIXED_CTR_CTRL[7:4]) and fixed counter 3 (topdown slots, which
+	 * hugezero does not use; CPUID 0AH EDX says 4 fixed) on */
+	*slot(&f, 0x186) = 0x43003c;
+	*slot(&f, 0x38d) = 0x3030;
+	pmu_caps_intel(&c, 6, 0x07300804, 0, 0, 0x604);
+	pmu_caps_check(&c, false, space_rd, space_wr, &f);
+	EXPECT(c.none == NULL, "none: %s", c.none);
+	EXPECT_EQ(c.fw_mask, (1ULL << 0) | (1ULL << 33) | (1ULL << 35));
+	EXPECT_EQ(c.fw_msr, 0x186);
+	EXPECT_EQ(c.fw_val, 0x43003c);
+	EXPECT_EQ(*slot(&f, 0xc1), 0);	/* PMC0, the firmware's, untouched */
+	EXPECT_EQ(f.writes, 2);
+	/* counted over, as Linux does; the plan carries the warning */
+	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 2);
+	EXPECT_EQ(p.fw_mask, c.fw_mask);
+	EXPECT_EQ(p.fw_msr, 0x186);
+	/* every general counter the firmware's: Linux gives up, so do we,
+	 * and nothing is said to be counted over */
+	memset(&f, 0, sizeof(f));
+	for (u32 n = 0; n < 8; n++)
+		*slot(&f, 0x186 + n) = 0x400000;
+	icelake(&c);
+	pmu_caps_check(&c, false, space_rd, space_wr, &f);
+	EXPECT_STR(c.none, "no core performance counters free: the firmware left "
+		   "every general counter enabled");
+	EXPECT_EQ(f.writes, 0);
+	EXPECT_EQ(c.fw_mask, 0);
+	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 0);
+	EXPECT_EQ(p.fw_mask, 0);
+	/* a firmware counter seen, then a fault: no PMU, no warning */
+	memset(&f, 0, sizeof(f));
+	*slot(&f, 0x186) = 0x400000;
+	f.fault = 0x38d;
+	icelake(&c);
+	pmu_caps_check(&c, false, space_rd, space_wr, &f);
+	EXPECT(c.none != NULL, "a fault is no PMU");
+	EXPECT_EQ(c.fw_mask, 0);
+}
+
+TEST(pmu_check_fixed_only)
+{
+	struct fake_space f = { 0 };
+	struct pmu_caps c;
+
+	/* version 2, no general counters, 3 fixed: Linux's reg_safe stays
+	 * -1 and it gives up; so does this */
+	pmu_caps_intel(&c, 6, 0x07000002, 0, 0, 0x603);
+	EXPECT(c.none == NULL, "CPUID alone: %s", c.none);
+	pmu_caps_check(&c, false, space_rd, space_wr, &f);
+	EXPECT_STR(c.none, "no core performance counters: no general counter to "
+		   "test a written value on (fixed counters only)");
+	EXPECT_EQ(f.writes, 0);
 }
