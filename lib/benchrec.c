@@ -188,11 +188,47 @@ void rec_pmu_firmware(struct rec *r, u64 mask, u32 msr, u64 val)
 	rec_hex(r, "pmu_firmware_val", val);
 }
 
+/* Whether an earlier skipped slot than @i gave the same reason. */
+static bool reason_said(const struct pmu_plan *p, u32 i)
+{
+	for (u32 j = 0; j < i; j++)
+		if (p->slots[j].skip && !strcmp(p->slots[j].skip, p->slots[i].skip))
+			return true;
+	return false;
+}
+
+/*
+ * pmu_skip: "EVENT[,EVENT...]: reason; ...", the events that share a
+ * reason named together, so that a PMU-wide reason (no PMU at all) is
+ * written once, not once per event, and the record stays within
+ * RECORD_MAX.
+ */
+static size_t skip_list(const struct pmu_plan *p, char *buf, size_t size)
+{
+	size_t k = 0;
+
+	for (u32 i = 0; i < p->nslots; i++) {
+		const struct pmu_slot *s = &p->slots[i];
+
+		if (!s->skip || reason_said(p, i))
+			continue;
+		k += (size_t)ksnprintf(buf + k, size - MIN(k, size), "%s%s",
+				       k ? "; " : "", s->name);
+		for (u32 j = i + 1; j < p->nslots; j++)
+			if (p->slots[j].skip && !strcmp(p->slots[j].skip, s->skip))
+				k += (size_t)ksnprintf(buf + k, size - MIN(k, size),
+						       ",%s", p->slots[j].name);
+		k += (size_t)ksnprintf(buf + k, size - MIN(k, size), ": %s",
+				       s->skip);
+	}
+	return k;
+}
+
 /* pmu=: the events asked for, those counted, and why each other is not. */
 static void rec_pmu(struct rec *r, const struct pmu_plan *p)
 {
 	char asked[160] = "", counted[160] = "", skip[400] = "";
-	size_t a = 0, c = 0, k = 0;
+	size_t a = 0, c = 0, k;
 
 	for (u32 i = 0; i < p->nslots; i++) {
 		const struct pmu_slot *s = &p->slots[i];
@@ -203,11 +239,8 @@ static void rec_pmu(struct rec *r, const struct pmu_plan *p)
 			c += (size_t)ksnprintf(counted + c, sizeof(counted) -
 					       MIN(c, sizeof(counted)), "%s%s",
 					       c ? "," : "", s->name);
-		else
-			k += (size_t)ksnprintf(skip + k, sizeof(skip) -
-					       MIN(k, sizeof(skip)), "%s%s: %s",
-					       k ? "; " : "", s->name, s->skip);
 	}
+	k = skip_list(p, skip, sizeof(skip));
 	rec_str(r, "pmu", asked);
 	rec_str(r, "pmu_counted", c ? counted : "none");
 	if (k)

@@ -47,6 +47,14 @@ class CountersReportTest(unittest.TestCase):
         self.assertRegex(t, r"llc miss rate +5\.00%")     # 250 of 5000
         self.assertRegex(t, r"l1d-loads +skipped: Intel: not an architectural event")
 
+    def test_skip_reasons_shared(self) -> None:
+        """pmu_skip names events that share a reason together."""
+        from hzlib import counters
+        self.assertEqual(counters.skipped({"pmu_skip": "instructions,cycles: no PMU; "
+                                                       "l1d-loads: Intel: not architectural"}),
+                         {"instructions": "no PMU", "cycles": "no PMU",
+                          "l1d-loads": "Intel: not architectural"})
+
     def test_firmware_counters_warned(self) -> None:
         """Counters the firmware had left enabled (pmu_caps_check()): the
         kernel counted over them, and report says so once, with the MSR."""

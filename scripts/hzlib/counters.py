@@ -56,12 +56,14 @@ class Counts:
 
 
 def skipped(f: dict[str, str]) -> dict[str, str]:
-    """A config record's pmu_skip, 'EVENT: reason; EVENT: reason', by event."""
+    """A config record's pmu_skip, 'EVENT[,EVENT...]: reason; ...' (events
+    that share a reason named together), by event."""
     out = {}
     for part in f.get("pmu_skip", "").split("; "):
-        ev, _, why = part.partition(": ")
-        if ev:
-            out[ev] = why or "skipped"
+        evs, _, why = part.partition(": ")
+        for ev in evs.split(","):
+            if ev:
+                out[ev] = why or "skipped"
     return out
 
 
