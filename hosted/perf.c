@@ -250,7 +250,13 @@ static void start(struct perf_counters *p)
 	if (p->lost) {
 		ksnprintf(why, sizeof(why), "%s", p->lost);
 		skip_all(p, why);
+		return;
 	}
+	/* Into the plan, for the config record: inside every sample, never
+	 * subtracted (docs/companion.md) */
+	for (u32 i = 0; i < p->n; i++)
+		p->plan.slots[p->slot[i]].bracket = p->bracket[i];
+	p->plan.bracketed = p->n > 0;
 }
 
 u32 perf_open(struct perf_counters *p, const struct perf_ops *ops,

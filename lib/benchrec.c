@@ -224,6 +224,26 @@ static size_t skip_list(const struct pmu_plan *p, char *buf, size_t size)
 	return k;
 }
 
+/*
+ * The companion's pmu_bracket: "EVENT:N,...", what one read(2) pair with
+ * nothing between counts, the least of eight, inside every sample.
+ */
+static void rec_pmu_bracket(struct rec *r, const struct pmu_plan *p)
+{
+	char buf[160] = "";
+	size_t b = 0;
+
+	if (!p->bracketed)
+		return;
+	for (u32 i = 0; i < p->nslots; i++)
+		if (!p->slots[i].skip)
+			b += (size_t)ksnprintf(buf + b, sizeof(buf) - MIN(b, sizeof(buf)),
+					       "%s%s:%llu", b ? "," : "",
+					       p->slots[i].name,
+					       (unsigned long long)p->slots[i].bracket);
+	rec_str(r, "pmu_bracket", buf);
+}
+
 /* pmu=: the events asked for, those counted, and why each other is not. */
 static void rec_pmu(struct rec *r, const struct pmu_plan *p)
 {
@@ -245,6 +265,7 @@ static void rec_pmu(struct rec *r, const struct pmu_plan *p)
 	rec_str(r, "pmu_counted", c ? counted : "none");
 	if (k)
 		rec_str(r, "pmu_skip", skip);
+	rec_pmu_bracket(r, p);
 	rec_pmu_firmware(r, p->fw_mask, p->fw_msr, p->fw_val);
 }
 

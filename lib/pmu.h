@@ -149,6 +149,7 @@ struct pmu_slot {
 	u32 rdpmc;		/* RDPMC's ECX */
 	u32 width;		/* bits the counter holds */
 	u64 sel;		/* the event select written (general counters) */
+	u64 bracket;		/* the companion: what an empty bracket counts */
 };
 
 struct pmu_plan {
@@ -159,6 +160,7 @@ struct pmu_plan {
 	u32 nslots;
 	struct pmu_slot slots[PMU_MAX_EVENTS];
 	u32 ncounted;
+	bool bracketed;		/* slots' bracket measured (the companion's) */
 	u64 fw_mask;		/* the caps' fw_*: what the firmware left on */
 	u32 fw_msr;
 	u64 fw_val;

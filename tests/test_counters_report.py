@@ -47,6 +47,16 @@ class CountersReportTest(unittest.TestCase):
         self.assertRegex(t, r"llc miss rate +5\.00%")     # 250 of 5000
         self.assertRegex(t, r"l1d-loads +skipped: Intel: not an architectural event")
 
+    def test_companion_bracket_shown(self) -> None:
+        """The companion's pmu_bracket: what its read(2) pair alone counts,
+        shown under the configuration's events, not subtracted."""
+        t = text(pmu_config(Log(), {"instructions": [5000, 5000], "cycles": [9000, 9000]},
+                            pmu_bracket="instructions:700,cycles:1100"))
+        self.assertRegex(t, r"1G\.erms\.contiguous-page +\(read pair\) +an empty bracket "
+                            r"\(its read\(2\) pair alone\) counts instructions 700, cycles 1100: "
+                            r"inside each figure, not subtracted")
+        self.assertRegex(t, r"instructions +5000\.0")
+
     def test_skip_reasons_shared(self) -> None:
         """pmu_skip names events that share a reason together."""
         from hzlib import counters

@@ -42,6 +42,14 @@ def firmware(f: dict[str, str]) -> str:
             "uses them may have disturbed these counts")
 
 
+def bracket(text: str) -> str:
+    """The companion's pmu_bracket ('EVENT:N,...') as report says it."""
+    parts = [p.partition(":") for p in text.split(",") if p]
+    return ("an empty bracket (its read(2) pair alone) counts "
+            + ", ".join(f"{ev} {n}" for ev, _, n in parts)
+            + ": inside each figure, not subtracted")
+
+
 def write(pairs: list[tuple[Config, Row]], out: IO[str]) -> None:
     rows = [(c, n) for c, n in ((c, counters.of(c)) for c, _ in pairs) if n is not None]
     if not rows:
@@ -58,6 +66,8 @@ def write(pairs: list[tuple[Config, Row]], out: IO[str]) -> None:
             out.write(f"{name:<40} {'llc miss rate':<16} {n.llc_miss_pct():15.2f}%\n")
         for ev, why in n.why.items():
             out.write(f"{name:<40} {ev:<16} {why}\n")
+        if c.rec.f.get("pmu_bracket"):
+            out.write(f"{name:<40} {'(read pair)':<16} {bracket(c.rec.f['pmu_bracket'])}\n")
     for w in sorted({firmware(c.rec.f) for c, _ in rows} - {""}):
         out.write(w + "\n")
 

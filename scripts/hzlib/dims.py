@@ -37,6 +37,7 @@ BOOKKEEPING: dict[str, str] = {
     "freq": "how this machine's effective frequency is read, or why not",
     "smi": "how this machine's SMIs are counted, or why not",
     "pmu_skip": "why the others could not: the machine's, not the configuration's",
+    "pmu_bracket": "what the companion's read(2) pair alone counts: a measurement of the machine",
     "pmu_firmware": "counters the firmware left enabled: the machine's state",
     "pmu_firmware_msr": "the first of them: the machine's state",
     "pmu_firmware_val": "the first of them: the machine's state",

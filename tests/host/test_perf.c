@@ -325,6 +325,10 @@ TEST(perf_deltas_around_the_region)
 	EXPECT_EQ(open_names(&p, &zen, "instructions,cycles", 3), 2);
 	EXPECT_EQ(p.bracket[0], 700);
 	EXPECT_EQ(p.bracket[1], 1100);
+	/* and in the plan, for the config record's pmu_bracket */
+	EXPECT(p.plan.bracketed, "bracket measured");
+	EXPECT_EQ(p.plan.slots[0].bracket, 700);
+	EXPECT_EQ(p.plan.slots[1].bracket, 1100);
 	/* Counts past 2^32, across 2^48 (no hardware width to mask to) and
 	 * across 2^64. */
 	fk.value[0] = (1ULL << 48) - 5;
