@@ -78,7 +78,7 @@ static void counters(struct rec_writer *w)
 		rec_u64(&r, "pmu_version", c.version);
 		rec_u64(&r, "pmu_general", c.ngeneral);
 		rec_u64(&r, "pmu_width", c.general_width);
-		rec_pmu_firmware(&r, c.fw_mask, c.fw_msr, c.fw_val);
+		rec_pmu_firmware(&r, &c.fw);
 		if (c.vendor == PMU_VENDOR_INTEL)
 			intel_fields(&r, &c);
 		else

@@ -236,12 +236,12 @@ static void pmu_report(void)
 		       c.vendor == PMU_VENDOR_INTEL ? "intel" : "amd",
 		       c.version, c.ngeneral, c.general_width, c.fixed_mask,
 		       c.fixed_width);
-	if (c.fw_mask)
+	if (c.fw.mask)
 		printk("pmu: WARNING: the firmware left counters %#llx enabled "
 		       "(MSR %#x was %#llx); counted over, as Linux does after "
 		       "\"Broken BIOS detected\"\n",
-		       (unsigned long long)c.fw_mask, c.fw_msr,
-		       (unsigned long long)c.fw_val);
+		       (unsigned long long)c.fw.mask, c.fw.msr,
+		       (unsigned long long)c.fw.val);
 }
 
 void kmain(u32 magic, u64 mbi, u64 delta)

@@ -179,13 +179,13 @@ static void rec_prezero(struct rec *r, const struct bench_desc *d)
  * "Broken BIOS detected"): hugezero counts over them as Linux does, and
  * says so, since the firmware may count on them too (SMM).
  */
-void rec_pmu_firmware(struct rec *r, u64 mask, u32 msr, u64 val)
+void rec_pmu_firmware(struct rec *r, const struct pmu_firmware *fw)
 {
-	if (!mask)
+	if (!fw->mask)
 		return;
-	rec_hex(r, "pmu_firmware", mask);
-	rec_hex(r, "pmu_firmware_msr", msr);
-	rec_hex(r, "pmu_firmware_val", val);
+	rec_hex(r, "pmu_firmware", fw->mask);
+	rec_hex(r, "pmu_firmware_msr", fw->msr);
+	rec_hex(r, "pmu_firmware_val", fw->val);
 }
 
 /* Whether an earlier skipped slot than @i gave the same reason. */
@@ -266,7 +266,7 @@ static void rec_pmu(struct rec *r, const struct pmu_plan *p)
 	if (k)
 		rec_str(r, "pmu_skip", skip);
 	rec_pmu_bracket(r, p);
-	rec_pmu_firmware(r, p->fw_mask, p->fw_msr, p->fw_val);
+	rec_pmu_firmware(r, &p->fw);
 }
 
 static void rec_smp(struct rec *r, const struct bench_smp *s)

@@ -146,7 +146,7 @@ struct preset_sizing;
 void bench_rec_preset(struct rec_writer *w, u32 id, bool companion, bool ok,
 		      const struct preset_sizing *z, const char *linux_clear);
 /* pmu_firmware*: the counters the firmware left enabled (none: nothing). */
-void rec_pmu_firmware(struct rec *r, u64 mask, u32 msr, u64 val);
+void rec_pmu_firmware(struct rec *r, const struct pmu_firmware *fw);
 /* boot: the first record; end: the last, with the count. */
 void bench_rec_boot(struct rec_writer *w, const char *loader,
 		    const char *firmware, const char *cmdline);

@@ -80,14 +80,15 @@ int pmu_event_index(const char *name, size_t len)
 
 static const char no_intel_pmu[] = "no PMU: CPUID 0AH reports version 0";
 static const char no_intel_counters[] = "no PMU: CPUID 0AH reports no counters";
-static const char pmu_faulted[] = "no core performance counters: a counter "
-	"MSR faulted (broken PMU hardware, Linux says)";
-static const char pmu_faulted_hv[] = "no core performance counters: a counter "
-	"MSR faulted under a hypervisor";
-static const char pmu_not_kept[] = "no core performance counters: a counter "
-	"did not keep a written value (broken PMU hardware, Linux says)";
-static const char pmu_not_kept_hv[] = "no core performance counters: a counter "
-	"did not keep a written value under a hypervisor";
+#define NO_COUNTERS	"no core performance counters: a counter "
+#define ON_HW		" (broken PMU hardware, Linux says)"
+#define ON_HV		" under a hypervisor"
+/* [faulted][hypervisor] */
+static const char *const pmu_check_failed[2][2] = {
+	{ NO_COUNTERS "did not keep a written value" ON_HW,
+	  NO_COUNTERS "did not keep a written value" ON_HV },
+	{ NO_COUNTERS "MSR faulted" ON_HW, NO_COUNTERS "MSR faulted" ON_HV },
+};
 static const char pmu_all_firmware[] = "no core performance counters free: "
 	"the firmware left every general counter enabled";
 static const char pmu_no_general[] = "no core performance counters: no general "
@@ -179,22 +180,11 @@ static u32 ctr_msr(const struct pmu_caps *c, u32 n)
 
 static void firmware_uses(struct pmu_caps *c, u32 bit, u32 msr, u64 val)
 {
-	if (!c->fw_mask) {
-		c->fw_msr = msr;
-		c->fw_val = val;
+	if (!c->fw.mask) {
+		c->fw.msr = msr;
+		c->fw.val = val;
 	}
-	c->fw_mask |= 1ULL << bit;
-}
-
-/*
- * Why the check found no usable PMU: Linux says "PMU not available due
- * to virtualization" under a hypervisor, "Broken PMU hardware" else.
- */
-static const char *check_failed(bool hypervisor, bool faulted)
-{
-	if (faulted)
-		return hypervisor ? pmu_faulted_hv : pmu_faulted;
-	return hypervisor ? pmu_not_kept_hv : pmu_not_kept;
+	c->fw.mask |= 1ULL << bit;
 }
 
 /*
@@ -261,21 +251,21 @@ void pmu_caps_check(struct pmu_caps *c, bool hypervisor, pmu_rdmsr_fn rd,
 		return;
 	free = firmware_scan(c, rd, ctx);
 	if (free == -2) {
-		c->none = check_failed(hypervisor, true);
+		c->none = pmu_check_failed[1][hypervisor];
 	} else if (free == -1) {
 		/* Linux gives up too: no counter to test a write on */
 		c->none = c->ngeneral ? pmu_all_firmware : pmu_no_general;
 	} else {
 		kept = counter_keeps(c, (u32)free, rd, wr, ctx);
+		/* Linux: "PMU not available due to virtualization" under a
+		 * hypervisor, "Broken PMU hardware" else */
 		if (kept)
-			c->none = check_failed(hypervisor, kept < 0);
+			c->none = pmu_check_failed[kept < 0][hypervisor];
 	}
 	if (c->none) {
 		/* nothing is counted: no warning about counting over (the
 		 * reason says when the firmware's counters are why) */
-		c->fw_mask = 0;
-		c->fw_msr = 0;
-		c->fw_val = 0;
+		memset(&c->fw, 0, sizeof(c->fw));
 	}
 }
 
@@ -346,9 +336,7 @@ static u32 plan_make(const struct pmu_caps *c, const char *const *names, u32 n,
 			 MSR_IA32_PERF_GLOBAL_CTRL : MSR_AMD64_PERF_CNTR_GLOBAL_CTL;
 
 	memset(p, 0, sizeof(*p));
-	p->fw_mask = c->fw_mask;
-	p->fw_msr = c->fw_msr;
-	p->fw_val = c->fw_val;
+	p->fw = c->fw;
 	for (u32 i = 0; i < n && p->nslots < PMU_MAX_EVENTS; i++) {
 		struct pmu_slot *s = &p->slots[p->nslots++];
 

@@ -72,6 +72,17 @@ int pmu_event_index(const char *name, size_t len);
 const char *pmu_encoding_skip(u32 vendor, u32 family, const struct pmu_event *e);
 
 /*
+ * Counters the firmware had left enabled (pmu_caps_check()): @mask bit n
+ * general counter n, bit 32 + n fixed counter n; @msr the first such
+ * control MSR and @val what it held.  Zero: none.
+ */
+struct pmu_firmware {
+	u64 mask;
+	u32 msr;
+	u64 val;
+};
+
+/*
  * What the CPU has, from CPUID; the pmu_caps_* decoders fill it from
  * raw registers, so that the host tests can give any CPU.  @none is set
  * (and every event skipped with it) when there is nothing to program.
@@ -91,10 +102,7 @@ struct pmu_caps {
 	bool amd_ext;		/* AMD: PerfCtrExtCore, CPUID 80000001h ECX[23] */
 	bool global_ctrl;	/* a global enable (Intel v2+, AMD PerfMonV2) */
 	const char *none;	/* why there is no PMU; NULL: there is one */
-	/* pmu_caps_check(): the counters the firmware left enabled */
-	u64 fw_mask;		/* bit n: general counter n; bit 32 + n: fixed n */
-	u32 fw_msr;		/* the first such control MSR, and its value */
-	u64 fw_val;
+	struct pmu_firmware fw;	/* pmu_caps_check(): what the firmware left on */
 };
 
 /*
@@ -161,9 +169,7 @@ struct pmu_plan {
 	struct pmu_slot slots[PMU_MAX_EVENTS];
 	u32 ncounted;
 	bool bracketed;		/* slots' bracket measured (the companion's) */
-	u64 fw_mask;		/* the caps' fw_*: what the firmware left on */
-	u32 fw_msr;
-	u64 fw_val;
+	struct pmu_firmware fw;	/* the caps', for the config record */
 };
 
 /*

@@ -9,12 +9,6 @@
 #define MSR_IA32_APERF	0xe8
 #define MSR_SMI_COUNT	0x34
 
-/* The MSR's value, or false where reading it faults. */
-static bool msr_safe(u32 msr, u64 *val)
-{
-	return rdmsrq_safe(msr, val) == 0;
-}
-
 void freq_caps_read(struct freq_caps *c)
 {
 	u64 v;
@@ -23,13 +17,14 @@ void freq_caps_read(struct freq_caps *c)
 	c->aperfmperf = cpuid_checked(6, 0).ecx & 1;
 	if (!c->aperfmperf)
 		c->why_not_freq = "no APERF/MPERF (CPUID 06H:ECX[0] clear)";
-	else if (!msr_safe(MSR_IA32_APERF, &v) || !msr_safe(MSR_IA32_MPERF, &v)) {
+	else if (rdmsrq_safe(MSR_IA32_APERF, &v) ||
+		 rdmsrq_safe(MSR_IA32_MPERF, &v)) {
 		c->aperfmperf = false;
 		c->why_not_freq = "APERF/MPERF listed but reading them faults";
 	}
 	if (strcmp(cpu_info.vendor, "GenuineIntel") != 0)
 		c->why_not_smi = "MSR_SMI_COUNT is Intel's";
-	else if (!msr_safe(MSR_SMI_COUNT, &v))
+	else if (rdmsrq_safe(MSR_SMI_COUNT, &v))
 		c->why_not_smi = "MSR_SMI_COUNT (0x34) faults on this CPU";
 	else
 		c->smi_count = true;
@@ -39,9 +34,9 @@ void freq_snap(const struct freq_caps *c, struct freq_snap *s)
 {
 	memset(s, 0, sizeof(*s));
 	if (c->aperfmperf) {
-		msr_safe(MSR_IA32_MPERF, &s->mperf);
-		msr_safe(MSR_IA32_APERF, &s->aperf);
+		rdmsrq_safe(MSR_IA32_MPERF, &s->mperf);
+		rdmsrq_safe(MSR_IA32_APERF, &s->aperf);
 	}
 	if (c->smi_count)
-		msr_safe(MSR_SMI_COUNT, &s->smi);
+		rdmsrq_safe(MSR_SMI_COUNT, &s->smi);
 }

@@ -292,9 +292,11 @@ def left_out(boots: list[Boot]) -> list[Lost]:
     return out
 
 
-def selected(lost: list[Lost], sel: selection.Selector | None) -> list[str]:
-    """The notes of @lost that @sel selects (every one without it)."""
-    return [n for d, n in lost if d is None or sel is None or sel.matches(d)]
+def selected(lost: list[Lost], sel: selection.Selector | None,
+             whole_boot: bool = True) -> list[str]:
+    """The notes of @lost that @sel selects (every one without it), and
+    with @whole_boot those about a whole boot."""
+    return [n for d, n in lost if (whole_boot if d is None else sel is None or sel.matches(d))]
 
 
 def machines(boots: list[Boot]) -> set[str]:
@@ -323,8 +325,8 @@ def compare(boots_a: list[Boot], boots_b: list[Boot],
             a, b = sel.apply(a, b)
         except selection.SelectError as e:
             # What a selector names may be there but not ok: say so.
-            lost = [n for lo, s in ((lo_a, sel.a), (lo_b, sel.b))
-                    for d, n in lo if d is not None and s.matches(d)]
+            lost = (selected(lo_a, sel.a, whole_boot=False)
+                    + selected(lo_b, sel.b, whole_boot=False))
             if not lost:
                 raise
             raise selection.SelectError(f"{e}; of what it selects, left out as not ok: "

@@ -398,7 +398,7 @@ TEST(pmu_check_clean_amd)
 	pmu_caps_amd(&c, 0x19, 1u << 23, 1, 6);
 	pmu_caps_check(&c, false, space_rd, space_wr, &f);
 	EXPECT(c.none == NULL, "none: %s", c.none);
-	EXPECT_EQ(c.fw_mask, 0);
+	EXPECT_EQ(c.fw.mask, 0);
 	/* six selects read; PerfCtr5 read, written, read back, restored */
 	EXPECT_EQ(f.reads, 8);
 	EXPECT_EQ(f.writes, 2);
@@ -475,15 +475,15 @@ TEST(pmu_check_firmware_counters)
 	pmu_caps_intel(&c, 6, 0x07300804, 0, 0, 0x604);
 	pmu_caps_check(&c, false, space_rd, space_wr, &f);
 	EXPECT(c.none == NULL, "none: %s", c.none);
-	EXPECT_EQ(c.fw_mask, (1ULL << 0) | (1ULL << 33) | (1ULL << 35));
-	EXPECT_EQ(c.fw_msr, 0x186);
-	EXPECT_EQ(c.fw_val, 0x43003c);
+	EXPECT_EQ(c.fw.mask, (1ULL << 0) | (1ULL << 33) | (1ULL << 35));
+	EXPECT_EQ(c.fw.msr, 0x186);
+	EXPECT_EQ(c.fw.val, 0x43003c);
 	EXPECT_EQ(*slot(&f, 0xc1), 0);	/* PMC0, the firmware's, untouched */
 	EXPECT_EQ(f.writes, 2);
 	/* counted over, as Linux does; the plan carries the warning */
 	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 2);
-	EXPECT_EQ(p.fw_mask, c.fw_mask);
-	EXPECT_EQ(p.fw_msr, 0x186);
+	EXPECT_EQ(p.fw.mask, c.fw.mask);
+	EXPECT_EQ(p.fw.msr, 0x186);
 	/* every general counter the firmware's: Linux gives up, so do we,
 	 * and nothing is said to be counted over */
 	memset(&f, 0, sizeof(f));
@@ -494,9 +494,9 @@ TEST(pmu_check_firmware_counters)
 	EXPECT_STR(c.none, "no core performance counters free: the firmware left "
 		   "every general counter enabled");
 	EXPECT_EQ(f.writes, 0);
-	EXPECT_EQ(c.fw_mask, 0);
+	EXPECT_EQ(c.fw.mask, 0);
 	EXPECT_EQ(pmu_plan_make(&c, ev, ARRAY_SIZE(ev), &p), 0);
-	EXPECT_EQ(p.fw_mask, 0);
+	EXPECT_EQ(p.fw.mask, 0);
 	/* a firmware counter seen, then a fault: no PMU, no warning */
 	memset(&f, 0, sizeof(f));
 	*slot(&f, 0x186) = 0x400000;
@@ -504,7 +504,7 @@ TEST(pmu_check_firmware_counters)
 	icelake(&c);
 	pmu_caps_check(&c, false, space_rd, space_wr, &f);
 	EXPECT(c.none != NULL, "a fault is no PMU");
-	EXPECT_EQ(c.fw_mask, 0);
+	EXPECT_EQ(c.fw.mask, 0);
 }
 
 TEST(pmu_check_fixed_only)
