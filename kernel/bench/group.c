@@ -54,10 +54,12 @@ u64 group_min(struct bench_group *g, u32 idx, u64 v)
 	return least;
 }
 
-void group_start(struct bench_group *g, u32 idx)
+bool group_start(struct bench_group *g, u32 idx)
 {
-	smp_barrier_wait(&g->bar);
+	if (!smp_barrier_wait(&g->bar))
+		return false;
 	g->am[idx].start = tsc_begin();
+	return true;
 }
 
 /*

@@ -36,6 +36,7 @@ struct bench_group {
 	bool says_cpus;
 	u32 cfg_base, group_base;	/* numbering before this step */
 	struct smp_barrier bar;
+	struct smp_barrier_slot bar_slot[MAX_CPUS];	/* by CPU number */
 	struct group_member m[MAX_CPUS];
 	struct agg_cpu am[MAX_CPUS];
 	struct agg_group agg;		/* the leader's */
@@ -50,8 +51,9 @@ const char *group_agree(struct bench_group *g, u32 idx, u32 group,
 			const char *mine);
 /* The least of every member's @v, for all of them (sizes agreed on). */
 u64 group_min(struct bench_group *g, u32 idx, u64 v);
-/* The common start of a timed part: this member's start TSC. */
-void group_start(struct bench_group *g, u32 idx);
+/* The common start of a timed part: this member's start TSC; false (and
+ * nothing to time) when the run was aborted. */
+bool group_start(struct bench_group *g, u32 idx);
 /* This member's end of it (@a: its end TSC, times, bytes); the leader
  * then writes the agg record. */
 void group_end(struct bench_group *g, u32 idx, const struct agg_cpu *a,

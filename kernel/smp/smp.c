@@ -19,6 +19,7 @@
 #include "kernel/smp/smp.h"
 #include "kernel/time/timer.h"
 #include "kernel/timebase.h"
+#include "kernel/watch.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
@@ -211,6 +212,7 @@ void smp_init(const struct madt *m, u32 (*node_of)(u32), u32 timeout_ms,
 		return;
 	}
 	console_set_shared();
+	smp_stop_init();
 	for (u32 i = 1; i < smp.nentries; i++) {
 		struct smp_cpu *c = &smp.entry[i];
 
@@ -239,55 +241,89 @@ bool on_cpu(u32 cpu, void (*fn)(void *), void *arg)
 	w->fn = fn;
 	w->arg = arg;
 	__atomic_store_n(&w->posted, w->posted + 1, __ATOMIC_RELEASE);
-	apic_send_ipi(smp.by_cpu[cpu]->apic_id, ICR_DM_FIXED | VEC_CALL_FUNCTION,
-		      timebase.tsc_hz / 10);
-	return true;
+	return apic_send_ipi(smp.by_cpu[cpu]->apic_id,
+			     ICR_DM_FIXED | VEC_CALL_FUNCTION,
+			     timebase.tsc_hz / 10);
 }
 
 void smp_wait(u32 cpu)
 {
 	struct cpu_work *w = &work[cpu];
+	u32 spins = 0;
 
 	while (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) != w->posted &&
-	       !smp_aborted)
+	       !smp_aborted) {
 		cpu_relax();
+		watch_wait(&spins, cpu, "for its work to end", WATCH_LOOSE);
+	}
 }
 
-void smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg)
+bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg)
 {
 	u32 me = this_cpu()->cpu;
+	struct cpu_set started;
+	bool ok = true;
 
-	for (u32 c = 0; c < smp.ncpus; c++)
-		if (c != me && cpu_set_has(set, c))
-			on_cpu(c, fn, arg);
-	if (cpu_set_has(set, me))
+	memset(&started, 0, sizeof(started));
+	for (u32 c = 0; c < smp.ncpus && ok; c++) {
+		if (c == me || !cpu_set_has(set, c) || !smp_is_up(c))
+			continue;
+		if (on_cpu(c, fn, arg)) {
+			cpu_set_add(&started, c);
+			continue;
+		}
+		printk("smp: cpu %u would not take its work (the IPI could not "
+		       "be sent); the run is aborted\n", c);
+		smp_aborted = true;	/* the started ones leave their barriers */
+		ok = false;
+	}
+	if (ok && cpu_set_has(set, me))
 		fn(arg);
 	for (u32 c = 0; c < smp.ncpus; c++)
-		if (c != me && cpu_set_has(set, c) && smp_is_up(c))
+		if (cpu_set_has(&started, c))
 			smp_wait(c);
+	return ok;
 }
 
-void smp_barrier_init(struct smp_barrier *b, u32 n)
+void smp_barrier_init(struct smp_barrier *b, u32 n,
+		      struct smp_barrier_slot *slot, const u32 *cpus)
 {
 	b->count = 0;
 	b->gen = 0;
 	b->n = n;
+	b->slot = slot;
+	b->cpus = cpus;
+	for (u32 i = 0; slot && i < n; i++)
+		slot[cpus[i]].gen = 0;
+}
+
+/* The first member that has not arrived at generation @gen, or ~0u. */
+static u32 late(const struct smp_barrier *b, u32 gen)
+{
+	for (u32 i = 0; b->slot && i < b->n; i++)
+		if (b->slot[b->cpus[i]].gen != gen + 1)
+			return b->cpus[i];
+	return ~0u;
 }
 
 /* Sense by generation: the last to arrive starts the next one. */
 bool smp_barrier_wait(struct smp_barrier *b)
 {
-	u32 gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+	u32 gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE), spins = 0;
 
+	if (b->slot)
+		b->slot[this_cpu()->cpu].gen = gen + 1;
 	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == b->n) {
 		b->count = 0;
 		__atomic_store_n(&b->gen, gen + 1, __ATOMIC_RELEASE);
 		return !smp_aborted;
 	}
-	while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen)
+	while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen) {
 		if (smp_aborted)
 			return false;
-		else
-			cpu_relax();
+		cpu_relax();
+		if (!(++spins & 63))
+			watch_call(late(b, gen), "at a barrier", WATCH_PRECISE);
+	}
 	return !smp_aborted;
 }

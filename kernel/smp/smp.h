@@ -70,23 +70,54 @@ static inline bool smp_is_up(u32 cpu)
 /*
  * Run @fn(@arg) on @cpu (an AP that is up and idle), with interrupts
  * off, as the boot CPU runs everything; smp_wait() for its end.  The
- * caller serialises: one piece of work per CPU at a time.
+ * caller serialises: one piece of work per CPU at a time.  False when
+ * @cpu is not up or the IPI could not be sent.
  */
 bool on_cpu(u32 cpu, void (*fn)(void *), void *arg);
+/* Until @cpu's work is done, the run is aborted, or the watch ends it. */
 void smp_wait(u32 cpu);
-/* @fn on every up CPU of @set at once, the caller's too; waits for all. */
-void smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg);
+/*
+ * @fn on every up CPU of @set at once, the caller's too; waits for all.
+ * A CPU that would not take the work (its IPI could not be sent) aborts
+ * the run (smp_aborted: the started ones leave their barriers), said on
+ * the console, and none runs it on the caller: false.
+ */
+bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg);
 
 /* Set by a CPU that stops on a fatal error: the others stop waiting. */
 extern volatile bool smp_aborted;
 
-/* A reusable barrier for @n CPUs; false when the run was aborted. */
-struct smp_barrier {
-	volatile u32 count, gen;
-	u32 n;
-};
+/*
+ * The end of a run that stops early: every other CPU up is sent an NMI
+ * and halts in it (kernel/smp/stop.c).  Returns how many of the @asked
+ * did not say so within @wait_tsc.  smp_stop_init() installs the NMI
+ * handler once the APs are up.
+ */
+void smp_stop_init(void);
+u32 smp_stop_others(u64 wait_tsc, u32 *asked);
 
-void smp_barrier_init(struct smp_barrier *b, u32 n);
+/*
+ * A reusable barrier for @n CPUs; false when the run was aborted.  The
+ * count the arrivals bump and the generation the waiters read sit on
+ * lines of their own, so a release is one line's invalidation, not a
+ * fight with the late arrivals.  With per-CPU slots (indexed by CPU
+ * number) and the members' CPU numbers, a waiter that the watch tells
+ * the deadline passed names a member that has not arrived.
+ */
+struct smp_barrier_slot {
+	volatile u32 gen;	/* the generation this CPU arrived at, + 1 */
+} __aligned(64);
+
+struct smp_barrier {
+	volatile u32 count __aligned(64);
+	u32 n;
+	struct smp_barrier_slot *slot;	/* by CPU number; NULL: none */
+	const u32 *cpus;		/* the n members */
+	volatile u32 gen __aligned(64);
+} __aligned(64);
+
+void smp_barrier_init(struct smp_barrier *b, u32 n,
+		      struct smp_barrier_slot *slot, const u32 *cpus);
 bool smp_barrier_wait(struct smp_barrier *b);
 
 #endif

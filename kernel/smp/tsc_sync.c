@@ -104,7 +104,7 @@ static void source(struct smp_cpu *c)
 static void measure(struct smp_cpu *c, u64 tsc_hz)
 {
 	memset(&sy, 0, sizeof(sy));
-	smp_barrier_init(&sy.start, 2);
+	smp_barrier_init(&sy.start, 2, NULL, NULL);
 	sy.warp_ticks = tsc_hz / 1000 * WARP_MS;
 	if (!on_cpu(c->cpu, target, NULL))
 		return;

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KERNEL_WATCH_H
+#define KERNEL_WATCH_H
+
+#include "lib/types.h"
+
+/*
+ * Every spin that waits on another CPU (a barrier, the end of on_cpu()'s
+ * work, the console lock, a folio a zeroer holds) calls watch_wait() as
+ * it goes round, so a run whose every CPU is busy or waiting still ends
+ * at its deadline: the waiter itself notices, and names the CPU it waits
+ * on.  Linux's buddy hard-lockup detector (kernel/watchdog_buddy.c) has
+ * one CPU watch another the same way, from work it does anyway.
+ *
+ * The watch is registered by whoever owns the deadline (kernel/time/
+ * deadline.c); the waits live below it and only call through here.
+ */
+enum watch_kind {
+	WATCH_PRECISE,	/* the wait knows which CPU is late: a barrier */
+	WATCH_LOOSE,	/* it only knows whom it waits on, who may wait too */
+};
+
+typedef void (*watch_fn)(u32 culprit, const char *waiting,
+			 enum watch_kind kind);
+
+void watch_set(watch_fn fn);
+
+/*
+ * Called from a wait loop with its own counter @spins: every 64th round
+ * asks the watch.  @culprit: the CPU waited on (~0u: unknown).  Returns
+ * only if the run goes on (or another CPU is ending it).
+ */
+void watch_call(u32 culprit, const char *waiting, enum watch_kind kind);
+
+static inline void watch_wait(u32 *spins, u32 culprit, const char *waiting,
+			      enum watch_kind kind)
+{
+	if (!(++*spins & 63))
+		watch_call(culprit, waiting, kind);
+}
+
+#endif
