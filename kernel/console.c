@@ -18,6 +18,7 @@
 #include "arch/x86_64/uart.h"
 #include "kernel/console.h"
 #include "kernel/mm/memory.h"
+#include "kernel/watch.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
@@ -33,6 +34,14 @@ static bool autosel;
 static struct spinlock lock = SPINLOCK_INIT;
 static bool shared;
 static volatile u32 holder = ~0u;
+/*
+ * console_takeover(): from then on only this CPU writes, and without the
+ * lock, which a stopped CPU may hold (or wait for) for good -- as Linux's
+ * panic CPU takes an nbcon console over (nbcon_context_try_acquire() at
+ * NBCON_PRIO_PANIC) and other CPUs' printk no longer reaches a console
+ * (other_cpu_in_panic()).
+ */
+static volatile u32 taken_by = ~0u;
 
 /* The output until the choice is final, for the UART switched to. */
 static char early[16384];
@@ -343,9 +352,26 @@ static void keep(const char *s, size_t n)
 	early_len += n;
 }
 
+/* The ticket lock, its wait watched: a holder stuck for good (hung, or
+ * stopped while writing) must not keep a run from its deadline. */
+static u64 lock_watched(void)
+{
+	u64 flags = read_rflags();
+	u32 me, spins = 0;
+
+	irq_disable();
+	me = __atomic_fetch_add(&lock.next, 1, __ATOMIC_ACQUIRE);
+	while (__atomic_load_n(&lock.owner, __ATOMIC_ACQUIRE) != me) {
+		cpu_relax();
+		watch_wait(&spins, holder, "for the console lock",
+			   WATCH_LOOSE);
+	}
+	return flags;
+}
+
 void console_write(const char *s, size_t n)
 {
-	u32 me;
+	u32 me, owner;
 	u64 flags;
 
 	if (keeping)
@@ -355,15 +381,47 @@ void console_write(const char *s, size_t n)
 		return;
 	}
 	me = this_cpu()->cpu;
+	owner = __atomic_load_n(&taken_by, __ATOMIC_ACQUIRE);
+	if (owner != ~0u) {
+		if (owner == me)
+			put(s, n);
+		return;		/* another CPU ends the run: it alone writes */
+	}
 	if (holder == me) {
 		put(s, n);
 		return;
 	}
-	flags = spin_lock_irqsave(&lock);
+	flags = lock_watched();
 	holder = me;
 	put(s, n);
 	holder = ~0u;
 	spin_unlock_irqrestore(&lock, flags);
+}
+
+void console_takeover(void)
+{
+	u32 me = this_cpu()->cpu, h = holder;
+
+	__atomic_store_n(&taken_by, me, __ATOMIC_RELEASE);
+	/* A stopped writer's line ends here, so ours start whole. */
+	if (shared && h != ~0u && h != me)
+		put("\n", 1);
+}
+
+/* crash=hold-console: this CPU takes the lock and never gives it back,
+ * as a CPU hung in the middle of a write would. */
+void console_hold_forever(volatile u32 *holding)
+{
+	lock_watched();
+	holder = this_cpu()->cpu;
+	*holding = 1;
+	for (;;)
+		cpu_relax();
+}
+
+u32 console_owner(void)
+{
+	return __atomic_load_n(&taken_by, __ATOMIC_ACQUIRE);
 }
 
 void console_flush(void)

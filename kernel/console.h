@@ -26,6 +26,16 @@ void console_init(const struct console_spec *want);
 void console_auto(const struct spcr *spcr, const char *absent);
 void console_write(const char *s, size_t n);
 void console_flush(void);
+/*
+ * The CPU ending a run early writes alone from now on, without the lock
+ * (another CPU, stopped, may hold it for good); other CPUs' writes are
+ * dropped.  console_owner(): that CPU, or ~0u.
+ */
+void console_takeover(void);
+u32 console_owner(void);
+/* Test-only (crash=hold-console): take the lock for good, then set
+ * *@holding. */
+__noreturn void console_hold_forever(volatile u32 *holding);
 /* From when a second CPU starts: each write whole, under a lock. */
 void console_set_shared(void);
 /* Which ttySn is in use, -1 if none answered, 4 (UART_PORTS) off the four. */

@@ -15,6 +15,7 @@
 #include "kernel/acpi.h"
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
+#include "arch/x86_64/tsc.h"
 #include "kernel/inventory.h"
 #include "kernel/main.h"
 #include "lib/version.h"
@@ -36,17 +37,38 @@ struct hz_config config;
 struct cmdline_result cmdline_result;
 bool cmdline_ok;
 
-__noreturn void finish(int rc)
+/*
+ * The one CPU that ends the run: any other that gets here (a fatal error
+ * on an AP while the deadline ends the run) stops where it is, and the
+ * ender stops it anyway.  The others are halted by NMI and the console
+ * is taken over before anything is written, so nothing on the way out
+ * waits on a lock that a stopped CPU, or this CPU's interrupted self,
+ * holds -- Linux's panic(): smp_send_stop() / crash_smp_send_stop(),
+ * then the consoles flushed by the panic CPU alone.
+ */
+static void take_over(void)
 {
-	static volatile u32 finishing;
+	static volatile u32 ending;
+	u32 asked, missing;
 
-	/* One CPU ends the run; another that gets here too (a fatal error
-	 * on an AP while the boot CPU finishes) stops where it is. */
-	if (__atomic_exchange_n(&finishing, 1, __ATOMIC_ACQ_REL)) {
+	if (__atomic_exchange_n(&ending, 1, __ATOMIC_ACQ_REL)) {
 		smp_aborted = true;
 		machine_halt();
 	}
 	smp_aborted = true;
+	missing = smp_stop_others(timebase.tsc_hz ? timebase.tsc_hz : ~0ULL,
+				  &asked);
+	console_takeover();
+	if (this_cpu()->cpu)
+		printk("hugezero: cpu %u ends the run\n", this_cpu()->cpu);
+	if (missing)
+		printk("hugezero: %u of %u other CPUs did not stop within a "
+		       "second of their NMI; their output is dropped\n",
+		       missing, asked);
+}
+
+static __noreturn void finish_taken(int rc)
+{
 	report_end();
 	printk("hugezero: done rc=%d\n", rc);
 	console_flush();
@@ -66,6 +88,12 @@ __noreturn void finish(int rc)
 	machine_halt();
 }
 
+__noreturn void finish(int rc)
+{
+	take_over();
+	finish_taken(rc);
+}
+
 /* A processor the SRAT does not list is node 0, as Linux's default. */
 static u32 node_of_apic(u32 apic_id)
 {
@@ -79,22 +107,22 @@ static struct ktap *run_ktap;
 /* deadline_s= passed: say what was running, end as exit= says. */
 static void deadline_expired(const char *why)
 {
-	smp_aborted = true;
+	take_over();
 	selftest_abort_current();
 	if (run_ktap) {
 		ktap_diag(run_ktap, "%s", why);
 		ktap_abort(run_ktap, "deadline");
 	}
 	printk("hugezero: %s; stopping the run\n", why);
-	finish(RC_DEADLINE);
+	finish_taken(RC_DEADLINE);
 }
 
 static void fatal_hook(void)
 {
-	smp_aborted = true;	/* the other CPUs stop waiting for this one */
+	take_over();
 	selftest_abort_current();
 	printk("hugezero: fatal: unexpected exception; stopping the run\n");
-	finish(RC_FATAL);
+	finish_taken(RC_FATAL);
 }
 
 static void print_cmdline(void)
@@ -169,7 +197,37 @@ static void init_timer(u32 cpu)
 	       (unsigned long long)a->timer_hz);
 }
 
-static void crash_on_purpose(u32 how)
+static volatile u32 console_held;
+
+static void hold_console(void *arg)
+{
+	(void)arg;
+	console_hold_forever(&console_held);
+}
+
+/*
+ * crash=hold-console: the first AP takes the console lock for good and
+ * this CPU then writes, queued behind it: only the deadline ends that.
+ * False when there is no AP to do it.
+ */
+static bool hold_console_elsewhere(void)
+{
+	for (u32 cpu = 1; cpu < smp.ncpus; cpu++) {
+		if (!on_cpu(cpu, hold_console, NULL))
+			continue;
+		while (!console_held)
+			cpu_relax();
+		/* Never printed: only the deadline's takeover ends the wait. */
+		printk("hugezero: cpu %u holds the console lock; this line "
+		       "waits for the console\n", cpu);
+		return true;
+	}
+	printk("hugezero: crash=hold-console needs a second CPU up\n");
+	return false;
+}
+
+/* False when the crash asked for cannot be made here. */
+static bool crash_on_purpose(u32 how)
 {
 	volatile u64 zero = 0;
 
@@ -199,7 +257,10 @@ static void crash_on_purpose(u32 how)
 		irq_enable();
 		for (;;)
 			cpu_relax();
+	case CRASH_HOLD_CONSOLE:
+		return hold_console_elsewhere();
 	}
+	return true;
 }
 
 static void run_bench(struct ktap *k)
@@ -309,9 +370,9 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 		inventory_report(&records);
 		ktap_result(k, KTAP_OK, "info", NULL);
 	}
-	if (config.crash != CRASH_NONE)
-		crash_on_purpose(config.crash);
 	rc = (k->fail || !cmdline_ok) ? RC_FAIL : RC_PASS;
+	if (config.crash != CRASH_NONE && !crash_on_purpose(config.crash))
+		rc = RC_FAIL;
 	printk("hugezero: %u passed, %u failed, %u skipped\n", k->pass, k->fail,
 	       k->skip);
 	finish(rc);

@@ -27,7 +27,8 @@ static void emit(void *ctx, const char *line)
 /*
  * A CPU that faults while it holds the lock comes back through its fatal
  * path (report_end()): it goes on rather than wait for itself, as the
- * console does.
+ * console does.  Once a CPU has taken the console over to end the run,
+ * the lock is not taken at all (console_takeover()).
  */
 static struct spinlock records_lock = SPINLOCK_INIT;
 static u64 records_flags;
@@ -44,6 +45,9 @@ static void records_lock_take(void *ctx)
 		records_depth++;
 		return;
 	}
+	/* After a takeover the lock may be a stopped CPU's for good. */
+	if (console_owner() != ~0u)
+		return;
 	spin_lock(&records_lock);
 	records_holder = me;
 	records_depth = 1;
@@ -53,6 +57,8 @@ static void records_lock_take(void *ctx)
 static void records_lock_drop(void *ctx)
 {
 	(void)ctx;
+	if (records_holder != this_cpu()->cpu)
+		return;		/* taken over: there was no lock to drop */
 	if (--records_depth)
 		return;
 	records_holder = ~0u;

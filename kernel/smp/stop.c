@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Stopping every other CPU when the run ends early (deadline, fatal
+ * error): the one CPU that ends it must be the only one left writing.
+ * As Linux's nmi_shootdown_cpus() (arch/x86/kernel/reboot.c) and the NMI
+ * leg of native_stop_other_cpus() (arch/x86/kernel/smp.c): an NMI each,
+ * since benchmark work runs with interrupts masked; each CPU acknowledges
+ * and halts inside its NMI handler, where further NMIs stay blocked.
+ * Whatever a stopped CPU held (the console lock, the records lock, a
+ * ticket it waited with) is never given back: the stopper takes the
+ * console over instead of waiting (kernel/console.c).
+ */
+#include "arch/x86_64/apic.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/traps.h"
+#include "arch/x86_64/tsc.h"
+#include "kernel/smp/smp.h"
+
+static volatile u32 stopper = ~0u;
+static volatile u32 stopped;
+
+static bool stop_nmi(struct regs *r)
+{
+	(void)r;
+	if (__atomic_load_n(&stopper, __ATOMIC_ACQUIRE) == ~0u ||
+	    stopper == this_cpu()->cpu)
+		return false;	/* not ours: the fatal path reports it */
+	__atomic_add_fetch(&stopped, 1, __ATOMIC_ACQ_REL);
+	for (;;)
+		halt();
+}
+
+void smp_stop_init(void)
+{
+	trap_set_handler(X86_NMI, stop_nmi);
+}
+
+u32 smp_stop_others(u64 wait_tsc, u32 *asked)
+{
+	u32 me = this_cpu()->cpu, want = 0;
+	u64 end;
+
+	*asked = 0;
+	if (smp.ncpus < 2)
+		return 0;
+	__atomic_store_n(&stopper, me, __ATOMIC_RELEASE);
+	smp_aborted = true;
+	for (u32 cpu = 0; cpu < smp.ncpus; cpu++) {
+		if (cpu == me || !smp_is_up(cpu))
+			continue;
+		want++;
+		apic_send_ipi(smp.by_cpu[cpu]->apic_id, ICR_DM_NMI, wait_tsc);
+	}
+	*asked = want;
+	end = rdtsc() + wait_tsc;
+	while (__atomic_load_n(&stopped, __ATOMIC_ACQUIRE) < want &&
+	       rdtsc() < end)
+		cpu_relax();
+	return want - MIN(want, __atomic_load_n(&stopped, __ATOMIC_ACQUIRE));
+}
