@@ -15,7 +15,7 @@
 
 const char *const exit_names[] = { "auto", "qemu", "halt", "reboot", NULL };
 const char *const crash_names[] = { "none", "pf", "ud", "gp", "de", "stack",
-				    "hang", "hang-irq", NULL };
+				    "hang", "hang-irq", "hold-console", NULL };
 
 const char *const bench_names[] = { "none", "fault", "bare", "linux-fault",
 				    "split", "info", NULL };
@@ -299,7 +299,7 @@ const struct param hz_params[] = {
 	{ "selftest", P_BOOL, F(selftest), NULL, 0, 0, NULL,
 	  "selftest=on|off", NULL },
 	{ "crash", P_ENUM, F(crash), crash_names, 0, 0, NULL,
-	  "crash=none|pf|ud|gp|de|stack|hang|hang-irq", NULL },
+	  "crash=none|pf|ud|gp|de|stack|hang|hang-irq|hold-console", NULL },
 	{ "calib_ms", P_U64, F(calib_ms), NULL, 1, 1000, NULL,
 	  "calib_ms=1..1000", NULL },
 	{ "tsc_tolerance_ppm", P_U64, F(tsc_tolerance_ppm), NULL, 1, 1000000,
@@ -310,6 +310,8 @@ const struct param hz_params[] = {
 	  "tsc_skew_ns=0..1000000", NULL },
 	{ "ap_fail", P_U64, F(ap_fail), NULL, 1, CPUSET_MAX - 1, NULL,
 	  "ap_fail=1..1023 (test-only)", NULL },
+	{ "hang_cpu", P_U64, F(hang_cpu), NULL, 0, CPUSET_MAX - 1, NULL,
+	  "hang_cpu=0..1023 (test-only)", NULL },
 	{ "preset", P_ENUM, F(preset), preset_names, 0, 0, NULL,
 	  "preset=none|seed-000|seed-001|seed-002 (docs/reproducing.md)", NULL },
 	{ "bench", P_ENUM, F(bench), bench_names, 0, 0, NULL,
@@ -423,6 +425,7 @@ void config_defaults(struct hz_config *c)
 	c->probe_us = 1000;
 	c->seed = 1;
 	c->cpu = CPU_AUTO;
+	c->hang_cpu = CPU_AUTO;
 	cpu_set_add(&c->cpus, 0);	/* the boot CPU alone, as before SMP */
 	c->numa = NUMA_LOCAL;
 	c->prezero_n = PREZERO_ALL;
@@ -444,7 +447,7 @@ static bool is_bench_key(const char *key)
 		"pte", "preempt", "hz", "probe", "probe_us", "probe_class", "cpus", "scale",
 		"numa", "prezero", "prezero_n", "prezero_clear", "prezero_order",
 		"prezero_cpu", "prezero_low", "prezero_high", "prezero_idle_ms",
-		"prezero_pool", "pmu", NULL,
+		"prezero_pool", "pmu", "hang_cpu", NULL,
 	};
 
 	return choice_index(keys, key, strlen(key)) >= 0;
@@ -483,7 +486,8 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 {
 	static const char *const kernel_only[] = {
 		"console", "exit", "selftest", "crash", "calib_ms",
-		"tsc_tolerance_ppm", "tsc_skew_ns", "ap_fail", "deadline_s",
+		"tsc_tolerance_ppm", "tsc_skew_ns", "ap_fail", "hang_cpu",
+		"deadline_s",
 		"cpl", "inject",
 		"inject_lines", "pte",
 		"preempt", "hz", NULL,

@@ -14,7 +14,7 @@
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
 enum crash_mode { CRASH_NONE, CRASH_PF, CRASH_UD, CRASH_GP, CRASH_DE,
-		  CRASH_STACK, CRASH_HANG, CRASH_HANG_IRQ };
+		  CRASH_STACK, CRASH_HANG, CRASH_HANG_IRQ, CRASH_HOLD_CONSOLE };
 
 enum bench_kind { BENCH_NONE, BENCH_FAULT, BENCH_BARE, BENCH_LINUX_FAULT,
 		  BENCH_SPLIT, BENCH_INFO };
@@ -77,6 +77,7 @@ struct hz_config {
 	u64 tsc_skew_ns;	/* cross-CPU TSC skew an aggregate tolerates */
 	u64 deadline_s;		/* the run ends by then; 0: never */
 	u64 ap_fail;		/* test-only: this CPU cannot answer; 0 none */
+	u64 hang_cpu;		/* test-only: hangs in a timed pass; CPU_AUTO none */
 
 	/* The benchmark (docs/cmdline.md) */
 	u32 bench;		/* enum bench_kind */

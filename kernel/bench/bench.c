@@ -269,6 +269,15 @@ static void freq_account(const struct bench_cpu *bc, const struct freq_snap *a,
 	p->smis = z->smi - a->smi;
 }
 
+/* hang_cpu= (test-only): this CPU stops inside the timed part with
+ * interrupts masked, as a hung one would; only the others can say so. */
+static __noreturn void hang_here(void)
+{
+	irq_disable();
+	for (;;)
+		cpu_relax();
+}
+
 static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		     struct bench_outcome *o)
 {
@@ -293,8 +302,14 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	noise_now(bc->cpu, &before);
 	if (probe && !bench_probe_start(&bc->probe, bc->cpu, b->c, &fc->current))
 		bench_fail(o, "%s: no memory for the probe task", b->d.name);
-	group_start(b->g, b->idx);
-	workload_run(wl, b->c->cpl == 1, b->model_on);
+	if (group_start(b->g, b->idx)) {
+		if (b->c->hang_cpu == bc->cpu)
+			hang_here();
+		workload_run(wl, b->c->cpl == 1, b->model_on);
+	} else {
+		bench_fail(o, "%s: the run was aborted on another CPU before "
+			   "the timed part", b->d.name);
+	}
 	member.end = tsc_end();
 	if (b->prezero == PREZERO_DEDICATED)
 		prezero_dedicated_stop(&bc->prezero);
@@ -919,6 +934,7 @@ static void bench_worker(void *arg)
 	workload_leave_space();
 	if (proto.bc->pmu.ncounted)
 		pmu_stop(&proto.bc->pmu);
+	deadline_doing(NULL, cpu, NULL);
 }
 
 static struct bench_group group;
@@ -948,7 +964,7 @@ static u32 make_group(struct bench_group *g, const struct cpu_set *s, u32 want)
 	if ((size_t)cpulist_format(&set, g->cpus, sizeof(g->cpus)) >=
 	    sizeof(g->cpus))
 		return 0;
-	smp_barrier_init(&g->bar, g->n);
+	smp_barrier_init(&g->bar, g->n, g->bar_slot, g->cpu);
 	return g->n;
 }
 
@@ -1042,11 +1058,15 @@ void bench_run(struct ktap *k, const struct hz_config *c)
 			memset(&members, 0, sizeof(members));
 			for (u32 i = 0; i < n; i++)
 				cpu_set_add(&members, g->cpu[i]);
-			smp_run(&members, bench_worker, g);
+			if (!smp_run(&members, bench_worker, g)) {
+				ktap_diag(k, "step of %u CPUs: a CPU would not "
+					  "take its work; the run is aborted", n);
+				k->fail++;
+				break;
+			}
 		}
 		g->cfg_base += bench_count(c) * n;
 		g->group_base += bench_count(c);
 	}
-	deadline_doing(NULL, 0, NULL);	/* its names are gone with it */
 	ktap_subtest_end(k, "fault", k->fail > fails ? KTAP_FAIL : KTAP_OK);
 }

@@ -1,74 +1,118 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "arch/x86_64/apic.h"
+/*
+ * deadline_s=: whichever sees the deadline pass first ends the run, once.
+ * Nothing here runs in NMI context: the NMI is only how the CPU that ends
+ * the run stops the others (kernel/smp/stop.c), so no path that ends a
+ * run can wait on a lock another context of its own CPU holds.
+ */
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/traps.h"
+#include "arch/x86_64/percpu.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/smp/smp.h"
 #include "kernel/time/deadline.h"
 #include "kernel/time/timer.h"
+#include "kernel/watch.h"
 #include "lib/format.h"
+#include "lib/string.h"
+
+/* What a CPU is doing, for the message: its own line, its own copy. */
+struct doing {
+	char what[96];
+	const volatile u32 *fault;
+	volatile u32 set;
+} __aligned(64);
+
+static struct doing doing[MAX_CPUS];
 
 static struct {
 	u64 at, seconds;
+	u64 loose_at;		/* a loose wait, or an idle CPU, a bit later */
 	void (*expire)(const char *why);
-	const char *what;
-	u32 cpu;
-	const volatile u32 *fault;
 	volatile u32 fired;	/* expire() ran: once, whoever gets there */
-	volatile u32 nmi_sent;	/* the watcher's NMI, for the NMI handler */
-	u64 watch_at;
-	struct ktimer boot, watch;
-	u32 watcher;
+	struct ktimer boot;
+	struct ktimer watch[MAX_CPUS];
 } dl;
 
-static void expire(const char *how)
+/* The CPU to name when the one that noticed cannot say: the lowest that
+ * is doing something. */
+static u32 busy_cpu(void)
 {
-	char why[200], doing[120];
+	for (u32 cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (doing[cpu].set)
+			return cpu;
+	return ~0u;
+}
+
+static void describe(u32 cpu, char *buf, size_t n)
+{
+	const struct doing *d = cpu < MAX_CPUS ? &doing[cpu] : NULL;
+
+	if (d && d->set)
+		ksnprintf(buf, n, "during %s on cpu %u, fault %u", d->what, cpu,
+			  d->fault ? *d->fault : 0);
+	else if (cpu != ~0u)
+		ksnprintf(buf, n, "on cpu %u, outside any benchmark", cpu);
+	else
+		ksnprintf(buf, n, "outside any benchmark");
+}
+
+/* Ends the run, unless another CPU already is (then it returns, and that
+ * CPU stops this one). */
+static void expire(const char *how, u32 culprit)
+{
+	char why[240], what[140];
 
 	if (__atomic_exchange_n(&dl.fired, 1, __ATOMIC_ACQ_REL))
 		return;
-	if (dl.what)
-		ksnprintf(doing, sizeof(doing), "during %s on cpu %u, fault %u",
-			  dl.what, dl.cpu, dl.fault ? *dl.fault : 0);
-	else
-		ksnprintf(doing, sizeof(doing), "outside any benchmark");
+	describe(culprit == ~0u ? busy_cpu() : culprit, what, sizeof(what));
 	ksnprintf(why, sizeof(why), "deadline_s=%llu passed (%s) %s",
-		  (unsigned long long)dl.seconds, how, doing);
+		  (unsigned long long)dl.seconds, how, what);
 	dl.expire(why);
 }
 
 static void boot_timer(struct ktimer *t)
 {
 	(void)t;
-	expire("the boot CPU's timer");
+	expire("the boot CPU's timer", doing[0].set ? 0 : ~0u);
 }
 
-/* On the watching AP, in its timer interrupt: the boot CPU may have its
- * interrupts masked; an NMI it cannot mask. */
+/* An AP's, in its timer interrupt: it takes one only while idle, so an
+ * AP with work never watches; every idle one does. */
 static void watch_timer(struct ktimer *t)
 {
+	char how[48];
+
 	(void)t;
 	if (dl.fired)
-		return;		/* the boot CPU's timer or a poll came first */
-	__atomic_store_n(&dl.nmi_sent, 1, __ATOMIC_RELEASE);
-	apic_send_ipi(smp.by_cpu[0]->apic_id, ICR_DM_NMI, 0);
+		return;
+	ksnprintf(how, sizeof(how), "the timer of idle cpu %u",
+		  this_cpu()->cpu);
+	expire(how, ~0u);
 }
 
-/* expire() once only: an NMI landing while the boot CPU's own timer is
- * already ending the run returns to it, so that run ends as exit= says. */
-static bool nmi(struct regs *r)
+/* A wait on another CPU (kernel/watch.h): past the deadline, the waiter
+ * ends the run and names whom it waited on.  A loose wait gives a precise
+ * one (a barrier, which knows the late CPU) a tenth of a second first. */
+static void watch(u32 culprit, const char *waiting, enum watch_kind kind)
 {
-	(void)r;
-	if (!__atomic_exchange_n(&dl.nmi_sent, 0, __ATOMIC_ACQ_REL))
-		return false;	/* not ours: the fatal path reports it */
-	expire("an NMI from the watching CPU");
-	return true;
+	char how[96];
+	u64 now = rdtsc();
+
+	if (dl.fired || now < (kind == WATCH_PRECISE ? dl.at : dl.loose_at))
+		return;
+	if (culprit != ~0u)
+		ksnprintf(how, sizeof(how), "cpu %u waiting %s on cpu %u",
+			  this_cpu()->cpu, waiting, culprit);
+	else
+		ksnprintf(how, sizeof(how), "cpu %u waiting %s",
+			  this_cpu()->cpu, waiting);
+	expire(how, culprit);
 }
 
 static void arm_watch(void *arg)
 {
 	(void)arg;
-	ktimer_arm(dl.watcher, &dl.watch, dl.watch_at);
+	ktimer_arm(this_cpu()->cpu, &dl.watch[this_cpu()->cpu], dl.loose_at);
 }
 
 void deadline_start(u64 seconds, u64 tsc_hz, void (*fn)(const char *why))
@@ -78,34 +122,37 @@ void deadline_start(u64 seconds, u64 tsc_hz, void (*fn)(const char *why))
 	dl.seconds = seconds;
 	dl.expire = fn;
 	dl.at = rdtsc() + seconds * tsc_hz;
-	/* The watcher a tenth of a second later: where the boot CPU still
-	 * takes interrupts its own timer ends the run, and the NMI finds
-	 * it done. */
-	dl.watch_at = dl.at + tsc_hz / 10;
+	dl.loose_at = dl.at + tsc_hz / 10;
 	dl.boot.fn = boot_timer;
-	dl.watch.fn = watch_timer;
 	if (timer_apic(0))
 		ktimer_arm(0, &dl.boot, dl.at);
-	trap_set_handler(X86_NMI, nmi);
-	/* The highest AP watches: the last a benchmark takes. */
-	for (u32 cpu = smp.ncpus; cpu-- > 1;)
-		if (smp_is_up(cpu)) {
-			dl.watcher = cpu;
-			on_cpu(cpu, arm_watch, NULL);
+	watch_set(watch);
+	for (u32 cpu = 1; cpu < smp.ncpus && cpu < MAX_CPUS; cpu++) {
+		if (!smp_is_up(cpu) || !timer_apic(cpu))
+			continue;
+		dl.watch[cpu].fn = watch_timer;
+		if (on_cpu(cpu, arm_watch, NULL))
 			smp_wait(cpu);
-			break;
-		}
+	}
 }
 
 void deadline_doing(const char *what, u32 cpu, const volatile u32 *fault)
 {
-	dl.what = what;
-	dl.cpu = cpu;
-	dl.fault = fault;
+	struct doing *d;
+
+	if (cpu >= MAX_CPUS)
+		return;
+	d = &doing[cpu];
+	d->set = 0;
+	if (!what)
+		return;
+	strlcpy(d->what, what, sizeof(d->what));
+	d->fault = fault;
+	__atomic_store_n(&d->set, 1, __ATOMIC_RELEASE);
 }
 
 void deadline_poll(void)
 {
 	if (dl.seconds && rdtsc() >= dl.at)
-		expire("checked between passes");
+		expire("checked between passes", this_cpu()->cpu);
 }
