@@ -77,15 +77,19 @@ def mechanisms(rt: bool) -> Check:
             if not c.samples.get("probe"):
                 return f"{c.name}: no probe samples"
         if rt:
-            lazy = cs["lazy.1G.erms.contiguous-page"]
-            if not inside(lazy):
-                return "lazy, rt probe: never ran inside a REP STOSB clear (it should preempt as under full)"
-            # A normal-class probe waits for the tick (half a tick on the
-            # median); an rt one is woken at once: far below it.
-            quarter_tick = tsc_hz(res) // 250 // 4
-            if late_median(lazy) > quarter_tick:
-                return (f"lazy, rt probe: median latency {late_median(lazy)} ticks, over a "
-                        f"quarter tick ({quarter_tick}): it waited for the tick")
+            lazy, full = cs["lazy.1G.erms.contiguous-page"], cs["full.1G.erms.contiguous-page"]
+            for m, c in (("lazy", lazy), ("full", full)):
+                if not inside(c):
+                    return (f"{m}, rt probe: never ran inside a REP STOSB clear "
+                            "(it should preempt as under full)")
+            # A normal-class probe under lazy waits for the tick (half a
+            # tick on the median); an rt one is woken at once, as under
+            # full.  Relative to full's rt probe in the same boot, so a
+            # loaded host that makes every wake-up late fails neither.
+            if late_median(lazy) > 4 * late_median(full) + tsc_hz(res) // 250 // 8:
+                return (f"lazy, rt probe: median latency {late_median(lazy)} ticks, not "
+                        f"within 4x of full's {late_median(full)} (+ an eighth of a tick): "
+                        "it waited for the tick")
             return None
         none_c, none_l = cs["none.1G.erms.contiguous-page"], cs["none.1G.erms.linux"]
         full_c, full_v = cs["full.1G.erms.contiguous-page"], cs["full.1G.avx2.contiguous-page"]
@@ -155,9 +159,9 @@ CASES = [
                                   "selftest=off", "preempt=all", "clear=erms,avx2",
                                   "order=contiguous-page,linux"],
          timeout=600, check=all_of(passes, bench_ok(16), mechanisms_2m)),
-    Case("sched-lazy-rt-1g", args=[*ONE_G, "preempt=lazy", "probe_class=rt",
+    Case("sched-lazy-rt-1g", args=[*ONE_G, "preempt=full,lazy", "probe_class=rt",
                                    "clear=erms", "order=contiguous-page"],
-         timeout=300, check=all_of(passes, bench_ok(1), mechanisms(rt=True))),
+         timeout=300, check=all_of(passes, bench_ok(2), mechanisms(rt=True))),
     Case("sched-off-is-quiet", args=["bench=fault", "folio=2M", "size=8M", "runs=1",
                                      "clear=erms", "order=contiguous-page", "selftest=off"],
          check=all_of(passes, no_model_no_noise)),
