@@ -3,6 +3,11 @@
 # `make run` boots it in QEMU, `make test` runs every test.
 
 BUILD := build
+# make HZ_TEST_PRIM=1 BUILD=DIR: lib/prims.h's test primitive, built in
+# (tests/test_prim_row.py); never in a build that measures.
+ifneq ($(HZ_TEST_PRIM),)
+TEST_PRIM := -DHZ_TEST_PRIM
+endif
 PYTHON ?= /usr/bin/python3
 
 # One short line per step, as Kbuild prints them ("  CC      kernel/main.o");
@@ -26,9 +31,9 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. \
 	-ffreestanding -nostdlib -fno-pic -fno-pie -mno-red-zone \
 	-mcmodel=kernel -fno-stack-protector -fno-omit-frame-pointer \
 	-fno-optimize-sibling-calls -mno-mmx -mno-sse -mno-sse2 -mno-avx \
-	-mno-80387 -fno-asynchronous-unwind-tables -fcf-protection=none
+	-mno-80387 -fno-asynchronous-unwind-tables -fcf-protection=none $(TEST_PRIM)
 KLDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack -T linker.ld
-NASMFLAGS := -f elf64 -g -F dwarf -I.
+NASMFLAGS := -f elf64 -g -F dwarf -I. $(TEST_PRIM)
 
 BOOT_SRCS := $(wildcard boot/*.asm)
 ARCH_ASM := $(wildcard arch/x86_64/*.asm)
@@ -89,7 +94,7 @@ HOST_SHARED := arch/x86_64/clear.c arch/x86_64/cpuid.c arch/x86_64/uart.c
 $(BUILD)/host/clear.o: arch/x86_64/clear.asm
 	@mkdir -p $(dir $@)
 	$(call quiet,AS,$< [host])
-	$(Q)$(NASM) -f elf64 -o $@ $<
+	$(Q)$(NASM) -f elf64 $(TEST_PRIM) -o $@ $<
 
 # hosted/ files with no system call of their own (a test gives them fakes).
 HOST_HOSTED := hosted/perf.c
@@ -106,7 +111,7 @@ $(BUILD)/host/unit: $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) $(HOST_HOSTED) 
 COMPANION_SRCS := $(wildcard hosted/*.c) $(LIB_SRCS) arch/x86_64/clear.c \
 	arch/x86_64/cpuid.c
 COMPANION_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
-	-fno-omit-frame-pointer -include hosted/rename.h
+	-fno-omit-frame-pointer -include hosted/rename.h $(TEST_PRIM)
 $(BUILD)/hugezero-linux: $(COMPANION_SRCS) $(BUILD)/host/clear.o \
 		$(wildcard hosted/*.h lib/*.h arch/x86_64/*.h)
 	$(call quiet,HOSTCC,$@)

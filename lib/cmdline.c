@@ -105,6 +105,24 @@ static void list_choices(const char *const *choices, char *buf, size_t size)
 					 i ? "|" : "", choices[i]);
 }
 
+void param_help(const struct param *p, char *buf, size_t size)
+{
+	size_t pos;
+
+	if (p->help || !p->choices) {
+		ksnprintf(buf, size, "%s", p->help ? p->help : p->key);
+		return;
+	}
+	/* From the names themselves: a list is comma-separated, or all. */
+	pos = (size_t)ksnprintf(buf, size, "%s=", p->key);
+	for (int i = 0; p->choices[i] && pos < size; i++)
+		pos += (size_t)ksnprintf(buf + pos, size - pos, "%s%s",
+					 i ? (p->type == P_ENUM_LIST ? "," : "|") :
+					 "", p->choices[i]);
+	if (p->type == P_ENUM_LIST && pos < size)
+		ksnprintf(buf + pos, size - pos, "|all");
+}
+
 static bool parse_bool(const char *v, size_t len, bool *out)
 {
 	static const char *const yes[] = { "1", "on", "yes", "true", NULL };
@@ -146,7 +164,7 @@ static bool parse_enum_list(const struct param *p, const struct word *w,
 			    u64 *out, struct cmdline_result *res)
 {
 	const char *s = w->val, *end = w->val + w->vlen;
-	char names[CMDLINE_ERR_LEN / 2];
+	char names[CMDLINE_ERR_LEN];
 	const char *it;
 	size_t il;
 	u64 mask = 0;
@@ -177,13 +195,14 @@ static bool apply(const struct param *p, const struct word *w, void *cfg,
 		  struct cmdline_result *res)
 {
 	void *field = (u8 *)cfg + p->offset;
-	char names[CMDLINE_ERR_LEN / 2];
+	char names[CMDLINE_ERR_LEN];
 	char err[CMDLINE_ERR_LEN];
 	u64 v;
 	int idx;
 
 	if (p->type != P_BOOL && (!w->val || w->vlen == 0)) {
-		ERR(res, "key '%s' needs a value (%s)", p->key, p->help);
+		param_help(p, names, sizeof(names));
+		ERR(res, "key '%s' needs a value (%s)", p->key, names);
 		return false;
 	}
 	switch (p->type) {

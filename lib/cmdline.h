@@ -24,7 +24,7 @@ enum param_type {
 	P_CUSTOM,	/* parsed by param->parse                   -> anything */
 };
 
-#define CMDLINE_ERR_LEN 160
+#define CMDLINE_ERR_LEN 256
 #define CMDLINE_MAX_ERRORS 8
 #define CMDLINE_MAX_PARAMS 64
 
@@ -46,7 +46,8 @@ struct param {
 					 * P_ENUM_LIST: max = the mask "all" gives
 					 * (0: every choice) */
 	param_parse_fn parse;		/* P_CUSTOM */
-	const char *help;		/* one line, for messages and docs */
+	const char *help;		/* one line, for messages and docs;
+					 * NULL: made from the choices */
 	const struct param_alias *aliases;	/* P_ENUM: NULL-terminated */
 };
 
@@ -74,5 +75,8 @@ int choice_index(const char *const *choices, const char *word, size_t len);
  * pointer past it when the first word looks like a path, else @line.
  */
 const char *cmdline_skip_image_path(const char *line);
+
+/* @p's one-line help: its own, or "key=a,b,c|all" from its choices. */
+void param_help(const struct param *p, char *buf, size_t size);
 
 #endif

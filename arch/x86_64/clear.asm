@@ -196,3 +196,15 @@ ENTRY clear_clzero
 	ret
 
 section .note.GNU-stack noalloc noexec nowrite progbits
+
+%ifdef HZ_TEST_PRIM
+; make HZ_TEST_PRIM=1: the routine of lib/prims.h's test row (REP STOSQ
+; again under another name), to prove a primitive is one row and this.
+section .text
+ENTRY clear_test_stosq
+	mov rcx, rsi
+	shr rcx, 3
+	xor eax, eax
+	rep stosq
+	ret
+%endif

@@ -15,10 +15,16 @@ from .records import Boot
 
 Row = dict[str, object]
 
-PRIMS = ["orig", "rep", "erms", "movnti", "movntdq", "avx2", "avx2-nt",
-         "avx512", "avx512-nt", "clzero", "linux"]
-ORDERS = ["converging-page", "discontiguous-page", "contiguous-page",
-          "batched-pages", "neighbourhood-last", "linux"]
+
+
+def first_seen(rows: list[Row], key: str) -> list[str]:
+    """The values of key in the order the records first name them: the
+    writers walk primitives and orders in their tables' order, so no list
+    of names lives here (a primitive added to lib/prims.h appears)."""
+    seen: dict[str, None] = {}
+    for r in rows:
+        seen.setdefault(str(r[key]), None)
+    return list(seen)
 
 
 class PlotError(Exception):
@@ -103,9 +109,10 @@ def gbps_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignore
     fig, axes = plt.subplots(len(folios), 1, figsize=(12, 4.2 * len(folios)), squeeze=False)
     for ax, folio in zip(axes[:, 0], folios):
         mine = [r for r in rows if r["folio"] == folio]
-        prims = [p for p in PRIMS if any(r["clear"] == p for r in mine)]
+        prims = first_seen(mine, "clear")
+        orders = first_seen(mine, "order")
         groups = sorted({label_of(r) for r in mine},
-                        key=lambda s: (ORDERS.index(s.split()[0]) if s.split()[0] in ORDERS else 99, s))
+                        key=lambda s: (orders.index(s.split()[0]) if s.split()[0] in orders else 99, s))
         width = 0.8 / max(len(groups), 1)
         for gi, g in enumerate(groups):
             xs, ys, es = [], [], []

@@ -360,7 +360,10 @@ def plain_check(plain_text: str, boots: list[Boot], out: IO[str]) -> None:
         return
     # Runs before and after the companion: their mean brackets drift.
     p: dict[str, str] = dict(runs[0])
-    for k in ("erms_2m_gibps", "clzero_2m_gibps", "touch_hugetlb_2m_gibps"):
+    # Each primitive the plain loops ran, by the clear= word they print
+    # (KEY_2m_gibps); the Linux fault's touch loop apart.
+    keys = list(dict.fromkeys(k for r in runs for k in r if k.endswith("_2m_gibps")))
+    for k in keys:
         vals = [float(r[k]) for r in runs if k in r and float(r[k]) > 0]
         if vals:
             p[k] = f"{sum(vals) / len(vals):.3f}"
@@ -377,10 +380,12 @@ def plain_check(plain_text: str, boots: list[Boot], out: IO[str]) -> None:
 
     out.write(f"\nharness check (plain loops on the same CPU and {p.get('backing')} memory, "
               f"mean of {len(runs)} runs around the companion):\n")
-    pairs = [("REP STOSB over 2M ranges", find("bare", "erms", "contiguous-page", ""), "erms_2m_gibps"),
-             ("CLZERO over 2M ranges", find("bare", "clzero", "contiguous-page", ""), "clzero_2m_gibps"),
-             ("mmap + touch, hugetlb 2M", find("linux-fault", "linux", "linux", "hugetlb"),
-              "touch_hugetlb_2m_gibps")]
+    touch = "touch_hugetlb_2m_gibps"
+    pairs = [(f"clear={k[:-len('_2m_gibps')].replace('_', '-')} over 2M ranges",
+              find("bare", k[:-len("_2m_gibps")].replace("_", "-"), "contiguous-page", ""), k)
+             for k in keys if k != touch]
+    pairs.append(("mmap + touch, hugetlb 2M", find("linux-fault", "linux", "linux", "hugetlb"),
+                  touch))
     for name, comp, key in pairs:
         ref = p.get(key)
         spread = f" (plain runs {p[key + '_spread']}% apart)" if key + "_spread" in p else ""
