@@ -11,11 +11,6 @@ struct axis_desc {
 	bool (*picked)(const struct hz_config *c, u32 v);
 };
 
-bool order_uses_chunk(u32 order)
-{
-	return order == ORDER_BATCHED || order == ORDER_NEIGHBOURHOOD;
-}
-
 static u32 span_preempt(const struct hz_config *c, const struct matrix_point *p)
 {
 	(void)c, (void)p;

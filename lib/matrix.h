@@ -32,7 +32,6 @@ struct matrix_iter {
 };
 
 /* Does @order take chunk= (batched-pages, neighbourhood-last)? */
-bool order_uses_chunk(u32 order);
 /* The point's enum prezero_mode (PREZERO_NONE when prezero= not given). */
 static inline u32 matrix_prezero(const struct matrix_point *p)
 {

@@ -7,9 +7,71 @@
 #include "lib/order.h"
 #include "lib/string.h"
 
-const char *const order_names[] = {
-	"converging-page", "discontiguous-page", "contiguous-page",
-	"batched-pages", "neighbourhood-last", NULL,
+#define DESC(id, nm, it, chunk, radius, lx)				\
+	[ORDER_##id] = { .name = nm, .uses_chunk = chunk,		\
+			 .uses_radius = radius, .linux_fn = lx },
+const struct order_desc order_descs[ORDER_COUNT] = { ORDERS(DESC) };
+
+#define NAME(id, nm, it, chunk, radius, lx) [ORDER_##id] = nm,
+const char *const order_names[ORDER_COUNT + 1] = { ORDERS(NAME) };
+
+/* process_huge_page(): n = fault (clear_gigantic_page() above
+ * ORDER_MAX_HUGE_PAGES needs nothing set up). */
+static void converging_begin(struct order_iter *it)
+{
+	u32 nr = it->nr, fault = it->fault;
+
+	if (nr > ORDER_MAX_HUGE_PAGES)
+		return;
+	if (2 * fault <= nr) {
+		it->base = 0;
+		it->l = fault;
+		it->i = nr;	/* tail: nr-1 down to 2n */
+	} else {
+		it->base = nr - 2 * (nr - fault);
+		it->l = nr - fault;
+		it->i = 0;	/* head: 0 up to base-1 */
+	}
+}
+
+/* r[2]: [fault-radius, fault+radius] clamped; r[1]: left of it; r[0]:
+ * right of it.  Cleared r[0], r[1], r[2]. */
+static void neighbourhood_begin(struct order_iter *it)
+{
+	u32 nr = it->nr, fault = it->fault, radius = it->radius;
+	u32 lo = fault > radius ? fault - radius : 0;
+	u32 hi = nr - 1 - fault > radius ? fault + radius : nr - 1;
+
+	it->rstart[0] = hi + 1;
+	it->rlen[0] = nr - 1 - hi;
+	it->rstart[1] = 0;
+	it->rlen[1] = lo;
+	it->rstart[2] = lo;
+	it->rlen[2] = hi - lo + 1;
+}
+
+static void nothing_begin(struct order_iter *it)
+{
+	(void)it;
+}
+
+#define discontiguous_begin nothing_begin
+#define contiguous_begin nothing_begin
+#define batched_begin nothing_begin
+
+static bool converging_next(struct order_iter *it, struct clear_range *r);
+static bool discontiguous_next(struct order_iter *it, struct clear_range *r);
+static bool contiguous_next(struct order_iter *it, struct clear_range *r);
+static bool batched_next(struct order_iter *it, struct clear_range *r);
+static bool neighbourhood_next(struct order_iter *it, struct clear_range *r);
+
+static const struct {
+	void (*begin)(struct order_iter *it);
+	bool (*next)(struct order_iter *it, struct clear_range *r);
+} iters[ORDER_COUNT] = {
+#define ITER(id, nm, it, chunk, radius, lx)				\
+	[ORDER_##id] = { it##_begin, it##_next },
+	ORDERS(ITER)
 };
 
 bool order_begin(struct order_iter *it, enum clear_order order, u32 nr,
@@ -23,31 +85,7 @@ bool order_begin(struct order_iter *it, enum clear_order order, u32 nr,
 	it->fault = fault;
 	it->chunk = chunk;
 	it->radius = radius;
-	if (order == ORDER_CONVERGING && nr <= ORDER_MAX_HUGE_PAGES) {
-		/* process_huge_page(): n = fault */
-		if (2 * fault <= nr) {
-			it->base = 0;
-			it->l = fault;
-			it->i = nr;	/* tail: nr-1 down to 2n */
-		} else {
-			it->base = nr - 2 * (nr - fault);
-			it->l = nr - fault;
-			it->i = 0;	/* head: 0 up to base-1 */
-		}
-	}
-	if (order == ORDER_NEIGHBOURHOOD) {
-		/* r[2]: [fault-radius, fault+radius] clamped; r[1]: left of it;
-		 * r[0]: right of it.  Cleared r[0], r[1], r[2]. */
-		u32 lo = fault > radius ? fault - radius : 0;
-		u32 hi = nr - 1 - fault > radius ? fault + radius : nr - 1;
-
-		it->rstart[0] = hi + 1;
-		it->rlen[0] = nr - 1 - hi;
-		it->rstart[1] = 0;
-		it->rlen[1] = lo;
-		it->rstart[2] = lo;
-		it->rlen[2] = hi - lo + 1;
-	}
+	iters[order].begin(it);
 	return true;
 }
 
@@ -63,7 +101,7 @@ static bool one_page(struct clear_range *r, u32 page)
 	return true;
 }
 
-static bool next_converging(struct order_iter *it, struct clear_range *r)
+static bool converging_next(struct order_iter *it, struct clear_range *r)
 {
 	if (it->nr > ORDER_MAX_HUGE_PAGES) {	/* clear_gigantic_page() */
 		if (it->i >= it->nr)
@@ -113,7 +151,7 @@ static bool next_chunk(struct order_iter *it, struct clear_range *r, u32 start,
 	return true;
 }
 
-static bool next_neighbourhood(struct order_iter *it, struct clear_range *r)
+static bool neighbourhood_next(struct order_iter *it, struct clear_range *r)
 {
 	while (it->phase < 3) {
 		u32 p = it->phase;
@@ -126,30 +164,31 @@ static bool next_neighbourhood(struct order_iter *it, struct clear_range *r)
 	return false;
 }
 
+static bool discontiguous_next(struct order_iter *it, struct clear_range *r)
+{
+	if (it->i >= it->nr)
+		return false;
+	return one_page(r, it->i++);
+}
+
+static bool contiguous_next(struct order_iter *it, struct clear_range *r)
+{
+	if (it->phase++)
+		return false;
+	r->start = 0;
+	r->npages = it->nr;
+	r->resched = false;
+	return true;
+}
+
+static bool batched_next(struct order_iter *it, struct clear_range *r)
+{
+	if (it->i >= it->nr)
+		return false;
+	return next_chunk(it, r, 0, it->nr);
+}
+
 bool order_next(struct order_iter *it, struct clear_range *r)
 {
-	switch (it->order) {
-	case ORDER_CONVERGING:
-		return next_converging(it, r);
-	case ORDER_DISCONTIGUOUS:
-		if (it->i >= it->nr)
-			return false;
-		return one_page(r, it->i++);
-	case ORDER_CONTIGUOUS:
-		if (it->phase++)
-			return false;
-		r->start = 0;
-		r->npages = it->nr;
-		r->resched = false;
-		return true;
-	case ORDER_BATCHED:
-		if (it->i >= it->nr)
-			return false;
-		return next_chunk(it, r, 0, it->nr);
-	case ORDER_NEIGHBOURHOOD:
-		return next_neighbourhood(it, r);
-	case ORDER_COUNT:
-		break;
-	}
-	return false;
+	return it->order < ORDER_COUNT && iters[it->order].next(it, r);
 }

@@ -31,16 +31,41 @@
  * the fault path must not build that in memory while it is being timed.
  */
 
-enum clear_order {
-	ORDER_CONVERGING,
-	ORDER_DISCONTIGUOUS,
-	ORDER_CONTIGUOUS,
-	ORDER_BATCHED,
-	ORDER_NEIGHBOURHOOD,
-	ORDER_COUNT
+/*
+ * Each order declared once: its order= word, its iterator (NAME_begin()
+ * and NAME_next() in lib/order.c), whether chunk= and radius= apply to
+ * it, and the Linux function it reproduces.  The enum, the names and the
+ * matrix's choices (these and order=linux) are made from this list.
+ */
+#define ORDERS(X)							\
+	X(CONVERGING, "converging-page", converging, 0, 0,		\
+	  "process_huge_page(), clear_gigantic_page() (before 7.0)")	\
+	X(DISCONTIGUOUS, "discontiguous-page", discontiguous, 0, 0,	\
+	  "clear_gigantic_page() (before 7.0)")				\
+	X(CONTIGUOUS, "contiguous-page", contiguous, 0, 0,		\
+	  "clear_contig_highpages() when preemptible (7.0)")		\
+	X(BATCHED, "batched-pages", batched, 1, 0,			\
+	  "clear_contig_highpages() (7.0)")				\
+	X(NEIGHBOURHOOD, "neighbourhood-last", neighbourhood, 1, 1,	\
+	  "folio_zero_user() (7.0)")
+
+#define ORDER_ENUM(id, name, it, chunk, radius, linux) ORDER_##id,
+enum clear_order { ORDERS(ORDER_ENUM) ORDER_COUNT };
+#undef ORDER_ENUM
+
+struct order_desc {
+	const char *name;
+	bool uses_chunk, uses_radius;
+	const char *linux_fn;
 };
 
+extern const struct order_desc order_descs[ORDER_COUNT];
 extern const char *const order_names[];	/* NULL-terminated, by enum */
+
+static inline bool order_uses_chunk(u32 order)
+{
+	return order < ORDER_COUNT && order_descs[order].uses_chunk;
+}
 
 /* Linux's MAX_ORDER_NR_PAGES on x86-64: above it, clear_gigantic_page(). */
 #define ORDER_MAX_HUGE_PAGES 1024

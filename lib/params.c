@@ -34,10 +34,8 @@ const char *const probe_names[] = { "none", "latency", NULL };
 const char *const probe_class_names[] = { "normal", "rt", NULL };
 /* order=: the planner's orders, and "linux": what merged Linux 7.0 picks
  * for the configuration's model (lib/matrix.c resolves it). */
-const char *const order_choice_names[] = {
-	"converging-page", "discontiguous-page", "contiguous-page",
-	"batched-pages", "neighbourhood-last", "linux", NULL,
-};
+#define ORDER_CHOICE(id, name, it, chunk, radius, linux) name,
+const char *const order_choice_names[] = { ORDERS(ORDER_CHOICE) "linux", NULL };
 const char *const numa_names[] = { "local", "remote", "interleave", NULL };
 const char *const prezero_names[] = { "none", "request", "idle", "dedicated",
 				      "on-free", NULL };
@@ -320,8 +318,7 @@ const struct param hz_params[] = {
 	  "folio=4K,2M,1G|all", NULL },
 	{ "clear", P_ENUM_LIST, F(prims), prim_names, 0, 0, NULL, NULL, NULL },
 	{ "order", P_ENUM_LIST, F(orders), order_choice_names, 0,
-	  (1ULL << ORDER_COUNT) - 1, NULL,
-	  "order=converging-page,discontiguous-page,contiguous-page,batched-pages,neighbourhood-last,linux|all", NULL },
+	  (1ULL << ORDER_COUNT) - 1, NULL, NULL, NULL },
 	{ "size", P_SIZE, F(size), NULL, SZ_4K, 64 * 1024 * GiB, NULL,
 	  "size=4K..64T", NULL },
 	{ "runs", P_U64, F(runs), NULL, 1, 1000, NULL, "runs=1..1000", NULL },
