@@ -7,6 +7,7 @@ deliberate crash) check that it failed the right way, promptly.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 import subprocess
 import sys
@@ -36,6 +37,41 @@ class Case:
     extra: tuple[str, ...] = ()     # more QEMU arguments (-numa, -object)
     # Why this QEMU cannot run the case (checked before booting), or None.
     unable: Callable[[], "str | None"] | None = None
+    # A case of several CPUs says how it boots at another count (HZ_SMP,
+    # the --smp 8 check), one of the two: at_cpus(n) builds it for n CPUs,
+    # its check as strict at n as the case's own is at its count (raising
+    # ValueError where n means nothing for it); or fixed_cpus says why its
+    # count is part of what it tests (a topology, a CPU numbered on purpose).
+    at_cpus: Callable[[int], "Case"] | None = None
+    fixed_cpus: str | None = None
+
+    @property
+    def multi(self) -> bool:
+        """More than one CPU: a count above 1 or a topology."""
+        return not isinstance(self.smp, int) or self.smp > 1
+
+    def at(self, n: int, timeout: float = 240.0) -> "Case":
+        """This case booted with n CPUs, named NAME@n, its timeout (or
+        @timeout, the runner's default) scaled with the count; one that
+        cannot be, a skip saying why."""
+        if n == self.smp:
+            return self
+        if self.at_cpus is None:
+            why = self.fixed_cpus or "neither at_cpus nor fixed_cpus given"
+            return dataclasses.replace(self, unable=lambda: f"not booted at {n} CPUs: {why}")
+        try:
+            c = self.at_cpus(n)
+        except ValueError as e:
+            why = str(e)
+            return dataclasses.replace(self, unable=lambda: f"not booted at {n} CPUs: {why}")
+        assert isinstance(self.smp, int) and c.smp == n
+        return dataclasses.replace(c, name=f"{self.name}@{n}", at_cpus=self.at_cpus,
+                                   timeout=(c.timeout or timeout) * max(1.0, n / self.smp))
+
+
+def scalable(n: int, make: Callable[[int], Case]) -> Case:
+    """The case make(n), which boots at another count m as make(m)."""
+    return dataclasses.replace(make(n), at_cpus=make)
 
 
 def passes(res: qemu.BootResult) -> str | None:
@@ -157,6 +193,16 @@ def timer_skipped_without_apic(res: qemu.BootResult) -> str | None:
     return None
 
 
+def madt_line(n: int) -> str:
+    """The MADT line of n processors, all enabled, APIC IDs 0..n-1 (the
+    kernel cuts a long list: then a prefix of it and ",...")."""
+    ids = [str(i) for i in range(n)]
+    whole = ",".join(ids)
+    cut = "|".join(re.escape(",".join(ids[:k])) + r",\.\.\." for k in range(1, n))
+    return (rf"acpi: MADT: {n} processors, {n} enabled, APIC IDs "
+            rf"(?:{re.escape(whole)}{'|' + cut if len(whole) > 100 else ''});")
+
+
 NO_CPU = ("CLZERO", "AVX-512F")     # what QEMU's -cpu max lacks
 
 
@@ -202,9 +248,8 @@ CASES = [
         timer_skipped_without_apic)),
     Case("uefi-usb-qemu64", "uefi", "usb", cpu="qemu64",
          check=all_of(passes, no_1g)),
-    Case("bios-smp2", smp=2, check=all_of(passes, expect_log(
-        r"acpi: MADT: 2 processors, 2 enabled, APIC IDs 0,1;",
-        "both processors from the MADT"))),
+    scalable(2, lambda n: Case("bios-smp2", smp=n, check=all_of(passes, expect_log(
+        madt_line(n), "every processor from the MADT")))),
     # No HPET: the TSC is still calibrated, against the PM timer and the PIT.
     Case("no-hpet", machine="q35,hpet=off", check=all_of(
         passes, expect_log(r"tsc: hpet +unusable: no HPET table in ACPI",

@@ -12,7 +12,7 @@ import tempfile
 
 from hzlib import paths, qemu, records
 
-from qemu_cases import Case, Check, all_of, passes
+from qemu_cases import Case, Check, all_of, passes, scalable
 
 
 def boot_records(res: qemu.BootResult) -> tuple[list[records.Record], str | None]:
@@ -124,13 +124,15 @@ CASES = [
                                    r"Avg time per 2MB page: [\d.]+ seconds"))),
 ]
 
+# seed-000 runs cpus=all: each configuration once per CPU, at any count.
 SMP_CASES = [
-    Case("preset-seed-000", smp=2, timeout=400,
-         args=["preset=seed-000", "size=8M", "runs=3", "warmups=0", "clear=erms",
-               "selftest=off"],
-         check=all_of(passes, preset_ran("seed-000", {
-             f"2M.erms.{o}" for o in ("discontiguous-page", "contiguous-page",
-                                       "batched-pages.32M", "neighbourhood-last.32M")},
-             ncpus=2),
-             table_prints(r"^seed-000", r"neighbourhood-last +[\d.]+ \( \+- [\d.]+% \) +[\d.]+ \( \+- [\d.]+% \)"))),
+    scalable(2, lambda n: Case(
+        "preset-seed-000", smp=n, timeout=400,
+        args=["preset=seed-000", "size=8M", "runs=3", "warmups=0", "clear=erms",
+              "selftest=off"],
+        check=all_of(passes, preset_ran("seed-000", {
+            f"2M.erms.{o}" for o in ("discontiguous-page", "contiguous-page",
+                                      "batched-pages.32M", "neighbourhood-last.32M")},
+            ncpus=n),
+            table_prints(r"^seed-000", r"neighbourhood-last +[\d.]+ \( \+- [\d.]+% \) +[\d.]+ \( \+- [\d.]+% \)")))),
 ]

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from hzlib import qemu, records
+from hzlib import cpulist, qemu, records
 
-from qemu_cases import NO_CPU, run_report, Case, Check, all_of, expect_log, passes
+from qemu_cases import (NO_CPU, run_report, Case, Check, all_of, expect_log, passes,
+                        scalable)
 
 SMALL = ["bench=fault", "runs=1", "warmups=0", "selftest=off"]
 
@@ -148,9 +149,10 @@ def groups_ok_some(ncpus: list[int], cpus: list[str]) -> Check:
     return run
 
 
-def placed(numa: str) -> Check:
-    """CPUs 0-1 on node 0 and 2-3 on node 1 (cpu records and configs), each
-    CPU's folios from its own node (local) or the other (remote)."""
+def placed(numa: str, n: int) -> Check:
+    """Of n CPUs, the first half on node 0 and the rest on node 1 (0-1 and
+    2-3 of four; cpu records and configs), each CPU's folios from its own
+    node (local) or the other (remote)."""
     def run(res: qemu.BootResult) -> str | None:
         recs = _records(res)
         if isinstance(recs, str):
@@ -159,7 +161,7 @@ def placed(numa: str) -> Check:
         if smp is None or smp.int("nodes") != 2 or smp.int("slit") != 1:
             return f"smp record {smp.f if smp else None}: expected 2 nodes and a SLIT"
         nodes = {r.int("cpu"): r.int("node") for r in recs if r.type == "cpu"}
-        if nodes != {0: 0, 1: 0, 2: 1, 3: 1}:
+        if nodes != {c: int(c >= n // 2) for c in range(n)}:
             return f"CPU nodes {nodes}"
         for r in recs:
             if r.type != "config":
@@ -230,18 +232,21 @@ def refused(res: qemu.BootResult) -> str | None:
     return None
 
 
-def no_answer(res: qemu.BootResult) -> str | None:
-    """ap_fail=1: CPU 1 reported and left out, the others run."""
-    recs = _records(res)
-    if isinstance(recs, str):
-        return recs
-    c1 = next((r for r in recs if r.type == "cpu" and r.f.get("cpu") == "1"), None)
-    if c1 is None or c1.f["state"] != "no-answer" or "STARTUP" not in c1.f.get("reason", ""):
-        return f"cpu 1's record {c1.f if c1 else None}: expected no-answer"
-    smp = next((r for r in recs if r.type == "smp"), None)
-    if smp is None or smp.int("up") != 2 or smp.int("present") != 3:
-        return f"smp record {smp.f if smp else None}: expected 2 of 3 up"
-    return None
+def no_answer(n: int) -> Check:
+    """ap_fail=1 on n CPUs: CPU 1 reported and left out, the others run."""
+    def run(res: qemu.BootResult) -> str | None:
+        recs = _records(res)
+        if isinstance(recs, str):
+            return recs
+        c1 = next((r for r in recs if r.type == "cpu" and r.f.get("cpu") == "1"), None)
+        if c1 is None or c1.f["state"] != "no-answer" or \
+                "STARTUP" not in c1.f.get("reason", ""):
+            return f"cpu 1's record {c1.f if c1 else None}: expected no-answer"
+        smp = next((r for r in recs if r.type == "smp"), None)
+        if smp is None or smp.int("up") != n - 1 or smp.int("present") != n:
+            return f"smp record {smp.f if smp else None}: expected {n - 1} of {n} up"
+        return None
+    return run
 
 
 def reports(nup: int, spread: bool = False) -> Check:
@@ -267,88 +272,129 @@ def reports(nup: int, spread: bool = False) -> Check:
 
 MATRIX = [*SMALL, "folio=4K,2M", "size=4M", "clear=erms,orig,avx2",
           "order=contiguous-page,neighbourhood-last", "access=write", "cpus=all"]
-# Two nodes of 2G, two CPUs each: QEMU writes an SRAT (and a SLIT with dist=).
-NUMA2 = ("-object", "memory-backend-ram,id=m0,size=2G",
-         "-object", "memory-backend-ram,id=m1,size=2G",
-         "-numa", "node,nodeid=0,cpus=0-1,memdev=m0",
-         "-numa", "node,nodeid=1,cpus=2-3,memdev=m1",
-         "-numa", "dist,src=0,dst=1,val=21")
 
+
+def numa2(n: int) -> tuple[str, ...]:
+    """Two nodes of 2G, half the CPUs each (0-1 and 2-3 of four): QEMU
+    writes an SRAT (and a SLIT with dist=)."""
+    if n < 2 or n % 2:
+        raise ValueError("two NUMA nodes of as many CPUs each need an even count")
+    half = n // 2
+    return ("-object", "memory-backend-ram,id=m0,size=2G",
+            "-object", "memory-backend-ram,id=m1,size=2G",
+            "-numa", f"node,nodeid=0,cpus={cpulist.format(list(range(half)))},memdev=m0",
+            "-numa", f"node,nodeid=1,cpus={cpulist.format(list(range(half, n)))},memdev=m1",
+            "-numa", "dist,src=0,dst=1,val=21")
+
+
+def all_cpus(n: int) -> str:
+    return cpulist.format(list(range(n)))
+
+
+def subset_scale(n: int) -> Case:
+    """cpus=1,3 and a CPU the machine lacks (three past the last: cpu 7 of
+    four), swept by scale=1,2,all,4."""
+    if n < 4:
+        raise ValueError("cpus=1,3 needs CPU 3")
+    gone = n + 3
+    return Case("smp-subset-scale", smp=n,
+                args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
+                      "order=contiguous-page", f"cpus=1,3,{gone}", "scale=1,2,all,4"],
+                check=all_of(
+                    expect_log(rf"cpus=: cpu {gone} left out: this machine has no such CPU",
+                               f"cpu {gone} left out"),
+                    expect_log(r"ok \d+ x4\.2M\.erms\.contiguous-page # SKIP scale= "
+                               r"step of 4 CPUs: cpus= has 2 up", "the 4-CPU step skipped"),
+                    groups_ok_some([1, 2, 2], ["1", "1,3", "1,3"]),
+                    expect_log(r"ok \d+ cpus1\.2M\.erms", "the 1-CPU step"),
+                    expect_log(r"ok \d+ cpus1,3\.2M\.erms", "the 2-CPU steps")))
+
+
+def ap_no_answer(n: int) -> Case:
+    """CPU 1 fails on purpose (ap_fail=1); the others, CPU 0 and 2 on, run."""
+    if n < 3:
+        raise ValueError("CPU 1 failing leaves one CPU: no group of several")
+    return Case("smp-ap-no-answer", smp=n,
+                args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
+                      "order=contiguous-page", "cpus=all", "ap_fail=1"],
+                check=all_of(passes, no_answer(n),
+                             groups_ok(n - 1, 1, cpus=cpulist.format([0, *range(2, n)])),
+                             expect_log(r"smp: cpu 1 \(APIC ID 1\) left out: no answer "
+                                        r"to the STARTUP IPIs within 2000 ms", "the report"),
+                             expect_log(r"cpus=: cpu 1 left out: no answer",
+                                        "cpus= leaving it out")))
+
+
+def numa2_case(numa: str, n: int) -> Case:
+    check = [passes, groups_ok(n, 1, numa=numa), placed(numa, n)]
+    if numa == "local":
+        check += [cpus_up(n), reports(n),
+                  expect_log(r"acpi: SRAT: 2 nodes", "the SRAT's two nodes"),
+                  expect_log(r"acpi: SLIT: 2 localities, distances 10 21 / 21 10",
+                             "the SLIT")]
+    return Case(f"numa2-{numa}", smp=n, extra=numa2(n),
+                args=[*SMALL, "folio=2M", "size=4M", "clear=erms",
+                      "order=contiguous-page", "cpus=all", f"numa={numa}"],
+                check=all_of(*check))
+
+
+# Each case of a CPU count boots at any other (tests/README.md, make
+# test-smp8) unless its count is what it tests; its checks take the count.
 CASES = [
-    Case("smp4-matrix", smp=4, args=MATRIX, timeout=400,
-         check=all_of(passes, cpus_up(4, [0, 1, 2, 3]),
-                      groups_ok(4, 12, cpus="0-3"), reports(4))),
-    Case("smp2-uefi", "uefi", smp=2, args=[*SMALL, "folio=2M", "size=4M",
-                                          "clear=erms", "order=contiguous-page",
-                                          "cpus=all"],
-         check=all_of(passes, cpus_up(2), groups_ok(2, 1, cpus="0-1"))),
-    Case("smp4-uefi", "uefi", smp=4, args=[*SMALL, "folio=2M", "size=4M",
-                                          "clear=rep", "order=batched-pages",
-                                          "cpus=all"],
-         check=all_of(passes, cpus_up(4), groups_ok(4, 1))),
+    scalable(4, lambda n: Case(
+        "smp4-matrix", smp=n, args=MATRIX, timeout=400,
+        check=all_of(passes, cpus_up(n, list(range(n))),
+                     groups_ok(n, 12, cpus=all_cpus(n)), reports(n)))),
+    scalable(2, lambda n: Case(
+        "smp2-uefi", "uefi", smp=n,
+        args=[*SMALL, "folio=2M", "size=4M", "clear=erms", "order=contiguous-page",
+              "cpus=all"],
+        check=all_of(passes, cpus_up(n), groups_ok(n, 1, cpus=all_cpus(n))))),
+    scalable(4, lambda n: Case(
+        "smp4-uefi", "uefi", smp=n,
+        args=[*SMALL, "folio=2M", "size=4M", "clear=rep", "order=batched-pages",
+              "cpus=all"],
+        check=all_of(passes, cpus_up(n), groups_ok(n, 1)))),
     # Two sockets of three cores: APIC IDs 0-2 and 4-6 (a gap at 3).
     Case("smp-apic-gap", smp="6,sockets=2,cores=3",
+         fixed_cpus="the APIC-ID gap comes from three cores a socket",
          args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
                "order=contiguous-page", "cpus=all", "runs=2", "access=write"],
          check=all_of(passes, cpus_up(6, [0, 1, 2, 4, 5, 6]),
                       groups_ok(6, 1, cpus="0-5"), reports(6, spread=True))),
-    Case("smp-x2apic", cpu="max,+x2apic", smp=4, unable=qemu.tcg_x2apic_missing,
-         args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
-               "order=contiguous-page", "cpus=all"],
-         check=all_of(passes, cpus_up(4, x2apic=1), groups_ok(4, 1),
-                      reports(4))),
+    scalable(4, lambda n: Case(
+        "smp-x2apic", cpu="max,+x2apic", smp=n, unable=qemu.tcg_x2apic_missing,
+        args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
+              "order=contiguous-page", "cpus=all"],
+        check=all_of(passes, cpus_up(n, x2apic=1), groups_ok(n, 1), reports(n)))),
     # APIC IDs above 255: 512 possible sockets, one CPU at socket 300.
     Case("smp-apic-id-300", cpu="max,+x2apic", unable=qemu.tcg_x2apic_missing,
          smp="1,sockets=512,cores=1,threads=1,maxcpus=512",
+         fixed_cpus="one CPU hot-plugged at socket 300 of 512: its APIC ID is the test",
          extra=("-device", "max-x86_64-cpu,socket-id=300,core-id=0,thread-id=0"),
          args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
                "order=contiguous-page", "cpus=all"],
          check=all_of(passes, apic_id_300, groups_ok(2, 1, cpus="0-1"))),
     # A subset, a CPU that is not there, and a scale= sweep.
-    Case("smp-subset-scale", smp=4,
-         args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
-               "order=contiguous-page", "cpus=1,3,7", "scale=1,2,all,4"],
-         check=all_of(
-             expect_log(r"cpus=: cpu 7 left out: this machine has no such CPU",
-                        "cpu 7 left out"),
-             expect_log(r"ok \d+ x4\.2M\.erms\.contiguous-page # SKIP scale= "
-                        r"step of 4 CPUs: cpus= has 2 up", "the 4-CPU step skipped"),
-             groups_ok_some([1, 2, 2], ["1", "1,3", "1,3"]),
-             expect_log(r"ok \d+ cpus1\.2M\.erms", "the 1-CPU step"),
-             expect_log(r"ok \d+ cpus1,3\.2M\.erms", "the 2-CPU steps"))),
-    Case("numa2-local", smp=4, extra=NUMA2,
-         args=[*SMALL, "folio=2M", "size=4M", "clear=erms",
-               "order=contiguous-page", "cpus=all", "numa=local"],
-         check=all_of(passes, cpus_up(4), groups_ok(4, 1, numa="local"),
-                      placed("local"), reports(4),
-                      expect_log(r"acpi: SRAT: 2 nodes", "the SRAT's two nodes"),
-                      expect_log(r"acpi: SLIT: 2 localities, distances 10 21 / 21 10",
-                                 "the SLIT"))),
-    Case("numa2-remote", smp=4, extra=NUMA2,
-         args=[*SMALL, "folio=2M", "size=4M", "clear=erms",
-               "order=contiguous-page", "cpus=all", "numa=remote"],
-         check=all_of(passes, groups_ok(4, 1, numa="remote"),
-                      placed("remote"))),
+    scalable(4, subset_scale),
+    scalable(4, lambda n: numa2_case("local", n)),
+    scalable(4, lambda n: numa2_case("remote", n)),
     Case("numa-remote-one-node", args=[*SMALL, "folio=2M", "size=2M",
                                        "clear=erms", "order=contiguous-page",
                                        "numa=remote"],
          check=all_of(passes, expect_log(
              r"# SKIP numa=remote and numa=interleave need two NUMA nodes; "
              r"this machine has one \(no SRAT\)", "the skip's reason"))),
-    Case("smp-ap-no-answer", smp=3,
-         args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
-               "order=contiguous-page", "cpus=all", "ap_fail=1"],
-         check=all_of(passes, no_answer, groups_ok(2, 1, cpus="0,2"),
-                      expect_log(r"smp: cpu 1 \(APIC ID 1\) left out: no answer "
-                                 r"to the STARTUP IPIs within 2000 ms", "the report"),
-                      expect_log(r"cpus=: cpu 1 left out: no answer", "cpus= leaving it out"))),
-    Case("smp-tsc-refused", smp=2,
-         args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
-               "order=contiguous-page", "cpus=all", "tsc_skew_ns=0"],
-         check=all_of(passes, refused, groups_ok(2, 1))),
-    Case("smp-sched-models", smp=2,
-         args=[*SMALL, "folio=2M", "size=4M", "clear=erms,avx2",
-               "order=linux", "preempt=all", "probe=latency", "probe_us=2000",
-               "cpus=all"], timeout=400,
-         check=all_of(passes, cpus_up(2), groups_ok(2, 8), preempts_everywhere)),
+    scalable(3, ap_no_answer),
+    scalable(2, lambda n: Case(
+        "smp-tsc-refused", smp=n,
+        args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
+              "order=contiguous-page", "cpus=all", "tsc_skew_ns=0"],
+        check=all_of(passes, refused, groups_ok(n, 1)))),
+    scalable(2, lambda n: Case(
+        "smp-sched-models", smp=n,
+        args=[*SMALL, "folio=2M", "size=4M", "clear=erms,avx2",
+              "order=linux", "preempt=all", "probe=latency", "probe_us=2000",
+              "cpus=all"], timeout=400,
+        check=all_of(passes, cpus_up(n), groups_ok(n, 8), preempts_everywhere))),
 ]

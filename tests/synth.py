@@ -14,6 +14,17 @@ def record(seq: int, rtype: str, body: str) -> str:
     return f"{head}#{zlib.crc32(head.encode()):08x}"
 
 
+def cpulist(cpus: list[int]) -> str:
+    """As cpulist_format() writes it: "0,2-7"."""
+    runs: list[list[int]] = []
+    for c in sorted(cpus):
+        if runs and c == runs[-1][1] + 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    return ",".join(f"{a}-{b}" if b > a else str(a) for a, b in runs)
+
+
 class Log:
     """One boot's records; text() closes it with its end record."""
 
@@ -81,18 +92,18 @@ class Log:
     def group(self, body: str, per_cpu: dict[int, list[dict[str, list[int]]]],
               walls: list[int], refused: dict[int, str] | None = None,
               rusage: list[tuple[int, int]] | None = None, nodes: int = 1,
-              numa: str = "local", status: str = "ok", skew: int = 5) -> "Log":
+              numa: str = "local", status: str = "ok", skew: int = 5,
+              run_extra: str = "") -> "Log":
         """One configuration (@body, with size=) run by the CPUs of @per_cpu
         together: each CPU's config, runs and summary, and per pass an agg
         record — bytes the sum of the CPUs' sizes, wall @walls[i] (or the
         reason in @refused[i]), stime/utime ticks the CPUs' fault/access
         totals, and with @rusage the companion's (stime_us, utime_us) — then
-        the agg_summary."""
+        the agg_summary.  @run_extra: more fields of every run record."""
         self.groups += 1
         g, cpus = self.groups, sorted(per_cpu)
-        # The canonical cpulist the writers print: a run of CPUs as a range.
-        text = (f"{cpus[0]}-{cpus[-1]}" if len(cpus) > 1 and cpus == list(
-            range(cpus[0], cpus[-1] + 1)) else ",".join(map(str, cpus)))
+        # The canonical cpulist the writers print: each run of CPUs a range.
+        text = cpulist(cpus)
         size = int(dict(kv.split("=", 1) for kv in body.split())["size"])
         cfg = {}
         for c in cpus:
@@ -106,7 +117,7 @@ class Log:
         refused = refused or {}
         for i, wall in enumerate(walls):
             for c in cpus:
-                self.run(cfg[c], i, per_cpu[c][i])
+                self.run(cfg[c], i, per_cpu[c][i], run_extra=run_extra)
             own = {c: sum(sum(v) for v in per_cpu[c][i].values()) for c in cpus}
             slow, fast = max(cpus, key=own.__getitem__), min(cpus, key=own.__getitem__)
             timing = (f"refused=\"{refused[i]}\"" if i in refused
