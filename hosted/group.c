@@ -272,7 +272,9 @@ static bool group_alloc(struct parent *p, const struct group_cpus *g)
 		p->sh = NULL;
 	p->pid = calloc(g->n, sizeof(*p->pid));
 	p->cpu = calloc(g->n, sizeof(*p->cpu));
-	p->acpu = calloc(g->n, sizeof(*p->acpu));
+	/* agg_cpu is a cache line's: malloc()'s 16 bytes would not do. */
+	p->acpu = aligned_alloc(_Alignof(struct agg_cpu),
+				g->n * sizeof(*p->acpu));
 	if (!p->sh || !p->pid || !p->cpu || !p->acpu)
 		return false;
 	p->sh->n = g->n;

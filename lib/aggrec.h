@@ -13,13 +13,17 @@
  */
 enum agg_unit { AGG_TICKS, AGG_US };
 
+/*
+ * One CPU's pass.  A line of its own: the kernel's members write theirs
+ * at the common start of a timed part, all at once (docs/smp.md).
+ */
 struct agg_cpu {
 	u32 cpu;
 	bool finished;		/* it ran its pass to the end */
 	u64 start, end;		/* ticks of the clock all CPUs share */
 	u64 stime, utime;	/* in the group's unit */
 	u64 bytes;		/* its region */
-};
+} __aligned(64);
 
 struct agg_pass {
 	u32 run;

@@ -93,6 +93,9 @@ static const char *refusal(const struct bench_group *g, char *buf, size_t n)
 	return buf;
 }
 
+_Static_assert(_Alignof(struct agg_cpu) >= 64,
+	       "each member's am[] entry on a cache line of its own");
+
 void group_end(struct bench_group *g, u32 idx, const struct agg_cpu *a,
 	       u32 run, const char *pass)
 {

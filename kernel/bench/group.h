@@ -37,6 +37,7 @@ struct bench_group {
 	u32 cfg_base, group_base;	/* numbering before this step */
 	struct smp_barrier bar;
 	struct group_member m[MAX_CPUS];
+	/* A line each (struct agg_cpu): written at the common release */
 	struct agg_cpu am[MAX_CPUS];
 	struct agg_group agg;		/* the leader's */
 	char skip[200];			/* the group's decision */

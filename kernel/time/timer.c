@@ -18,6 +18,7 @@
 
 #define ARMED_UNKNOWN	(~0ULL)	/* after an interrupt: rewrite */
 
+/* Lines of its own: the tick's interrupt writes it inside timed parts. */
 struct timer_cpu {
 	bool up;
 	bool in_irq;		/* the handler arms once, on its way out */
@@ -28,7 +29,7 @@ struct timer_cpu {
 	void (*tick_fn)(void);
 	struct lapic_info apic;
 	struct irq_stats stats;
-};
+} __aligned(64);
 
 static struct timer_cpu timer_cpus[MAX_CPUS];
 
