@@ -12,6 +12,7 @@
 #include "arch/x86_64/pic.h"
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/tsc.h"
+#include "kernel/bug.h"
 #include "kernel/time/timer.h"
 #include "kernel/timebase.h"
 #include "lib/format.h"
@@ -73,9 +74,24 @@ static void dequeue(struct timer_cpu *tc, struct ktimer *t)
 	t->armed = false;
 }
 
+/*
+ * The list and the LAPIC are the calling CPU's, unlocked: a timer armed
+ * for another CPU would race with that CPU's interrupt and program this
+ * one's APIC.  Another CPU's timer is armed on it, through on_cpu().
+ */
+static struct timer_cpu *own_timer(const char *fn, u32 cpu)
+{
+	u32 me = this_cpu()->cpu;
+
+	if (cpu != me)
+		bug("timer", "%s() for cpu %u's timer: only cpu %u itself may",
+		    fn, cpu, cpu);
+	return &timer_cpus[me];
+}
+
 void ktimer_arm(u32 cpu, struct ktimer *t, u64 deadline)
 {
-	struct timer_cpu *tc = &timer_cpus[cpu];
+	struct timer_cpu *tc = own_timer(__func__, cpu);
 
 	if (t->armed)
 		dequeue(tc, t);
@@ -85,7 +101,7 @@ void ktimer_arm(u32 cpu, struct ktimer *t, u64 deadline)
 
 void ktimer_cancel(u32 cpu, struct ktimer *t)
 {
-	struct timer_cpu *tc = &timer_cpus[cpu];
+	struct timer_cpu *tc = own_timer(__func__, cpu);
 
 	if (!t->armed)
 		return;
@@ -114,7 +130,7 @@ static void tick_expire(struct ktimer *t)
 bool tick_start(u32 cpu, u32 hz, void (*tick_fn)(void), char *why,
 		size_t n)
 {
-	struct timer_cpu *tc = &timer_cpus[cpu];
+	struct timer_cpu *tc = own_timer(__func__, cpu);
 
 	if (hz != 100 && hz != 250 && hz != 1000) {
 		ksnprintf(why, n, "hz=%u is not a tick rate: 100, 250 or 1000",
@@ -134,7 +150,7 @@ bool tick_start(u32 cpu, u32 hz, void (*tick_fn)(void), char *why,
 
 void tick_stop(u32 cpu)
 {
-	struct timer_cpu *tc = &timer_cpus[cpu];
+	struct timer_cpu *tc = own_timer(__func__, cpu);
 
 	ktimer_cancel(cpu, &tc->tick);
 	tc->period = 0;
