@@ -74,16 +74,22 @@ static void open_agg(struct parent *p, u32 group)
 static void pass_agg(struct parent *p)
 {
 	const struct group_slot *s0 = &p->sh->slot[0];
-	struct agg_pass a = { s0->run, s0->pass,
-			      strcmp(s0->pass, "measure") == 0, p->refused,
-			      p->acpu, p->g->n };
+	/* Linux syncs the TSCs itself and publishes no offsets: no
+	 * corrected start skew (.offsets false). */
+	struct agg_pass a = { .run = s0->run, .pass = s0->pass,
+			      .measured = strcmp(s0->pass, "measure") == 0,
+			      .refused = p->refused, .cpu = p->acpu,
+			      .n = p->g->n };
 
 	for (u32 i = 0; i < p->g->n; i++) {
 		const struct group_slot *s = &p->sh->slot[i];
 
-		p->acpu[i] = (struct agg_cpu){ p->cpu[i], s->finished,
-					       s->start, s->end, s->stime_us,
-					       s->utime_us, s->bytes };
+		p->acpu[i] = (struct agg_cpu){
+			.cpu = p->cpu[i], .finished = s->finished,
+			.start = s->start, .end = s->end,
+			.stime = s->stime_us, .utime = s->utime_us,
+			.bytes = s->bytes,
+		};
 	}
 	agg_rec_pass(&records, &agg, &a);
 }
@@ -272,7 +278,9 @@ static bool group_alloc(struct parent *p, const struct group_cpus *g)
 		p->sh = NULL;
 	p->pid = calloc(g->n, sizeof(*p->pid));
 	p->cpu = calloc(g->n, sizeof(*p->cpu));
-	p->acpu = calloc(g->n, sizeof(*p->acpu));
+	/* agg_cpu is a cache line's: malloc()'s 16 bytes would not do. */
+	p->acpu = aligned_alloc(_Alignof(struct agg_cpu),
+				g->n * sizeof(*p->acpu));
 	if (!p->sh || !p->pid || !p->cpu || !p->acpu)
 		return false;
 	p->sh->n = g->n;

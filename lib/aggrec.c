@@ -69,6 +69,57 @@ static void sum_pass(const struct agg_pass *p, struct agg_sums *s,
 	}
 }
 
+/*
+ * The start skew in the reference CPU's time: each start less its
+ * offset, the latest less the earliest.  Each corrected start is off by
+ * at most its own offset_err, and the skew is the difference of two
+ * CPUs' starts (the truly latest and earliest, or it is 0), so it is
+ * known to +- the sum of the two largest errors: not their max (two CPUs
+ * may be off in opposite directions), nor the sum of all (two starts
+ * make the skew).  docs/smp.md.
+ */
+static void corr_skew(const struct agg_pass *p, u64 *skew, u64 *err)
+{
+	s64 lo = 0, hi = 0;
+	u64 e1 = 0, e2 = 0;
+
+	for (u32 i = 0; i < p->n; i++) {
+		const struct agg_cpu *c = &p->cpu[i];
+		/* From the first CPU's start: no wrap near either end. */
+		s64 t = (s64)(c->start - p->cpu[0].start) - c->offset;
+
+		lo = i ? MIN(lo, t) : t;
+		hi = i ? MAX(hi, t) : t;
+		if (c->offset_err > e1) {
+			e2 = e1;
+			e1 = c->offset_err;
+		} else {
+			e2 = MAX(e2, c->offset_err);
+		}
+	}
+	*skew = (u64)(hi - lo);
+	*err = p->n > 1 ? e1 + e2 : 0;
+}
+
+/* The times that compare across CPUs; none from a refused pass. */
+static void rec_across(struct rec *r, const struct agg_pass *p,
+		       const struct agg_sums *s)
+{
+	u64 skew, err;
+
+	if (s->refused) {
+		rec_str(r, "refused", s->refused);
+		return;
+	}
+	rec_u64(r, "start_skew_ticks", s->last_start - s->first);
+	if (p->offsets) {
+		corr_skew(p, &skew, &err);
+		rec_u64(r, "start_skew_corr_ticks", skew);
+		rec_u64(r, "start_skew_err_ticks", err);
+	}
+	rec_u64(r, "wall_ticks", s->last - s->first);
+}
+
 static void rec_extreme(struct rec *r, const char *key, const char *ticks,
 			const struct agg_cpu *c)
 {
@@ -107,12 +158,7 @@ void agg_rec_pass(struct rec_writer *w, struct agg_group *g,
 	rec_str(&r, "cpus", g->cpus);
 	rec_u64(&r, "ncpus", g->ncpus);
 	rec_u64(&r, "bytes", s.bytes);
-	if (s.refused) {
-		rec_str(&r, "refused", s.refused);
-	} else {
-		rec_u64(&r, "start_skew_ticks", s.last_start - s.first);
-		rec_u64(&r, "wall_ticks", s.last - s.first);
-	}
+	rec_across(&r, p, &s);
 	rec_u64(&r, us ? "stime_us" : "stime_ticks", s.stime);
 	rec_u64(&r, us ? "utime_us" : "utime_ticks", s.utime);
 	if (s.slowest != ~0u) {

@@ -13,13 +13,19 @@
  */
 enum agg_unit { AGG_TICKS, AGG_US };
 
+/*
+ * One CPU's pass.  A line of its own: the kernel's members write theirs
+ * at the common start of a timed part, all at once (docs/smp.md).
+ */
 struct agg_cpu {
 	u32 cpu;
 	bool finished;		/* it ran its pass to the end */
-	u64 start, end;		/* ticks of the clock all CPUs share */
+	u64 start, end;		/* its clock's ticks, as read */
 	u64 stime, utime;	/* in the group's unit */
 	u64 bytes;		/* its region */
-};
+	s64 offset;		/* its clock less the reference CPU's */
+	u64 offset_err;		/* @offset is known to +- this */
+} __aligned(64);
 
 struct agg_pass {
 	u32 run;
@@ -28,6 +34,8 @@ struct agg_pass {
 	const char *refused;	/* why no CPU's clock can be trusted, or NULL */
 	const struct agg_cpu *cpu;
 	u32 n;
+	/* cpu[].offset measured: the start skew in the reference's time too */
+	bool offsets;
 };
 
 /* A group, and its measured passes so far. */

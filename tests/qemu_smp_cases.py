@@ -128,6 +128,26 @@ def _sums(g: int, ms: list, recs: list, aggs: list) -> str | None:
             return f"group {g} run {a.f['run']}: stime_ticks {a.f['stime_ticks']} != sum {st}"
         if "refused" not in a.f and not a.int("wall_ticks") >= a.int("slowest_ticks"):
             return f"group {g} run {a.f['run']}: wall shorter than the slowest CPU"
+        why = _skew(g, ms, recs, a)
+        if why:
+            return why
+    return None
+
+
+def _skew(g: int, ms: list, recs: list, a: records.Record) -> str | None:
+    """The start skew in CPU 0's time, known to +- the two largest of the
+    members' TSC offset errors (docs/smp.md)."""
+    if "refused" in a.f:
+        return None
+    if "start_skew_corr_ticks" not in a.f or "start_skew_err_ticks" not in a.f:
+        return f"group {g} run {a.f['run']}: no start_skew_corr_ticks/start_skew_err_ticks"
+    mine = {m.f["cpu"] for m in ms}
+    errs = sorted((r.int("tsc_offset_err_ticks") for r in recs
+                   if r.type == "cpu" and r.f.get("cpu") in mine), reverse=True)
+    want = sum(errs[:2]) if len(errs) > 1 else 0
+    if a.int("start_skew_err_ticks") != want:
+        return (f"group {g} run {a.f['run']}: start_skew_err_ticks "
+                f"{a.f['start_skew_err_ticks']}, the members' errors {errs} make {want}")
     return None
 
 

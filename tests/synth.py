@@ -93,13 +93,15 @@ class Log:
               walls: list[int], refused: dict[int, str] | None = None,
               rusage: list[tuple[int, int]] | None = None, nodes: int = 1,
               numa: str = "local", status: str = "ok", skew: int = 5,
-              run_extra: str = "") -> "Log":
+              run_extra: str = "", corr: tuple[int, int] | None = None) -> "Log":
         """One configuration (@body, with size=) run by the CPUs of @per_cpu
         together: each CPU's config, runs and summary, and per pass an agg
         record — bytes the sum of the CPUs' sizes, wall @walls[i] (or the
         reason in @refused[i]), stime/utime ticks the CPUs' fault/access
-        totals, and with @rusage the companion's (stime_us, utime_us) — then
-        the agg_summary.  @run_extra: more fields of every run record."""
+        totals, and with @rusage the companion's (stime_us, utime_us); the
+        start skew @skew, with @corr the kernel's (start_skew_corr_ticks,
+        start_skew_err_ticks) too, as an older log has not — then the
+        agg_summary.  @run_extra: more fields of every run record."""
         self.groups += 1
         g, cpus = self.groups, sorted(per_cpu)
         # The canonical cpulist the writers print: each run of CPUs a range.
@@ -121,7 +123,9 @@ class Log:
             own = {c: sum(sum(v) for v in per_cpu[c][i].values()) for c in cpus}
             slow, fast = max(cpus, key=own.__getitem__), min(cpus, key=own.__getitem__)
             timing = (f"refused=\"{refused[i]}\"" if i in refused
-                      else f"start_skew_ticks={skew} wall_ticks={wall}")
+                      else f"start_skew_ticks={skew} " + (
+                          f"start_skew_corr_ticks={corr[0]} start_skew_err_ticks={corr[1]} "
+                          if corr else "") + f"wall_ticks={wall}")
             st = sum(sum(per_cpu[c][i].get("fault", [])) for c in cpus)
             ut = sum(sum(per_cpu[c][i].get("access", [])) for c in cpus)
             us = f" stime_us={rusage[i][0]} utime_us={rusage[i][1]}" if rusage else ""

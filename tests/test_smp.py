@@ -9,6 +9,7 @@ import csv
 import importlib.util
 import io
 import json
+import math
 import statistics
 import subprocess
 import sys
@@ -127,6 +128,27 @@ class AggregateTest(unittest.TestCase):
         self.assertIn("pass 1 refused: a CPU did not finish (stime and utime kept, no GB/s)", text)
         self.assertIn("refused: group 1", text)
 
+    def test_start_skew_in_cpu0_time(self) -> None:
+        """The kernel's skew less the TSC offsets, to +- their error."""
+        (g,) = group_rows(kernel_smp(2, skew=1200, corr=(1500, 20)).text())
+        self.assertAlmostEqual(g["start_skew_us_max"], 1.2)
+        self.assertAlmostEqual(g["start_skew_corr_us_max"], 1.5)
+        self.assertAlmostEqual(g["start_skew_err_us_max"], 0.02)
+        self.assertEqual([(p["start_skew_us"], p["start_skew_corr_us"], p["start_skew_err_us"])
+                          for p in g["passes"]], [(1.2, 1.5, 0.02)] * 2)
+
+    def test_older_log_has_the_skew_as_read(self) -> None:
+        """No start_skew_corr_ticks (an older kernel, the companion): the
+        skew as read, nothing corrected, nothing damaged."""
+        (g,) = group_rows(kernel_smp(2, skew=1200).text())
+        self.assertEqual(g["status"], "ok")
+        self.assertAlmostEqual(g["start_skew_us_max"], 1.2)
+        self.assertTrue(math.isnan(g["start_skew_corr_us_max"]))
+        self.assertTrue(math.isnan(g["start_skew_err_us_max"]))
+        line = next(ln for ln in report_text(kernel_smp(2, skew=1200).text()).splitlines()
+                    if ln.startswith("contiguous-page"))
+        self.assertTrue(line.endswith("  2                    1.20"), line)
+
     def test_cross_check_of_the_writer(self) -> None:
         text = kernel_smp(2).text().replace("stime_ticks=8000000 ", "stime_ticks=7999999 ")
         text = "".join(ln if " agg " not in ln else _resign(ln) for ln in
@@ -185,7 +207,7 @@ class ReportTest(unittest.TestCase):
         log = Log().smp(2, offsets=[0, -40])
         for order in ("discontiguous-page", "contiguous-page"):
             log.group(kernel_config(order=order, access="write"), {0: CPU_RUNS, 1: CPU_RUNS},
-                      WALLS)
+                      WALLS, skew=1460, corr=(1500, 10))
         text = report_text(log.text())
         self.assertIn("smp: 2 of 2 processors up, 1 NUMA node(s) (no SLIT), TSC skew 50 ticks "
                       "(bound 1000): sync ok", text)
@@ -198,11 +220,12 @@ class ReportTest(unittest.TestCase):
         lines = agg.splitlines()
         head = next(ln for ln in lines if ln.startswith("order"))
         self.assertEqual(head.split(), ["order", "stime", "(ms)", "utime", "(ms)", "GB/s",
-                                        "passes"])
+                                        "passes", "start", "skew", "(us)"])
         self.assertIn("discontiguous-page       10.00 ( +- 28.28% )      3.00 ( +- 47.14% )"
-                      "      1.46 ( +- 47.14% )  2", lines)
+                      "      1.46 ( +- 47.14% )  2                    1.50 +- 0.01", lines)
         self.assertIn("contiguous-page          10.00 ( +- 28.28% )      3.00 ( +- 47.14% )"
-                      "      1.46 ( +- 47.14% )  2", lines)
+                      "      1.46 ( +- 47.14% )  2                    1.50 +- 0.01", lines)
+        self.assertIn("in CPU 0's time +- the TSC offsets' error", agg)
 
     def test_per_cpu_lines(self) -> None:
         text = report_text(Log().smp(2, nodes=2).group(
@@ -222,8 +245,9 @@ class ReportTest(unittest.TestCase):
         text = report_text(companion_smp(2).text())
         agg = text.split("aggregate of each group")[1]
         self.assertIn("getrusage() ru_stime and ru_utime of the processes", agg)
+        # The skew as read: Linux publishes no TSC offsets to correct it by.
         self.assertIn("linux                     8.00 ( +- 35.36% )      4.00 ( +- 35.36% )"
-                      "      1.46 ( +- 47.14% )  2", agg.splitlines())
+                      "      1.46 ( +- 47.14% )  2                    0.01", agg.splitlines())
         self.assertNotIn("smp:", text)      # the companion writes no cpu/smp records
 
     def test_units_follow_the_figures(self) -> None:
@@ -372,6 +396,19 @@ class ExportTest(unittest.TestCase):
         self.assertEqual(a["passes"][1]["gbps"], "")
         full = json.loads(self.parse(text))
         self.assertEqual(len(full["aggregates"]), 1)
+        # An older log has no corrected skew: empty, not 0.
+        self.assertEqual((r["start_skew_us_max"], r["start_skew_corr_us_max"],
+                          r["start_skew_err_us_max"]), ("0.005", "", ""))
+
+    def test_agg_rows_start_skew(self) -> None:
+        text = kernel_smp(2, skew=1200, corr=(1500, 20)).text()
+        (r,) = list(csv.DictReader(io.StringIO(self.parse(text, "--format", "csv",
+                                                          "--rows", "agg"))))
+        self.assertEqual((r["start_skew_us_max"], r["start_skew_corr_us_max"],
+                          r["start_skew_err_us_max"]), ("1.2", "1.5", "0.02"))
+        (a,) = json.loads(self.parse(text, "--rows", "agg"))["aggregates"]
+        self.assertEqual([(p["start_skew_us"], p["start_skew_corr_us"], p["start_skew_err_us"])
+                          for p in a["passes"]], [(1.2, 1.5, 0.02)] * 2)
 
 
 class ScalingTest(unittest.TestCase):

@@ -51,7 +51,7 @@ def machine(n: int, down: tuple[int, ...] = (), members: int | None = None) -> s
     up = [c for c in range(n) if c not in down]
     runs = [{"fault": [MS, MS], "clear": [MS // 2, MS // 2]}]
     log.group(kernel_config(), {c: runs for c in up[:members]}, [10 * MS],
-              run_extra="verify=ok")
+              run_extra="verify=ok", corr=(5, 0))
     return log.text()
 
 

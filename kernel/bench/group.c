@@ -95,20 +95,28 @@ static const char *refusal(const struct bench_group *g, char *buf, size_t n)
 	return buf;
 }
 
+_Static_assert(_Alignof(struct agg_cpu) >= 64,
+	       "each member's am[] entry on a cache line of its own");
+
 void group_end(struct bench_group *g, u32 idx, const struct agg_cpu *a,
 	       u32 run, const char *pass)
 {
+	const struct smp_cpu *c = smp.by_cpu[g->cpu[idx]];
 	u64 start = g->am[idx].start;
 	char why[120];
 
 	g->am[idx] = *a;
 	g->am[idx].start = start;
 	g->am[idx].cpu = g->cpu[idx];
+	/* Starts compare in CPU 0's time, to +- the ping-pong's error. */
+	g->am[idx].offset = c->tsc_offset;
+	g->am[idx].offset_err = c->tsc_err;
 	if (!smp_barrier_wait(&g->bar) || idx || !g->says_cpus)
 		return;
 	agg_rec_pass(&records, &g->agg, &(struct agg_pass){
-		run, pass, !strcmp(pass, "measure"),
-		refusal(g, why, sizeof(why)), g->am, g->n,
+		.run = run, .pass = pass, .measured = !strcmp(pass, "measure"),
+		.refused = refusal(g, why, sizeof(why)), .cpu = g->am,
+		.n = g->n, .offsets = true,
 	});
 }
 

@@ -38,6 +38,7 @@ struct bench_group {
 	struct smp_barrier bar;
 	struct smp_barrier_slot bar_slot[MAX_CPUS];	/* by CPU number */
 	struct group_member m[MAX_CPUS];
+	/* A line each (struct agg_cpu): written at the common release */
 	struct agg_cpu am[MAX_CPUS];
 	struct agg_group agg;		/* the leader's */
 	char skip[200];			/* the group's decision */

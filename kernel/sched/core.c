@@ -10,9 +10,9 @@
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/switch.h"
 #include "arch/x86_64/traps.h"
+#include "kernel/bug.h"
 #include "kernel/sched/rq.h"
 #include "lib/format.h"
-#include "lib/printk.h"
 
 static struct rq runqueues[MAX_CPUS];
 
@@ -23,9 +23,7 @@ struct rq *cpu_rq(u32 cpu)
 
 __noreturn void sched_bug(const char *why)
 {
-	irq_disable();
-	printk("sched: BUG on cpu %u: %s\n", this_cpu()->cpu, why);
-	__builtin_trap();
+	bug("sched", "%s", why);
 }
 
 /* Does @a run before @b?  The rt class first, then the higher priority. */
@@ -180,16 +178,20 @@ static void wakeup_preempt(struct rq *rq, struct task *p)
 
 /*
  * try_to_wake_up().  Only this CPU's tasks: a wake-up of another CPU's
- * task would need the resched IPI (VEC_RESCHEDULE), the SMP issue's.  The
- * preempt_disable()/preempt_enable() pair is Linux's too: under full and
- * lazy the preempt_enable() switches at once when the wake-up set
- * TIF_NEED_RESCHED and interrupts are on.
+ * task would need its run queue's lock and the resched IPI
+ * (VEC_RESCHEDULE), and neither exists, so it is a BUG, not a silent
+ * change to another CPU's queue.  The preempt_disable()/preempt_enable()
+ * pair is Linux's too: under full and lazy the preempt_enable() switches
+ * at once when the wake-up set TIF_NEED_RESCHED and interrupts are on.
  */
 void wake_up(struct task *t)
 {
 	struct rq *rq = cpu_rq(t->cpu);
 	u64 flags;
 
+	if (t->cpu != this_cpu()->cpu)
+		bug("sched", "wake_up() of task '%s' of cpu %u: only its own "
+		    "CPU may wake it", t->name, t->cpu);
 	preempt_disable();
 	flags = irq_save();
 	if (t->state == TASK_SLEEPING) {

@@ -10,7 +10,8 @@
  * TIF_NEED_RESCHED{,_LAZY} in the running task's thread_info and clears
  * them on every switch; only the current task ever carries them, so here
  * they live with the CPU.  Everything is changed with interrupts off (the
- * rq lock's irqsave): a wake-up may come from a timer interrupt.
+ * rq lock's irqsave): a wake-up may come from a timer interrupt.  Lines
+ * of its own: preempt_count and the flags change inside timed faults.
  */
 struct rq {
 	u32 cpu;
@@ -28,7 +29,7 @@ struct rq {
 	bool (*idle_work)(void *arg);
 	void *idle_arg;
 	struct sched_stats stats;
-};
+} __aligned(64);
 
 struct rq *cpu_rq(u32 cpu);
 

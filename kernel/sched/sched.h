@@ -77,6 +77,7 @@ void sched_set_space(u64 *pml4);
 void set_current_state(enum task_state s);
 
 void schedule(void);
+/* Only on @t's own CPU: another CPU's task is a BUG (no resched IPI). */
 void wake_up(struct task *t);
 /* Sleep until TSC time @deadline has passed (the task's ktimer wakes it;
  * an earlier wake_up() does not end the sleep).  Needs a model. */

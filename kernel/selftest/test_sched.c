@@ -856,6 +856,31 @@ out:
 	workload_destroy(&wl);
 }
 
+static void wake_other(void *arg)
+{
+	wake_up(arg);
+}
+
+/* Another CPU's task: a BUG before its run queue is touched (no resched
+ * IPI could tell that CPU).  Its number only, so one CPU will do. */
+static void wake_up_own_cpu_only(struct tctx *t)
+{
+	static struct task other;
+	struct trap_info ti;
+	u64 r;
+
+	other = (struct task){ .name = "other", .cpu = cpu() ^ 1,
+			       .state = TASK_SLEEPING };
+	note(t, "a 'sched: BUG' line follows, on purpose");
+	r = trap_try(wake_other, &other, &ti);
+	check(t, r == X86_UD + 1, "wake_up() of cpu %u's task on cpu %u: %s%s",
+	      other.cpu, cpu(), r ? "" : "no BUG",
+	      r ? trap_name(r - 1) : "");
+	check(t, other.state == TASK_SLEEPING && !other.on_rq,
+	      "the task was woken anyway");
+	check(t, irqs_disabled(), "interrupts left enabled");
+}
+
 SUITE(suite_sched, "sched",
 	{ "ping_pong", ping_pong },
 	{ "run_order", run_order },
@@ -873,4 +898,5 @@ SUITE(suite_sched, "sched",
 	{ "sleep_until_wakes", sleep_until_wakes },
 	{ "lazy_user_return", lazy_user_return },
 	{ "lazy_trap_return", lazy_trap_return },
+	{ "wake_up_own_cpu_only", wake_up_own_cpu_only },
 );

@@ -570,6 +570,38 @@ static void irq_exit_hook(struct tctx *t)
 	check(t, h->irqs_off, "hook ran with IF set");
 }
 
+static void arm_other(void *arg)
+{
+	ktimer_arm(cpu() ^ 1, arg, rdtsc() + us_to_tsc(1000));
+}
+
+static void cancel_other(void *arg)
+{
+	ktimer_cancel(cpu() ^ 1, arg);
+}
+
+/* Another CPU's timer list and APIC: a BUG before either is touched.
+ * Its number only, so one CPU will do. */
+static void ktimer_own_cpu_only(struct tctx *t)
+{
+	void (*const fns[])(void *) = { arm_other, cancel_other };
+	struct fire_log log = { 0, { 0 } };
+	struct trap_info ti;
+	struct probe p;
+
+	probe_init(&p, &log, 0);
+	note(t, "two 'timer: BUG' lines follow, on purpose");
+	for (u32 i = 0; i < ARRAY_SIZE(fns); i++) {
+		u64 r = trap_try(fns[i], &p.kt, &ti);
+
+		check(t, r == X86_UD + 1, "%s for cpu %u on cpu %u: %s%s",
+		      i ? "ktimer_cancel()" : "ktimer_arm()", cpu() ^ 1, cpu(),
+		      r ? "" : "no BUG", r ? trap_name(r - 1) : "");
+	}
+	check(t, !p.kt.armed, "the timer was armed anyway");
+	check(t, !(read_rflags() & RFLAGS_IF), "interrupts left enabled");
+}
+
 /* What the benchmark then gets: nothing armed, nothing arriving. */
 static void quiet_after(struct tctx *t)
 {
@@ -596,5 +628,6 @@ SUITE(suite_timer, "timer",
 	{ "stats_counted", stats_counted },
 	{ "spurious", spurious },
 	{ "irq_exit_hook", irq_exit_hook },
+	{ "ktimer_own_cpu_only", ktimer_own_cpu_only },
 	{ "quiet_after", quiet_after },
 );

@@ -12,12 +12,14 @@
 #include "arch/x86_64/pic.h"
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/tsc.h"
+#include "kernel/bug.h"
 #include "kernel/time/timer.h"
 #include "kernel/timebase.h"
 #include "lib/format.h"
 
 #define ARMED_UNKNOWN	(~0ULL)	/* after an interrupt: rewrite */
 
+/* Lines of its own: the tick's interrupt writes it inside timed parts. */
 struct timer_cpu {
 	bool up;
 	bool in_irq;		/* the handler arms once, on its way out */
@@ -28,7 +30,7 @@ struct timer_cpu {
 	void (*tick_fn)(void);
 	struct lapic_info apic;
 	struct irq_stats stats;
-};
+} __aligned(64);
 
 static struct timer_cpu timer_cpus[MAX_CPUS];
 
@@ -72,9 +74,24 @@ static void dequeue(struct timer_cpu *tc, struct ktimer *t)
 	t->armed = false;
 }
 
+/*
+ * The list and the LAPIC are the calling CPU's, unlocked: a timer armed
+ * for another CPU would race with that CPU's interrupt and program this
+ * one's APIC.  Another CPU's timer is armed on it, through on_cpu().
+ */
+static struct timer_cpu *own_timer(const char *fn, u32 cpu)
+{
+	u32 me = this_cpu()->cpu;
+
+	if (cpu != me)
+		bug("timer", "%s() for cpu %u's timer: only cpu %u itself may",
+		    fn, cpu, cpu);
+	return &timer_cpus[me];
+}
+
 void ktimer_arm(u32 cpu, struct ktimer *t, u64 deadline)
 {
-	struct timer_cpu *tc = &timer_cpus[cpu];
+	struct timer_cpu *tc = own_timer(__func__, cpu);
 
 	if (t->armed)
 		dequeue(tc, t);
@@ -84,7 +101,7 @@ void ktimer_arm(u32 cpu, struct ktimer *t, u64 deadline)
 
 void ktimer_cancel(u32 cpu, struct ktimer *t)
 {
-	struct timer_cpu *tc = &timer_cpus[cpu];
+	struct timer_cpu *tc = own_timer(__func__, cpu);
 
 	if (!t->armed)
 		return;
@@ -113,7 +130,7 @@ static void tick_expire(struct ktimer *t)
 bool tick_start(u32 cpu, u32 hz, void (*tick_fn)(void), char *why,
 		size_t n)
 {
-	struct timer_cpu *tc = &timer_cpus[cpu];
+	struct timer_cpu *tc = own_timer(__func__, cpu);
 
 	if (hz != 100 && hz != 250 && hz != 1000) {
 		ksnprintf(why, n, "hz=%u is not a tick rate: 100, 250 or 1000",
@@ -133,7 +150,7 @@ bool tick_start(u32 cpu, u32 hz, void (*tick_fn)(void), char *why,
 
 void tick_stop(u32 cpu)
 {
-	struct timer_cpu *tc = &timer_cpus[cpu];
+	struct timer_cpu *tc = own_timer(__func__, cpu);
 
 	ktimer_cancel(cpu, &tc->tick);
 	tc->period = 0;

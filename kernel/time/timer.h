@@ -11,7 +11,8 @@
  * re-arms the one-shot for the earliest of the next tick and the earliest
  * timer) and one-shot timers at TSC deadlines (a sleeping task's wake-up).
  * Callbacks run in the timer interrupt, interrupts disabled.  Everything
- * here is the calling CPU's (@cpu is its number); call with interrupts
+ * here is the calling CPU's (@cpu is its number: another's is a BUG; arm
+ * a timer of another CPU on it, with on_cpu()); call with interrupts
  * disabled.  Nothing is armed, and no interrupt comes, until tick_start()
  * or ktimer_arm() is called.
  */

@@ -41,6 +41,10 @@ class Pass:
     utime_s: float
     start_skew_s: float     # NAN when refused
     refused: str            # the reason; "" for a pass whose wall time holds
+    # In CPU 0's time (each start less its TSC offset), and to +- what;
+    # NAN when refused, or from a log (older, the companion's) without them
+    start_skew_corr_s: float = NAN
+    start_skew_err_s: float = NAN
 
 
 @dataclass
@@ -167,17 +171,23 @@ def seconds(r: Record, kind: str, hz: int) -> float:
     return NAN
 
 
+def ticks_s(r: Record, key: str, hz: int) -> float:
+    """@key, in TSC ticks, in seconds; NAN where the record has none."""
+    return r.int(key, 0) / hz if hz and key in r.f else NAN
+
+
 def passes(boot: Boot, g: Group) -> list[Pass]:
     hz = results.tsc_hz(boot)
     out = []
     for r in sorted(g.measured, key=lambda x: x.int("run")):
         refused = r.f.get("refused", "")
         b = r.int("bytes", 0)
-        wall = r.int("wall_ticks", 0) / hz if hz and not refused and "wall_ticks" in r.f else NAN
+        wall = ticks_s(r, "wall_ticks", hz) if not refused else NAN
         gbps = b / wall / results.GIB if wall and not math.isnan(wall) else NAN
-        skew = r.int("start_skew_ticks", 0) / hz if hz and "start_skew_ticks" in r.f else NAN
         out.append(Pass(r, r.int("run"), b, wall, gbps, seconds(r, "stime", hz),
-                        seconds(r, "utime", hz), skew, refused))
+                        seconds(r, "utime", hz), ticks_s(r, "start_skew_ticks", hz), refused,
+                        ticks_s(r, "start_skew_corr_ticks", hz),
+                        ticks_s(r, "start_skew_err_ticks", hz)))
     return out
 
 
@@ -204,6 +214,11 @@ def mean_sd(v: list[float]) -> tuple[float, float]:
     v = finite(v)
     m, sd = results.mean_sd_pct(v)
     return m, sd if len(v) > 1 else NAN
+
+
+def us_max(v: list[float]) -> float:
+    """The largest finite value of @v (seconds) in µs; NAN for none."""
+    return max(finite(v), default=NAN) * 1e6
 
 
 def row(boot: Boot, g: Group) -> dict[str, object]:
@@ -236,11 +251,16 @@ def row(boot: Boot, g: Group) -> dict[str, object]:
         "stime_s_mean": st_m, "stime_stddev_pct": st_sd,
         "utime_s_mean": ut_m, "utime_stddev_pct": ut_sd,
         "times_from": times_from(g), "bytes": ps[0].bytes if ps else "",
-        "start_skew_us_max": max(finite([p.start_skew_s for p in ps]), default=NAN) * 1e6,
+        "start_skew_us_max": us_max([p.start_skew_s for p in ps]),
+        "start_skew_corr_us_max": us_max([p.start_skew_corr_s for p in ps]),
+        "start_skew_err_us_max": us_max([p.start_skew_err_s for p in ps]),
         "tsc_hz": results.tsc_hz(boot), "cfgs": [c.rec.int("cfg") for c in g.members],
         "passes": [{"run": p.run, "bytes": p.bytes, "wall_s": p.wall_s, "gbps": p.gbps,
                     "stime_s": p.stime_s, "utime_s": p.utime_s,
-                    "start_skew_s": p.start_skew_s, "refused": p.refused,
+                    # µs as well: the export keeps 4 decimals
+                    "start_skew_s": p.start_skew_s, "start_skew_us": p.start_skew_s * 1e6,
+                    "start_skew_corr_us": p.start_skew_corr_s * 1e6,
+                    "start_skew_err_us": p.start_skew_err_s * 1e6, "refused": p.refused,
                     **{k: p.rec.f[k] for k in ("slowest_cpu", "slowest_ticks", "fastest_cpu",
                                                "fastest_ticks") if k in p.rec.f}}
                    for p in ps],
@@ -262,6 +282,7 @@ AGG_COLUMNS = [
     "runs", "refused_runs", "gbps_mean", "gbps_stddev_pct", "stime_s_mean",
     "stime_stddev_pct", "utime_s_mean", "utime_stddev_pct", "times_from", "bytes",
     "start_skew_us_max", "tsc_hz", "refused", "reason", "backing",
+    "start_skew_corr_us_max", "start_skew_err_us_max",
 ]
 
 

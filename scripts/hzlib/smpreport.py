@@ -96,6 +96,19 @@ def order_name(r: dict[str, object]) -> str:
             f"{' radius ' + rad if rad != '0' else ''}")
 
 
+def skew(r: dict[str, object]) -> str:
+    """The start skew cell, in µs: the largest of the passes in CPU 0's
+    time '+-' its error where the records have it, else as read; '-'."""
+    def num(key: str) -> float:
+        v = r.get(key)
+        return v if isinstance(v, float) else math.nan
+    corr, err, raw = (num("start_skew_corr_us_max"), num("start_skew_err_us_max"),
+                      num("start_skew_us_max"))
+    if not math.isnan(corr):
+        return f"{corr:8.2f} +- {err:.2f}"
+    return f"{raw:8.2f}" if not math.isnan(raw) else f"{'-':>8}"
+
+
 SOURCES = {"ticks": "the CPUs' fault and access TSC ticks",
            "rusage": "getrusage() ru_stime and ru_utime of the processes"}
 
@@ -110,7 +123,9 @@ def aggregates(boot: Boot, gs: list[groups.Group], out: IO[str]) -> None:
     out.write(f"\naggregate of each group, every CPU at once: per measured pass stime and "
               f"utime summed over the CPUs ({src}), GB/s = total bytes / wall time "
               "(first CPU's start to last CPU's finish; not net of the timer); "
-              "mean ( +- sample stddev% ) over the passes\n")
+              "mean ( +- sample stddev% ) over the passes; start skew: the last CPU's "
+              "start less the first's, the largest of the passes, in CPU 0's time "
+              "+- the TSC offsets' error (as read where the records have no offsets)\n")
     blocks: list[tuple[str, list[dict[str, object]]]] = []
     for r in rs:
         h = heading(r)
@@ -121,7 +136,8 @@ def aggregates(boot: Boot, gs: list[groups.Group], out: IO[str]) -> None:
         name, scale = unit(mine)
         width = max([len(order_name(r)) for r in mine] + [20])
         out.write(f"\n{h}\n{'order':<{width}}  {'stime (' + name + ')':^22}  "
-                  f"{'utime (' + name + ')':^22}  {'GB/s':^22}  passes\n")
+                  f"{'utime (' + name + ')':^22}  {'GB/s':^22}  {'passes':<15}  "
+                  "start skew (us)\n")
         for r in mine:
             gb = ("refused" if r["runs"] and r["refused_runs"] == r["runs"]
                   else cell(r["gbps_mean"], r["gbps_stddev_pct"]))
@@ -129,7 +145,7 @@ def aggregates(boot: Boot, gs: list[groups.Group], out: IO[str]) -> None:
             out.write(f"{order_name(r):<{width}}  "
                       f"{cell(r['stime_s_mean'], r['stime_stddev_pct'], scale)}  "
                       f"{cell(r['utime_s_mean'], r['utime_stddev_pct'], scale)}  "
-                      f"{gb:>22}  {n}\n")
+                      f"{gb:>22}  {n:<15}  {skew(r)}\n")
             notes(r, out)
 
 
