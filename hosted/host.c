@@ -14,8 +14,11 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "arch/x86_64/clear.h"
 #include "arch/x86_64/cpuid.h"
 #include "hosted/companion.h"
+#include "lib/order.h"
+#include "lib/prims.h"
 
 struct host_info host;
 
@@ -154,6 +157,21 @@ int host_pin(u64 want, char *err, size_t n)
 	return cpu;
 }
 
+/*
+ * What Linux's zeroing is made of on this machine, decided here once so
+ * the host tools read it (split): its clear_page() on this CPU and 7.0's
+ * folio_zero_user() constants.
+ */
+static void linux_record(struct rec *r)
+{
+	char why[160];
+
+	rec_str(r, "linux_clear", prim_names[prim_linux(why, sizeof(why))]);
+	rec_str(r, "linux_clear_why", why);
+	rec_u64(r, "linux_batch", LINUX_BATCH);
+	rec_u64(r, "linux_radius", LINUX_RADIUS);
+}
+
 void host_record(void)
 {
 	struct rec r;
@@ -176,6 +194,7 @@ void host_record(void)
 	rec_u64(&r, "vm", host.vm);
 	rec_u64(&r, "mem_available", host.mem_available);
 	sched_info_record(&r, &host.sched);
+	linux_record(&r);
 	rec_end(&records, &r);
 }
 

@@ -5,6 +5,7 @@
  * first region is mapped.
  */
 #include <stdio.h>
+#include "arch/x86_64/clear.h"
 #include "arch/x86_64/cpuid.h"
 #include "hosted/companion.h"
 #include "hosted/preset.h"
@@ -18,13 +19,14 @@ bool companion_preset(struct hz_config *c, const struct cmdline_result *res,
 	/* 1G pages: the kernel has a 1G pool, and the companion can take
 	 * pages from it, or (as root) grow it (hugetlb_ensure()). */
 	bool pool = host.hugetlb_total[1] || host.hugetlb_free[1] || host.root;
+	char why[160];
 	struct preset_machine m = {
 		.mem = host.mem_available,
 		.free_1g = host.root ? host.mem_available / SZ_1G :
 				       host.hugetlb_free[1],
 		.ncpus = ncpus,
 		.has_1g = cpu_info.has_pdpe1gb && pool,
-		.linux_prim = cpu_info.has_erms ? PRIM_ERMS : PRIM_REP,
+		.linux_prim = prim_linux(why, sizeof(why)),
 		.companion = true,
 	};
 	struct preset_sizing z;

@@ -18,8 +18,6 @@ enum axis { AXIS_PREEMPT, AXIS_PREZERO, AXIS_PRIM, AXIS_ORDER, AXIS_CHUNK,
  * preempt_choice.  AXIS_ORDER: the planner's orders, then ORDER_LINUX. */
 #define MODEL_OFF 0
 #define ORDER_LINUX ORDER_COUNT
-#define LINUX_BATCH (32 * MiB)	/* PROCESS_PAGES_NON_PREEMPT_BATCH */
-#define LINUX_RADIUS 2		/* FOLIO_ZERO_LOCALITY_RADIUS */
 
 /* One configuration: the index on each axis. */
 struct matrix_point {

@@ -67,6 +67,13 @@ static inline bool order_uses_chunk(u32 order)
 	return order < ORDER_COUNT && order_descs[order].uses_chunk;
 }
 
+/*
+ * Linux 7.0's constants of folio_zero_user(), declared once (the
+ * companion records them for the host tools, docs/companion.md).
+ */
+#define LINUX_BATCH (32 * MiB)	/* PROCESS_PAGES_NON_PREEMPT_BATCH */
+#define LINUX_RADIUS 2		/* FOLIO_ZERO_LOCALITY_RADIUS */
+
 /* Linux's MAX_ORDER_NR_PAGES on x86-64: above it, clear_gigantic_page(). */
 #define ORDER_MAX_HUGE_PAGES 1024
 

@@ -411,8 +411,8 @@ void config_defaults(struct hz_config *c)
 	c->runs = 3;
 	c->warmups = 1;
 	c->nchunks = 1;
-	c->chunks[0] = 32 * MiB;	/* PROCESS_PAGES_NON_PREEMPT_BATCH */
-	c->radius = 2;			/* FOLIO_ZERO_LOCALITY_RADIUS */
+	c->chunks[0] = LINUX_BATCH;
+	c->radius = LINUX_RADIUS;
 	c->cpl = 1;			/* index of "3" in cpl_names */
 	c->cache = CACHE_COLD;
 	c->pte = PTE_MODE_LINUX;

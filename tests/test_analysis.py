@@ -319,6 +319,17 @@ class StrategyTest(unittest.TestCase):
         self.assertIn("REP_GOOD", s.prim_why)
         self.assertIn("invisible from CPUID", s.prim_why)
 
+    def test_recorded_answers_win(self) -> None:
+        """The companion's host record says Linux's clear_page() and
+        7.0's constants: split reads them rather than deciding again."""
+        h = {**host("7.0", "none", "0"), "linux_clear": "orig",
+             "linux_clear_why": "recorded", "linux_batch": str(8 << 20),
+             "linux_radius": "3"}
+        s = split.strategy(h, ["erms"], "1G", "hugetlb")
+        self.assertEqual((s.prim, s.prim_why, s.chunk), ("orig", "recorded", 8 << 20))
+        self.assertIn("8M units", s.why)
+        self.assertEqual(split.linux_radius(h), 3)
+
     def test_whole_ranges_match_any_unit_of_a_folio_or_more(self) -> None:
         s = split.strategy(host("7.0", "full", "0"), ["erms"], "2M", "hugetlb")
         row = {"clear": "erms", "order": "neighbourhood-last", "folio": "2M",

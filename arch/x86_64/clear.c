@@ -50,6 +50,18 @@ static bool feature_ok(enum prim_feature f, char *why, size_t n)
 	return need(false, why, n, "unknown CPU feature");
 }
 
+enum prim_id prim_linux(char *why, size_t n)
+{
+	if (cpu_info.has_erms) {
+		ksnprintf(why, n, "ERMS in CPUID: clear_page_erms");
+		return PRIM_ERMS;
+	}
+	ksnprintf(why, n, "no ERMS in CPUID: clear_page_rep, if the kernel "
+		  "set REP_GOOD, which it does from its own CPU tables, "
+		  "invisible from CPUID (without it, clear_page_orig)");
+	return PRIM_REP;
+}
+
 bool prim_supported(enum prim_id p, char *why, size_t n)
 {
 	if (p >= PRIM_COUNT)

@@ -26,4 +26,13 @@ void fill_movq(void *dst, u64 len, u64 pattern);
  */
 bool prim_supported(enum prim_id p, char *why, size_t whylen);
 
+/*
+ * Linux's clear_page() on this CPU, as alternative_call_2() in
+ * arch/x86/include/asm/page_64.h picks it: clear_page_erms with ERMS,
+ * else clear_page_rep (X86_FEATURE_REP_GOOD, which Linux sets on every
+ * 64-bit CPU it would run this on); @why says so.  The one place that
+ * decides: the kernel's and the companion's records carry the answer.
+ */
+enum prim_id prim_linux(char *why, size_t whylen);
+
 #endif

@@ -3,6 +3,7 @@
  * The kernel's side of preset= (lib/preset.c): what this machine has,
  * read once every CPU is up and before the first folio is allocated.
  */
+#include "arch/x86_64/clear.h"
 #include "arch/x86_64/cpuid.h"
 #include "kernel/bench/preset.h"
 #include "kernel/mm/memory.h"
@@ -12,14 +13,6 @@
 #include "lib/preset.h"
 #include "lib/printk.h"
 #include "lib/prims.h"
-
-/* Linux's clear_page(): clear_page_erms with ERMS, else clear_page_rep
- * (X86_FEATURE_REP_GOOD, which Linux sets on every 64-bit CPU it would
- * run this on), as alternative_call_2() in arch/x86/include/asm/page_64.h. */
-static u32 linux_prim(void)
-{
-	return cpu_info.has_erms ? PRIM_ERMS : PRIM_REP;
-}
 
 static u32 workload_cpus(const struct hz_config *c)
 {
@@ -32,12 +25,13 @@ static u32 workload_cpus(const struct hz_config *c)
 
 bool preset_apply(struct hz_config *c, const struct cmdline_result *user)
 {
+	char why[160];
 	struct preset_machine m = {
 		.mem = frame_count_free_blocks(SZ_2M) * SZ_2M,
 		.free_1g = frame_count_free_blocks(GiB),
 		.ncpus = workload_cpus(c),
 		.has_1g = cpu_info.has_pdpe1gb,
-		.linux_prim = linux_prim(),
+		.linux_prim = prim_linux(why, sizeof(why)),
 	};
 	struct preset_sizing z;
 	bool ok;

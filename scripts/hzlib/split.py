@@ -27,8 +27,12 @@ STRATEGY_DIMS = ("bench", "clear", "order", "chunk", "radius",
                  # The probe is a task beside the fault, not how it clears.
                  "probe", "probe_us", "probe_class", "probe_policy")
 MODELS = ("none", "voluntary", "full", "lazy")
-BATCH = 32 << 20            # PROCESS_PAGES_NON_PREEMPT_BATCH, Linux 7.0
-RADIUS = 2                  # FOLIO_ZERO_LOCALITY_RADIUS, Linux 7.0
+# Linux 7.0's PROCESS_PAGES_NON_PREEMPT_BATCH and FOLIO_ZERO_LOCALITY_RADIUS
+# as the companion records them (linux_batch, linux_radius in its host
+# record, from lib/order.h); these are only what a log older than those
+# fields is read with.
+OLD_LOG_BATCH = 32 << 20
+OLD_LOG_RADIUS = 2
 FOLIO_BYTES = {"4K": 4 << 10, "2M": 2 << 20, "1G": 1 << 30}
 
 
@@ -72,7 +76,12 @@ def source(host: Mapping[str, str], key: str) -> str:
     return f"from {s}" if s else "source not given"
 
 
-def primitive(features: list[str]) -> tuple[str, str]:
+def primitive(features: list[str], host: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """Linux's clear_page() on the host: as the companion recorded it
+    (linux_clear, decided by arch/x86_64/clear.c's prim_linux()), or for
+    an older log from the CPU's features, by the same rule."""
+    if host and host.get("linux_clear"):
+        return host["linux_clear"], host.get("linux_clear_why", "recorded by the companion")
     if "erms" in features:
         return "erms", "ERMS in CPUID: clear_page_erms"
     return "rep", ("no ERMS in CPUID: clear_page_rep, if the kernel set REP_GOOD, "
@@ -84,7 +93,8 @@ def strategy(host: Mapping[str, str], features: list[str], folio: str,
              backing: str) -> Strategy:
     """Linux's own strategy for a demand fault of a @folio page of @backing
     memory on the host the record describes."""
-    prim, prim_why = primitive(features)
+    prim, prim_why = primitive(features, host)
+    batch = int(host.get("linux_batch", OLD_LOG_BATCH))
     ver = version_of(host)
     model = preempt_model(host)
     if backing == "thp" and flag(host, "init_on_alloc") == "unknown":
@@ -118,8 +128,9 @@ def strategy(host: Mapping[str, str], features: list[str], folio: str,
                         "one clear_pages call, no cond_resched", prim_why)
     why = (f"7.0 and later, preempt={model}" if model != "unknown" else
            "7.0 and later, model unknown: none/voluntary assumed")
-    return Strategy("neighbourhood-last", prim, BATCH,
-                    f"{why}: clear_pages in 32M units (PROCESS_PAGES_NON_PREEMPT_BATCH), "
+    return Strategy("neighbourhood-last", prim, batch,
+                    f"{why}: clear_pages in {dims.size_name(batch)} units "
+                    "(PROCESS_PAGES_NON_PREEMPT_BATCH), "
                     "cond_resched between them", prim_why)
 
 
@@ -133,7 +144,11 @@ def linux_strategy(boot: Boot, folio: str = "2M", backing: str = "hugetlb") -> S
     return strategy(h.f if h else {}, features_of(boot), folio, backing)
 
 
-def fits(r: Row, s: Strategy) -> bool:
+def linux_radius(host: Mapping[str, str]) -> int:
+    return int(host.get("linux_radius", OLD_LOG_RADIUS))
+
+
+def fits(r: Row, s: Strategy, radius: int = OLD_LOG_RADIUS) -> bool:
     """Whether the configuration of @r is @s (for its folio size)."""
     folio = FOLIO_BYTES.get(str(r["folio"]), 0)
     d: dict[str, str] = r["dims"]  # type: ignore[assignment]
@@ -148,7 +163,7 @@ def fits(r: Row, s: Strategy) -> bool:
     if s.order != "neighbourhood-last":
         return True
     chunk = int(d.get("chunk", "0"))
-    if d.get("radius", str(RADIUS)) != str(RADIUS):
+    if d.get("radius", str(radius)) != str(radius):
         return False
     # A unit at least as large as the folio clears each range in one call.
     return chunk >= folio if s.chunk is None else (
@@ -243,7 +258,7 @@ def folio_split(folio: str, rows: list[Row], kernel_rows: list[Row],
     for r in linux:
         s = strategy(host, features, folio, str(r["backing"]))
         out.write(f"  Linux's own for {r['backing']}: {s.name} ({s.why}; {s.prim_why})\n")
-        own = closest(r, [b for b in bare if fits(b, s)])
+        own = closest(r, [b for b in bare if fits(b, s, linux_radius(host))])
         if own is None:
             out.write(f"  bare, Linux's own: {s.name}: not measured\n")
             continue
@@ -283,7 +298,7 @@ def kernel_split(folio: str, linux: list[Row], kernel_rows: list[Row],
         # the same way: its free path's order, in the fault).
         ref["dims"] = {**ref["dims"], "prezero": "none"}  # type: ignore[dict-item]
     s = strategy(host, features, folio, str(ref.get("backing", "")))
-    own = closest(ref, [r for r in mine if fits(r, s)], skip)
+    own = closest(ref, [r for r in mine if fits(r, s, linux_radius(host))], skip)
     fewest = min(len(settings_diff(ref, r, skip)) for r in mine)
     best = max((r for r in mine if len(settings_diff(ref, r, skip)) == fewest),
                key=lambda r: num(r["gbps_mean"]))
