@@ -323,6 +323,7 @@ const struct param hz_params[] = {
 	  "order=converging-page,discontiguous-page,contiguous-page,batched-pages,neighbourhood-last,linux|all", NULL },
 	{ "size", P_SIZE, F(size), NULL, SZ_4K, 64 * 1024 * GiB, NULL,
 	  "size=4K..64T", NULL },
+	{ "clamp", P_BOOL, F(clamp), NULL, 0, 0, NULL, "clamp=on|off", NULL },
 	{ "runs", P_U64, F(runs), NULL, 1, 1000, NULL, "runs=1..1000", NULL },
 	{ "warmups", P_U64, F(warmups), NULL, 0, 100, NULL, "warmups=0..100", NULL },
 	{ "chunk", P_CUSTOM, F(chunks), NULL, 0, 0, parse_chunks,
@@ -410,6 +411,7 @@ void config_defaults(struct hz_config *c)
 	c->prims = (1ULL << PRIM_COUNT) - 1;
 	c->orders = (1ULL << ORDER_COUNT) - 1;
 	c->size = 64 * MiB;
+	c->clamp = true;
 	c->runs = 3;
 	c->warmups = 1;
 	c->nchunks = 1;
@@ -438,7 +440,7 @@ void config_defaults(struct hz_config *c)
 static bool is_bench_key(const char *key)
 {
 	static const char *const keys[] = {
-		"folio", "clear", "order", "size", "runs", "warmups", "chunk",
+		"folio", "clear", "order", "size", "clamp", "runs", "warmups", "chunk",
 		"radius", "touch", "offset", "access", "cache", "verify",
 		"samples", "inject", "inject_lines", "cpl", "seed", "backing",
 		"pte", "preempt", "hz", "probe", "probe_us", "probe_class", "cpus", "scale",
@@ -485,7 +487,7 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 		"console", "exit", "selftest", "crash", "calib_ms",
 		"tsc_tolerance_ppm", "tsc_skew_ns", "ap_fail", "deadline_s",
 		"cpl", "inject",
-		"inject_lines", "pte",
+		"inject_lines", "pte", "clamp",
 		"preempt", "hz", NULL,
 	};
 	static const char *const companion_only[] = { "cpu", "backing", NULL };

@@ -84,6 +84,7 @@ struct hz_config {
 	u64 prims;		/* bitmask of enum prim_id */
 	u64 orders;		/* bitmask of enum clear_order */
 	u64 size;		/* bytes of region per configuration */
+	bool clamp;		/* run a smaller size when size= does not fit */
 	u64 runs, warmups;
 	u32 nchunks;
 	u64 chunks[MAX_CHUNKS];	/* bytes; batched-pages, neighbourhood-last */
