@@ -45,7 +45,7 @@ const char *const prezero_pool_names[] = { "shared", "apart", NULL };
 const char *const verify_names[] = { "full", "sample", NULL };
 const char *const samples_names[] = { "all", "none", NULL };
 const char *const inject_names[] = { "none", "skip-line", "wrong-pa",
-				     "mark-zeroed", NULL };
+				     "mark-zeroed", "overrun", NULL };
 const char *const cpl_names[] = { "0", "3", NULL };
 const u64 folio_bytes[FOLIO_COUNT] = { SZ_4K, SZ_2M, SZ_1G };
 
@@ -344,7 +344,7 @@ const struct param hz_params[] = {
 	{ "samples", P_ENUM, F(samples), samples_names, 0, 0, NULL,
 	  "samples=all|none", NULL },
 	{ "inject", P_ENUM, F(inject), inject_names, 0, 0, NULL,
-	  "inject=none|skip-line|wrong-pa|mark-zeroed", NULL },
+	  "inject=none|skip-line|wrong-pa|mark-zeroed|overrun", NULL },
 	{ "inject_lines", P_U64, F(inject_lines), NULL, 1, INJECT_MAX_LINES,
 	  NULL, "inject_lines=1..4096", NULL },
 	{ "cpl", P_ENUM, F(cpl), cpl_names, 0, 0, NULL, "cpl=0|3", NULL },

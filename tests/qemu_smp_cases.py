@@ -306,6 +306,15 @@ def frames_equal(cpus: str, *folios: str) -> Check:
     return run
 
 
+def guard_named(cpu: int) -> Check:
+    """inject=overrun on this CPU: its guard past its folio named, with
+    both the guard's CPU and the folio's, on the group's failed line."""
+    return expect_log(rf"# cpu {cpu}: 2M\.erms\.contiguous-page: cpu {cpu}'s guard "
+                      rf"frame 0x[0-9a-f]+, just past cpu {cpu}'s folio 1 \(pa "
+                      r"0x[0-9a-f]+\), was written at offset 0x0",
+                      f"cpu {cpu}'s guard named")
+
+
 MATRIX = [*SMALL, "folio=4K,2M", "size=4M", "clear=erms,orig,avx2",
           "order=contiguous-page,neighbourhood-last", "access=write", "cpus=all"]
 # Two nodes of 2G, two CPUs each: QEMU writes an SRAT (and a SLIT with dist=).
@@ -413,6 +422,15 @@ CASES = [
                         r"per CPU fit in free memory \(clamp=off\)",
                         f"cpu {c}'s failure") for c in (0, 1)),
              expect_log(r"not ok 1 cpus0-1\.2M\.erms\.contiguous-page", "the failed line"))),
+    # Issue 19, item 4: a line written past a folio lands in its CPU's
+    # own guard, under cpus=all too, and the verifier names it.
+    Case("smp2-overrun", smp=2,
+         args=[*SMALL, "folio=2M", "size=4M", "clear=erms",
+               "order=contiguous-page", "cpus=all", "inject=overrun"],
+         check=all_of(expect_rc(1), guard_named(0), guard_named(1),
+                      frames_equal("0-1", "2M"),
+                      expect_log(r"not ok 1 cpus0-1\.2M\.erms\.contiguous-page",
+                                 "the failed line"))),
     Case("smp-sched-models", smp=2,
          args=[*SMALL, "folio=2M", "size=4M", "clear=erms,avx2",
                "order=linux", "preempt=all", "probe=latency", "probe_us=2000",

@@ -138,6 +138,27 @@ static void op_cache(void *ctx, u32 mode)
 	}
 }
 
+/*
+ * inject=overrun: the fault that clears the folio before the pool's first
+ * guard that follows one writes a line of zeros into that guard, as a
+ * clear that ran past its folio would (with only guards before folios,
+ * the line goes just before one).
+ */
+static void overrun_plan(const struct bench_cfg *b, struct fault_ctx *fc)
+{
+	const struct pool *pool = &b->bc->pool;
+	const struct pool_guard *g = &pool->guard[0];
+
+	fc->overrun_pa = 0;
+	if (b->c->inject != INJECT_OVERRUN || !pool->nguards)
+		return;
+	for (u32 i = pool->nguards; i-- > 0;)
+		if (pool->guard[i].after)
+			g = &pool->guard[i];
+	fc->overrun_folio = g->folio;
+	fc->overrun_pa = g->after ? g->pa : g->pa + SZ_4K - LINE;
+}
+
 static void arm(struct bench_cfg *b)
 {
 	const struct hz_config *c = b->c;
@@ -157,6 +178,7 @@ static void arm(struct bench_cfg *b)
 	fc->plan.radius = (u32)b->d.plan.radius;
 	fc->pte_linux = c->pte == PTE_MODE_LINUX;
 	fc->wrong_pa_fault = c->inject == INJECT_WRONG_PA ? b->count / 2 : ~0u;
+	overrun_plan(b, fc);
 	if (c->inject == INJECT_SKIP_LINE) {
 		fc->lines = bc->lines;
 		fc->nlines = inject_plan(c->seed, b->count, b->bytes, bc->lines,
