@@ -10,6 +10,10 @@
  */
 #include "kernel/mm/memory.h"
 #include "kernel/mm/pool.h"
+#include "kernel/smp/smp.h"
+
+/* A fault waits for the zeroer's folio: it is timed, so look often. */
+#define TAKE_BACKOFF_MAX 64
 
 static u64 pad_of(u64 bytes)
 {
@@ -219,30 +223,46 @@ static struct folio *pop(struct pool *p, struct folio_list *l)
 	return f;
 }
 
+static u32 free_count(const struct pool *p)
+{
+	return pool_zeroed(p) +
+	       __atomic_load_n(&p->unzeroed.count, __ATOMIC_RELAXED);
+}
+
 struct folio *pool_take(struct pool *p)
 {
-	struct folio *f;
-
-	for (;;) {
+	for (u32 spins = 0;;) {
 		u64 flags = spin_lock_irqsave(&p->lock);
 		u32 busy = p->busy;
+		struct folio *f;
 
 		f = pop(p, &p->zeroed);
 		if (!f)
 			f = pop(p, &p->unzeroed);
 		spin_unlock_irqrestore(&p->lock, flags);
-		/* The zeroer gives one back within a folio's clear. */
 		if (f || !busy)
 			return f;
-		cpu_relax();
+		/* The zeroer gives one back within a folio's clear: until
+		 * it does, read the counts, leaving the lock's line alone. */
+		while (!free_count(p) &&
+		       __atomic_load_n(&p->busy, __ATOMIC_ACQUIRE)) {
+			if (smp_aborted)
+				return NULL;
+			pool_backoff(&spins, TAKE_BACKOFF_MAX);
+		}
 	}
 }
 
 struct folio *pool_take_unzeroed(struct pool *p)
 {
-	u64 flags = spin_lock_irqsave(&p->lock);
-	struct folio *f = pop(p, &p->unzeroed);
+	u64 flags;
+	struct folio *f;
 
+	/* Nothing to zero is the zeroer's usual answer: no lock for it. */
+	if (!__atomic_load_n(&p->unzeroed.count, __ATOMIC_RELAXED))
+		return NULL;
+	flags = spin_lock_irqsave(&p->lock);
+	f = pop(p, &p->unzeroed);
 	if (f)
 		p->busy++;
 	spin_unlock_irqrestore(&p->lock, flags);

@@ -98,11 +98,12 @@ u32 pool_destroy(struct pool *p);
 /*
  * A free folio for a fault: the oldest zeroed one, else the oldest
  * unzeroed one (its zeroed state says which); while a zeroer holds the
- * last free ones, waits for it.  NULL when none is free.
+ * last free ones, waits for it (reading, not locking).  NULL when none
+ * is free, or the run was aborted while it waited.
  */
 struct folio *pool_take(struct pool *p);
 /* For a zeroer: the oldest unzeroed free folio, held until it puts it
- * back zeroed; NULL when there is none. */
+ * back zeroed; NULL when there is none (seen without the lock). */
 struct folio *pool_take_unzeroed(struct pool *p);
 void pool_put_zeroed(struct pool *p, struct folio *f);
 /* Every folio back to free, in index order on its list: one that was
@@ -113,6 +114,18 @@ void pool_reset(struct pool *p);
 static inline u32 pool_zeroed(const struct pool *p)
 {
 	return __atomic_load_n(&p->zeroed.count, __ATOMIC_RELAXED);
+}
+
+/*
+ * One step of a wait on another CPU: @*spins PAUSEs, doubling up to @max,
+ * so that a waiter reads the line it waits on ever less often and still
+ * sees a change within @max PAUSEs.  The caller starts @*spins at 0.
+ */
+static inline void pool_backoff(u32 *spins, u32 max)
+{
+	for (u32 i = 0; i < *spins; i++)
+		cpu_relax();
+	*spins = MIN(*spins * 2 + 1, max);
 }
 
 #endif
