@@ -566,7 +566,7 @@ static bool apart_up(struct bench_cfg *b)
 	if (pool_create(&bc->apart, bc->apart_slots, b->bytes, b->count) ==
 	    b->count)
 		return true;
-	pool_destroy(&bc->apart);
+	count_bad_frees(pool_destroy(&bc->apart));
 	return false;
 }
 

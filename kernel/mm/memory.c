@@ -43,8 +43,10 @@ static u64 errors;
 #define CHANGE(type, expr) ({						\
 	u64 _f = spin_lock_irqsave(&frames_lock);			\
 	type _v = (expr);						\
-	changed();							\
+	bool _said = changed();						\
 	spin_unlock_irqrestore(&frames_lock, _f);			\
+	if (_said)							\
+		say_no_room();						\
 	_v;								\
 })
 
@@ -53,20 +55,29 @@ static void *frames_virt(u64 pa)
 	return phys_to_virt(pa);
 }
 
-/* Under frames_lock, after any change to @frames. */
-static void changed(void)
+/*
+ * Under frames_lock, after any change to @frames: true when the array
+ * could not grow and had not failed to before (said once per streak,
+ * after the lock is dropped).
+ */
+static bool changed(void)
 {
-	static bool said;
+	static bool failing;
 	/* Before paging_init() only the boot identity map reaches it. */
-	int err = extent_keep_room(&frames, FRAMES_HEADROOM,
-				   direct_map_base ? ~0ULL : 4 * GiB,
-				   frames_virt);
+	bool fails = extent_keep_room(&frames, FRAMES_HEADROOM,
+				      direct_map_base ? ~0ULL : 4 * GiB,
+				      frames_virt) != EXTENT_OK;
+	bool news = fails && !failing;
 
-	if (err != EXTENT_OK && !said)
-		printk("hugezero: memory: no free memory for a larger extent "
-		       "table (%u of %u slots used): %s\n", frames.n, frames.cap,
-		       extent_strerror(err));
-	said = err != EXTENT_OK;
+	failing = fails;
+	return news;
+}
+
+static void say_no_room(void)
+{
+	printk("hugezero: memory: no free memory for a larger extent table "
+	       "(%u of %u slots used): frees may fail\n",
+	       __atomic_load_n(&frames.n, __ATOMIC_RELAXED), frames.cap);
 }
 
 /* Every failed free is said, with what and why, and counted. */
