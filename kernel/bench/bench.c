@@ -389,6 +389,11 @@ static void check_guards(struct bench_cfg *b, struct bench_outcome *o)
 {
 	struct pool *pool = &b->bc->pool;
 
+	/* Nowhere to write: the injection did not happen, and says so. */
+	if (b->c->inject == INJECT_OVERRUN && !pool->nguards)
+		bench_fail(o, "%s: inject=overrun: cpu %u's pool has no guard "
+			   "frame (1G runs with no free 4K frame beside them)",
+			   b->d.name, pool->cpu);
 	for (u32 i = 0; i < pool->nguards; i++) {
 		const struct pool_guard *g = &pool->guard[i];
 		u64 at = find_not_qword(phys_to_virt(g->pa), FILL_PATTERN, SZ_4K);
