@@ -122,7 +122,7 @@ static u32 run_config(struct bare_cfg *b)
 {
 	/* The touch plan is built in scratch: keep_run sorts in s->fault. */
 	struct bench_job j = { &records, &b->d, &bare_ops, b, NULL, tsc_hz,
-			       tsc_overhead, tsc_overhead, b->s->fault };
+			       tsc_overhead, tsc_overhead, b->s->fault, NULL };
 	char why[160];
 
 	if (prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why)))

@@ -344,7 +344,7 @@ u32 group_skip(const struct group_cpus *g, struct bench_desc *d, u32 *id,
 	       const char *why)
 {
 	struct bench_job j = { &records, d, NULL, NULL, NULL, tsc_hz,
-			       tsc_overhead, tsc_overhead, NULL };
+			       tsc_overhead, tsc_overhead, NULL, NULL };
 	struct group_place pl;
 	u32 group = ++groups;
 

@@ -211,7 +211,7 @@ static void skip_reason(struct lf_cfg *l, u32 procs, char *why, size_t n)
 static u32 run_config(struct lf_cfg *l, const char *why)
 {
 	struct bench_job j = { &records, &l->d, &lf_ops, l, NULL, tsc_hz,
-			       tsc_overhead, tsc_overhead, NULL };
+			       tsc_overhead, tsc_overhead, NULL, NULL };
 	struct samples s;
 	u32 failed;
 

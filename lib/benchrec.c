@@ -298,6 +298,8 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	rec_u64(&r, "size", d->size);
 	rec_u64(&r, "size_requested", c->size);
 	rec_u64(&r, "folios", d->folios);
+	if (d->clamped)
+		rec_str(&r, "clamped", d->clamped);
 	if (d->pa_max) {
 		rec_u64(&r, "pa_min", d->pa_min);
 		rec_u64(&r, "pa_max", d->pa_max);

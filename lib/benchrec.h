@@ -35,6 +35,7 @@ struct bench_desc {
 	const char *bench, *folio, *clear, *order;
 	u64 chunk, radius;		/* bytes, pages; 0 when not used */
 	u64 size, folios;		/* what was used (after clamping) */
+	const char *clamped;		/* why size is less than size=; NULL */
 	/* kernel: the lowest and highest folio's physical address; 0, 0 unknown */
 	u64 pa_min, pa_max;
 	const char *backing;		/* companion: hugetlb, thp, base; else NULL */

@@ -89,6 +89,12 @@ bool bench_run_config(const struct bench_job *j, const char *skip)
 		bench_rec_summary(j->w, j->d, o, "skip", skip, j->tsc_hz);
 		return false;
 	}
+	/* It cannot be what was asked for (clamp=off): failed, not run. */
+	if (j->fail) {
+		bench_fail(o, "%s", j->fail);
+		bench_rec_summary(j->w, j->d, o, "fail", o->first, j->tsc_hz);
+		return false;
+	}
 	/* With a write access the folios end up written: check zeroing on a
 	 * pass of its own first. */
 	if (c->access == ACCESS_WRITE)

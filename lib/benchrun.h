@@ -53,6 +53,7 @@ struct bench_job {
 	u64 net_of;			/* the empty timed pair, ticks */
 	u64 fault_net_of;		/* the pairs in a fault window */
 	u64 *scratch;			/* d->folios entries */
+	const char *fail;		/* a reason: fails without running */
 };
 
 /* A pass's probe samples into @p; a probe that filled its @cap samples
@@ -69,7 +70,8 @@ void bench_take_probe(struct bench_pass *p, struct bench_outcome *o,
 
 /*
  * Run one configuration; @skip (a reason) writes a skipped summary
- * instead.  Returns true when it ran and every check held.
+ * instead, j->fail a failed one.  Returns true when it ran and every
+ * check held.
  */
 bool bench_run_config(const struct bench_job *j, const char *skip);
 

@@ -13,6 +13,22 @@ void extent_init(struct extent_set *s, struct extent *buf, u32 cap)
 	s->n = 0;
 	s->cap = cap;
 	s->free_bytes = 0;
+	s->buf_pa = s->buf_bytes = EXTENT_NONE;
+}
+
+const char *extent_strerror(int err)
+{
+	switch (err) {
+	case EXTENT_OK:
+		return "no error";
+	case EXTENT_EOVERLAP:
+		return "already free (a double free)";
+	case EXTENT_ENOSPC:
+		return "the allocator's extent table is full";
+	case EXTENT_EINVAL:
+		return "an empty, inverted or misaligned range";
+	}
+	return "an unknown error";
 }
 
 /* First index whose extent ends after @addr. */
@@ -196,4 +212,99 @@ u64 extent_count_blocks_range(const struct extent_set *s, u64 size, u64 lo,
 u64 extent_count_blocks(const struct extent_set *s, u64 size)
 {
 	return extent_count_blocks_range(s, size, 0, ~0ULL);
+}
+
+/*
+ * The run extent @x can hold: its blocks from the first aligned one after
+ * the pad, at most @max; at the extent's end instead when that splits
+ * nothing (as place() does for one block).
+ */
+static bool run_in(const struct extent *x, u64 size, u64 max, u64 pad, u64 lo,
+		   u64 hi, struct extent_run *r)
+{
+	u64 base, end, first, last, n;
+
+	if (x->end - x->start < 2 * pad + size)
+		return false;
+	base = MAX(x->start + pad, lo);
+	end = MIN(x->end - pad, hi);
+	first = ALIGN_UP(base, size);
+	if (first < base || first >= end || end - first < size)
+		return false;
+	n = (end - first) / size;
+	if (n > max) {
+		n = max;
+		last = ALIGN_DOWN(end - n * size, size);
+		if (first - pad != x->start && last + n * size + pad == x->end)
+			first = last;
+	}
+	r->pa = first;
+	r->n = n;
+	r->room = x->end - x->start;
+	return true;
+}
+
+bool extent_run_better(const struct extent_run *a, const struct extent_run *b,
+		       u64 max)
+{
+	bool a_all = a->n >= max, b_all = b->n >= max;
+
+	if (a_all != b_all)
+		return a_all;
+	if (a_all || a->n == b->n)
+		return a->room < b->room;
+	return a->n > b->n;
+}
+
+bool extent_find_run(const struct extent_set *s, u64 size, u64 max, u64 pad,
+		     u64 lo, u64 hi, struct extent_run *r)
+{
+	struct extent_run c;
+	bool found = false;
+
+	if (!max || size == 0 || (size & (size - 1)))
+		return false;
+	for (u32 i = first_ending_after(s, lo); i < s->n && s->e[i].start < hi;
+	     i++)
+		if (run_in(&s->e[i], size, max, pad, lo, hi, &c) &&
+		    (!found || extent_run_better(&c, r, max))) {
+			*r = c;
+			found = true;
+		}
+	return found;
+}
+
+int extent_take_run(struct extent_set *s, const struct extent_run *r,
+		    u64 size, u64 pad)
+{
+	u64 start = r->pa - pad, end = r->pa + r->n * size + pad;
+
+	if (!r->n || !extent_is_free(s, start, end))
+		return EXTENT_EINVAL;
+	return extent_remove(s, start, end);
+}
+
+int extent_keep_room(struct extent_set *s, u32 headroom, u64 limit,
+		     void *(*to_virt)(u64 pa))
+{
+	u64 old_pa = s->buf_pa, old_bytes = s->buf_bytes, bytes, pa;
+	struct extent *e;
+
+	if (s->cap - s->n >= headroom)
+		return EXTENT_OK;
+	bytes = ALIGN_UP((u64)MAX(s->cap * 2, headroom * 2) * sizeof(*e),
+			 (u64)4096);
+	pa = extent_alloc(s, bytes, 4096, limit);
+	if (pa == EXTENT_NONE)
+		return EXTENT_ENOSPC;
+	e = to_virt(pa);
+	memcpy(e, s->e, s->n * sizeof(*e));
+	s->e = e;
+	s->cap = (u32)MIN(bytes / sizeof(*e), (u64)~0u);
+	s->buf_pa = pa;
+	s->buf_bytes = bytes;
+	/* Into the new array, which has room for it. */
+	if (old_pa != EXTENT_NONE)
+		return extent_add(s, old_pa, old_pa + old_bytes);
+	return EXTENT_OK;
 }

@@ -43,7 +43,7 @@ const char *const prezero_pool_names[] = { "shared", "apart", NULL };
 const char *const verify_names[] = { "full", "sample", NULL };
 const char *const samples_names[] = { "all", "none", NULL };
 const char *const inject_names[] = { "none", "skip-line", "wrong-pa",
-				     "mark-zeroed", NULL };
+				     "mark-zeroed", "overrun", NULL };
 const char *const cpl_names[] = { "0", "3", NULL };
 const u64 folio_bytes[FOLIO_COUNT] = { SZ_4K, SZ_2M, SZ_1G };
 
@@ -321,6 +321,7 @@ const struct param hz_params[] = {
 	  (1ULL << ORDER_COUNT) - 1, NULL, NULL, NULL },
 	{ "size", P_SIZE, F(size), NULL, SZ_4K, 64 * 1024 * GiB, NULL,
 	  "size=4K..64T", NULL },
+	{ "clamp", P_BOOL, F(clamp), NULL, 0, 0, NULL, "clamp=on|off", NULL },
 	{ "runs", P_U64, F(runs), NULL, 1, 1000, NULL, "runs=1..1000", NULL },
 	{ "warmups", P_U64, F(warmups), NULL, 0, 100, NULL, "warmups=0..100", NULL },
 	{ "chunk", P_CUSTOM, F(chunks), NULL, 0, 0, parse_chunks,
@@ -341,7 +342,7 @@ const struct param hz_params[] = {
 	{ "samples", P_ENUM, F(samples), samples_names, 0, 0, NULL,
 	  "samples=all|none", NULL },
 	{ "inject", P_ENUM, F(inject), inject_names, 0, 0, NULL,
-	  "inject=none|skip-line|wrong-pa|mark-zeroed", NULL },
+	  "inject=none|skip-line|wrong-pa|mark-zeroed|overrun", NULL },
 	{ "inject_lines", P_U64, F(inject_lines), NULL, 1, INJECT_MAX_LINES,
 	  NULL, "inject_lines=1..4096", NULL },
 	{ "cpl", P_ENUM, F(cpl), cpl_names, 0, 0, NULL, "cpl=0|3", NULL },
@@ -408,6 +409,7 @@ void config_defaults(struct hz_config *c)
 	c->prims = (1ULL << PRIM_COUNT) - 1;
 	c->orders = (1ULL << ORDER_COUNT) - 1;
 	c->size = 64 * MiB;
+	c->clamp = true;
 	c->runs = 3;
 	c->warmups = 1;
 	c->nchunks = 1;
@@ -437,7 +439,7 @@ void config_defaults(struct hz_config *c)
 static bool is_bench_key(const char *key)
 {
 	static const char *const keys[] = {
-		"folio", "clear", "order", "size", "runs", "warmups", "chunk",
+		"folio", "clear", "order", "size", "clamp", "runs", "warmups", "chunk",
 		"radius", "touch", "offset", "access", "cache", "verify",
 		"samples", "inject", "inject_lines", "cpl", "seed", "backing",
 		"pte", "preempt", "hz", "probe", "probe_us", "probe_class", "cpus", "scale",
@@ -485,7 +487,7 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 		"tsc_tolerance_ppm", "tsc_skew_ns", "ap_fail", "hang_cpu",
 		"deadline_s",
 		"cpl", "inject",
-		"inject_lines", "pte",
+		"inject_lines", "pte", "clamp",
 		"preempt", "hz", NULL,
 	};
 	static const char *const companion_only[] = { "cpu", "backing", NULL };

@@ -33,9 +33,10 @@ enum pte_mode { PTE_MODE_LINUX, PTE_MODE_CLEAN };
 enum verify_mode { VERIFY_FULL, VERIFY_SAMPLE };
 enum samples_mode { SAMPLES_ALL, SAMPLES_NONE };
 /* Test-only faults, to prove the verifier: dirty lines left after the
- * clear, or one folio mapped at a wrong physical address. */
+ * clear, one folio mapped at a wrong physical address, one marked zeroed
+ * that is not, a line of zeros written past a folio. */
 enum inject_mode { INJECT_NONE, INJECT_SKIP_LINE, INJECT_WRONG_PA,
-		   INJECT_MARK_ZEROED };
+		   INJECT_MARK_ZEROED, INJECT_OVERRUN };
 /* Linux's preemption models, as preempt= names them; no bit set: no model. */
 enum preempt_choice { PREEMPT_NONE, PREEMPT_VOLUNTARY, PREEMPT_FULL,
 		      PREEMPT_LAZY, PREEMPT_CHOICES };
@@ -85,6 +86,7 @@ struct hz_config {
 	u64 prims;		/* bitmask of enum prim_id */
 	u64 orders;		/* bitmask of enum clear_order */
 	u64 size;		/* bytes of region per configuration */
+	bool clamp;		/* run a smaller size when size= does not fit */
 	u64 runs, warmups;
 	u32 nchunks;
 	u64 chunks[MAX_CHUNKS];	/* bytes; batched-pages, neighbourhood-last */

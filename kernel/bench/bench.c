@@ -86,6 +86,7 @@ struct bench_cfg {
 	struct bench_smp smp;	/* where it runs, for its records */
 	u32 nodes[NUMA_MAX_NODES];	/* where its folios come from */
 	u32 nnodes;		/* 0: anywhere (one node) */
+	const char *clamp_fail;	/* clamp=off and size= does not fit: why */
 };
 
 static struct bench_cpu *bench_cpus[MAX_CPUS];
@@ -112,7 +113,7 @@ static void op_fill(void *ctx)
 			fill_movq(phys_to_virt(pool->f[i].pa), pool->bytes,
 				  FILL_PATTERN);
 	for (u32 i = 0; i < pool->nguards; i++)
-		fill_movq(phys_to_virt(pool->guard_pa[i]), SZ_4K, FILL_PATTERN);
+		fill_movq(phys_to_virt(pool->guard[i].pa), SZ_4K, FILL_PATTERN);
 	/* inject=mark-zeroed: the middle folio marked zeroed, not zeroed. */
 	if (b->c->inject == INJECT_MARK_ZEROED && pool->n) {
 		pool->f[pool->n / 2].zeroed = FOLIO_ZEROED;
@@ -132,9 +133,30 @@ static void op_cache(void *ctx, u32 mode)
 			flush_range(phys_to_virt(pool->f[i].pa), pool->bytes,
 				    cpu_info.has_clflushopt);
 		for (u32 i = 0; i < pool->nguards; i++)
-			flush_range(phys_to_virt(pool->guard_pa[i]), SZ_4K,
+			flush_range(phys_to_virt(pool->guard[i].pa), SZ_4K,
 				    cpu_info.has_clflushopt);
 	}
+}
+
+/*
+ * inject=overrun: the fault that clears the folio before the pool's first
+ * guard that follows one writes a line of zeros into that guard, as a
+ * clear that ran past its folio would (with only guards before folios,
+ * the line goes just before one).
+ */
+static void overrun_plan(const struct bench_cfg *b, struct fault_ctx *fc)
+{
+	const struct pool *pool = &b->bc->pool;
+	const struct pool_guard *g = &pool->guard[0];
+
+	fc->overrun_pa = 0;
+	if (b->c->inject != INJECT_OVERRUN || !pool->nguards)
+		return;
+	for (u32 i = pool->nguards; i-- > 0;)
+		if (pool->guard[i].after)
+			g = &pool->guard[i];
+	fc->overrun_folio = g->folio;
+	fc->overrun_pa = g->after ? g->pa : g->pa + SZ_4K - LINE;
 }
 
 static void arm(struct bench_cfg *b)
@@ -156,6 +178,7 @@ static void arm(struct bench_cfg *b)
 	fc->plan.radius = (u32)b->d.plan.radius;
 	fc->pte_linux = c->pte == PTE_MODE_LINUX;
 	fc->wrong_pa_fault = c->inject == INJECT_WRONG_PA ? b->count / 2 : ~0u;
+	overrun_plan(b, fc);
 	if (c->inject == INJECT_SKIP_LINE) {
 		fc->lines = bc->lines;
 		fc->nlines = inject_plan(c->seed, b->count, b->bytes, bc->lines,
@@ -375,16 +398,31 @@ static bool check_leaf(struct bench_cfg *b, u32 k, u64 va,
 	return !bad;
 }
 
+/* Each guard of this CPU's pool still holds the pattern; one that does
+ * not is named with the folio it lies beside. */
 static void check_guards(struct bench_cfg *b, struct bench_outcome *o)
 {
 	struct pool *pool = &b->bc->pool;
 
-	for (u32 i = 0; i < pool->nguards; i++)
-		if (find_not_qword(phys_to_virt(pool->guard_pa[i]), FILL_PATTERN,
-				   SZ_4K) != ~0ULL)
-			bench_fail(o, "%s: guard page %#llx next to the pool "
-				   "was written", b->d.name,
-				   (unsigned long long)pool->guard_pa[i]);
+	/* Nowhere to write: the injection did not happen, and says so. */
+	if (b->c->inject == INJECT_OVERRUN && !pool->nguards)
+		bench_fail(o, "%s: inject=overrun: cpu %u's pool has no guard "
+			   "frame (1G runs with no free 4K frame beside them)",
+			   b->d.name, pool->cpu);
+	for (u32 i = 0; i < pool->nguards; i++) {
+		const struct pool_guard *g = &pool->guard[i];
+		u64 at = find_not_qword(phys_to_virt(g->pa), FILL_PATTERN, SZ_4K);
+
+		if (at != ~0ULL)
+			bench_fail(o, "%s: cpu %u's guard frame %#llx, just %s "
+				   "cpu %u's folio %u (pa %#llx), was written at "
+				   "offset 0x%llx", b->d.name, pool->cpu,
+				   (unsigned long long)g->pa,
+				   g->after ? "past" : "before", pool->cpu,
+				   g->folio,
+				   (unsigned long long)pool->f[g->folio].pa,
+				   (unsigned long long)at);
+	}
 }
 
 /*
@@ -477,6 +515,8 @@ static const struct bench_ops fault_ops = {
 	op_fill, op_cache, op_timed, op_verify, op_reset, NULL, op_release,
 };
 
+static void count_bad_frees(u32 bad);
+
 /* A scheduling model for this configuration, or why it cannot have one. */
 static bool model_up(struct bench_cfg *b, char *why, size_t n)
 {
@@ -540,14 +580,13 @@ static bool apart_up(struct bench_cfg *b)
 {
 	struct bench_cpu *bc = b->bc;
 
-	if (!bc->apart_slots)
-		bc->apart_slots = vmem_alloc((u64)POOL_MAX * sizeof(struct folio));
+	/* Its descriptors were made before the group's pools (keep_up()). */
 	if (!bc->apart_slots)
 		return false;
 	if (pool_create(&bc->apart, bc->apart_slots, b->bytes, b->count) ==
 	    b->count)
 		return true;
-	pool_destroy(&bc->apart);
+	count_bad_frees(pool_destroy(&bc->apart));
 	return false;
 }
 
@@ -590,14 +629,14 @@ static void run_config(struct bench_cfg *b)
 {
 	struct bench_job j = {
 		&records, &b->d, &fault_ops, b, &b->bc->out, timebase.tsc_hz,
-		timebase.overhead_median, b->bc->fault_timer, NULL,
+		timebase.overhead_median, b->bc->fault_timer, NULL, NULL,
 	};
 	char why[160] = "";
 	const char *skip;
 
 	prezero_config(b);
 	deadline_doing(b->d.name, b->bc->cpu, &b->bc->fault.nfaults);
-	if (b->count == 0)
+	if (b->count == 0 && !b->clamp_fail)
 		strlcpy(why, b->no_folio ? b->no_folio : "", sizeof(why));
 	else if (prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why)) &&
 		 prezero_can(b, why, sizeof(why)) &&
@@ -607,79 +646,13 @@ static void run_config(struct bench_cfg *b)
 	skip = group_agree(b->g, b->idx, b->smp.group, why);
 	/* The page array is printed before it is reused as scratch. */
 	j.scratch = b->bc->wl.fault_page;
+	j.fail = skip[0] ? NULL : b->clamp_fail;
 	bench_run_config(&j, skip[0] ? skip : NULL);
-	pool_destroy(&b->bc->apart);	/* nothing when there was none */
+	count_bad_frees(pool_destroy(&b->bc->apart));	/* none: nothing */
 	if (b->model_on)
 		sched_set_model(b->bc->cpu, PREEMPT_MODEL_OFF, 0);
 	b->model_on = false;
 	group_config_end(b->g, b->idx, b->d.name, &b->bc->out, !skip[0]);
-}
-
-/* How many folios of @f fit: the request, clamped to what memory allows. */
-static u64 free_blocks(const struct bench_cfg *b, u64 bytes)
-{
-	u64 n = 0;
-
-	if (!b->nnodes)
-		return frame_count_free_blocks(bytes);
-	for (u32 i = 0; i < b->nnodes; i++)
-		n += frame_count_free_blocks_node(bytes, b->nodes[i]);
-	return n;
-}
-
-/* The node a member's folios come from under numa=local|remote. */
-static u32 target_node(const struct hz_config *c, u32 cpu)
-{
-	u32 node = smp.by_cpu[cpu] ? smp.by_cpu[cpu]->node : 0;
-
-	return c->numa == NUMA_REMOTE ? srat_nearest_node(&acpi.srat, node) :
-	       node;
-}
-
-/* How many members draw on the same memory as this one: they share it. */
-static u32 sharers(const struct bench_cfg *b)
-{
-	u32 n = 0, mine;
-
-	if (!b->nnodes || b->c->numa == NUMA_INTERLEAVE)
-		return b->g->n;
-	mine = b->nodes[0];
-	for (u32 i = 0; i < b->g->n; i++)
-		n += target_node(b->c, b->g->cpu[i]) == mine;
-	return MAX(n, 1u);
-}
-
-/*
- * How many folios of @f each member takes: the request, clamped to this
- * member's share of what memory holds, the same for all of them (size=
- * is per CPU, and a dimension: a group's regions must be equal).  Every
- * member estimates before any allocates.
- */
-static u32 fit_count(const struct bench_cfg *b, u32 f, bool can)
-{
-	const struct hz_config *c = b->c;
-	u64 bytes = folio_bytes[f], want = c->size / bytes, have, free;
-	char a[16], bsz[16];
-
-	have = MIN(want, (u64)WL_MAX_FAULTS);
-	have = MIN(have, REGION_MAX / bytes);
-	/* Leave some memory for page tables of the region (4K folios need
-	 * one per 2M mapped) and the pool's descriptors. */
-	free = free_blocks(b, bytes);
-	free -= MIN(free, f == FOLIO_4K ? 4096ULL + have / 512 :
-		    f == FOLIO_2M ? 4ULL : 0ULL);
-	have = group_min(b->g, b->idx, can ? MIN(have, free / sharers(b)) : 0);
-	if (!can)
-		return 0;
-	if (have < want)
-		printk("hugezero: bench: size=%s of %s folios clamped to %s: "
-		       "%llu folios %s\n", size_name(c->size, a, sizeof(a)),
-		       folio_names[f], size_name(have * bytes, bsz, sizeof(bsz)),
-		       (unsigned long long)have,
-		       have == (u64)WL_MAX_FAULTS ? "(the most one run records)"
-						  : b->g->n > 1 ? "per CPU fit in free memory"
-						  : "fit in free memory");
-	return (u32)have;
 }
 
 /* Where this CPU's folios come from (numa=), and what the record says;
@@ -716,37 +689,173 @@ static const char *place(struct bench_cfg *b, char *mem_node, size_t n)
 }
 
 /*
- * This member's folios: as many as every member of the group gets (the
- * least any could take), so that their regions are equal.  NULL
- * no_folio: it could take some.
+ * The group's pools, made by its leader alone once every member has
+ * said where its folios come from (lead_pools), and the frames free
+ * before them, compared once every member has given its pool back
+ * (check_frames).  One group runs at a time.
  */
+static struct {
+	struct bench_cfg *member[MAX_CPUS];	/* posted before the leader reads */
+	struct pool_req req[MAX_CPUS];
+	u32 count;			/* folios each member got */
+	const char *none;		/* why none, when no member says */
+	const char *clamped;		/* why fewer than size= asks; NULL */
+	char fail[160];			/* clamp=off: why the configurations fail */
+	u64 free_before, kept_before, errors_before;
+	u32 bad_frees;			/* pool_destroy()'s, every member's */
+} pools;
+
+/* Room left free beside the pools for what a configuration allocates
+ * while it runs: a probe's task and stack, the frame allocator's table
+ * growing (prezero_pool=apart's folios are its own, skipped when they do
+ * not fit). */
+#define POOL_SLACK (8 * MiB)
+
+/* Fewer folios than size= asks for: said once, and in each config
+ * record (clamp=on), or the reason every configuration fails (off). */
+static void clamp_say(const struct bench_cfg *lb, u64 ask, u32 max)
+{
+	const struct hz_config *c = lb->c;
+	const char *why = pools.count < max ? (lb->g->n > 1 ?
+			  "per CPU fit in free memory" : "fit in free memory") :
+			  max == WL_MAX_FAULTS ? "(the most one run records)" :
+			  "(the most one region maps)";
+	char a[16], bsz[16];
+
+	size_name(c->size, a, sizeof(a));
+	if (!c->clamp) {
+		ksnprintf(pools.fail, sizeof(pools.fail), "size=%s of %s "
+			  "folios: %u of %llu folios %s (clamp=off)", a,
+			  lb->d.folio, pools.count, (unsigned long long)ask, why);
+		printk("hugezero: bench: %s: its configurations fail\n",
+		       pools.fail);
+		return;
+	}
+	if (!pools.count)
+		return;
+	pools.clamped = pools.count < max ? "the most that fit in free memory" :
+			max == WL_MAX_FAULTS ? "the most one run records" :
+			"the most one region maps";
+	printk("hugezero: bench: size=%s of %s folios clamped to %s: %u folios "
+	       "%s\n", a, lb->d.folio,
+	       size_name((u64)pools.count * lb->bytes, bsz, sizeof(bsz)),
+	       pools.count, why);
+}
+
+/*
+ * The leader, alone, every member's previous pool given back: the frames
+ * free now, then each member's pool of the same count, the most up to
+ * size= that really fits (kernel/mm/pool.c), member after member.
+ */
+static void lead_pools(void *arg)
+{
+	const struct bench_cfg *lb = arg;
+	const struct bench_group *g = lb->g;
+	u64 ask = lb->c->size / lb->bytes;
+	u32 max = (u32)MIN(MIN(ask, (u64)WL_MAX_FAULTS), REGION_MAX / lb->bytes);
+	bool can = true;
+
+	pools.free_before = frame_free_bytes();
+	pools.kept_before = frame_kept_bytes();
+	pools.errors_before = frame_errors();
+	pools.bad_frees = 0;
+	pools.none = pools.clamped = NULL;
+	pools.fail[0] = '\0';
+	for (u32 i = 0; i < g->n; i++) {
+		struct bench_cfg *m = pools.member[i];
+
+		can &= !m->no_folio;
+		pools.req[i] = (struct pool_req){ &m->bc->pool, m->bc->slots,
+						  m->bc->cpu, m->nodes,
+						  m->nnodes };
+	}
+	/* A member that cannot have one: its reason is the group's. */
+	pools.count = pools_create(pools.req, g->n, lb->bytes, can ? max : 0,
+				   POOL_SLACK);
+	if (!can)
+		return;
+	if (!ask)
+		pools.none = "size= is smaller than one folio of this size";
+	else if (pools.count < ask)
+		clamp_say(lb, ask, max);
+	if (!pools.count && !pools.none)
+		pools.none = "not one folio of this size fits in free memory";
+}
+
+/* This member's folios, made by the leader with every member's. */
 static void make_pool(struct bench_cfg *b, u32 f)
 {
 	struct bench_cpu *bc = b->bc;
-	u32 want = fit_count(b, f, !b->no_folio), own = 0, all;
 
-	if (!b->no_folio && want) {
-		own = pool_create_on(&bc->pool, bc->slots, b->bytes, want,
-				     b->nodes, b->nnodes);
-		if (own < want)
-			printk("hugezero: bench: cpu %u: %u of %u %s folios "
-			       "allocated: the fit estimate was high\n", bc->cpu,
-			       own, want, folio_names[f]);
+	pools.member[b->idx] = b;
+	if (!group_lead(b->g, b->idx, lead_pools, b)) {
+		b->count = 0;
+		b->no_folio = "the run was aborted on another CPU";
+		return;
 	}
-	all = (u32)group_min(b->g, b->idx, own);
-	pool_shrink(&bc->pool, all);
-	b->count = all;
-	if (!b->no_folio && !own)
-		b->no_folio = "no free folio of this size";
-	else if (!b->no_folio && !all)
-		b->no_folio = "";	/* another member's reason is the group's */
+	b->count = pools.count;
+	b->d.clamped = pools.clamped;
+	b->clamp_fail = pools.fail[0] ? pools.fail : NULL;
+	if (!b->no_folio && !b->count && !b->clamp_fail)
+		b->no_folio = pools.none ? pools.none : "";	/* another member's */
 	/* The region's tables now, not inside a timed fault. */
 	if (b->count && pt_prepare(bc->wl.pml4, b->region, (u64)b->count *
 				   b->bytes, leaf_of(f), PTE_U |
 				   (b->c->pte == PTE_MODE_LINUX ? PTE_A : 0))) {
 		b->count = 0;
+		b->clamp_fail = NULL;
 		b->no_folio = "no memory for the region's page tables";
 	}
+}
+
+static void count_bad_frees(u32 bad)
+{
+	if (bad)
+		__atomic_add_fetch(&pools.bad_frees, bad, __ATOMIC_RELAXED);
+}
+
+/*
+ * The leader, alone, every member's pool given back: the frames free
+ * plus those held on purpose (page tables, which are kept, and the frame
+ * allocator's own table) must be what they were before the pools, and
+ * no free may have failed; else the benchmark fails, naming the group.
+ */
+static void check_frames(void *arg)
+{
+	const struct bench_cfg *b = arg;
+	struct bench_group *g = b->g;
+	u64 free = frame_free_bytes(), kept = frame_kept_bytes();
+	u64 errs = frame_errors() - pools.errors_before;
+	u64 before = pools.free_before + pools.kept_before;
+
+	if (free + kept == before && !errs && !pools.bad_frees) {
+		printk("hugezero: bench: cpus %s, %s folios: frames free before "
+		       "and after equal (%llu KiB; %llu KiB more held in page "
+		       "tables)\n", g->cpus, b->d.folio,
+		       (unsigned long long)(pools.free_before / KiB),
+		       (unsigned long long)((kept - pools.kept_before) / KiB));
+		return;
+	}
+	printk("hugezero: bench: cpus %s, %s folios: frames free before and "
+	       "after differ: %llu KiB before, %llu KiB after, %lld KiB lost "
+	       "(page tables counted); %llu frees failed\n", g->cpus,
+	       b->d.folio, (unsigned long long)(pools.free_before / KiB),
+	       (unsigned long long)(free / KiB),
+	       (long long)((s64)(before - free - kept) / (s64)KiB),
+	       (unsigned long long)errs);
+	ktap_diag(g->k, "cpus %s, %s folios: frames free before and after "
+		  "differ by %lld KiB; %llu frees failed", g->cpus, b->d.folio,
+		  (long long)((s64)(before - free - kept) / (s64)KiB),
+		  (unsigned long long)errs);
+	/* Counted as a failed result: the fault subtest ends not ok. */
+	g->k->fail++;
+}
+
+/* Every member gives its pool back; then the leader checks the frames. */
+static void drop_pool(struct bench_cfg *b)
+{
+	count_bad_frees(pool_destroy(&b->bc->pool));
+	group_lead(b->g, b->idx, check_frames, b);
 }
 
 /* Where the first @n folios of @p lie: lowest and highest address. */
@@ -797,7 +906,7 @@ static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
 				       bc->kernel_fpu : 0;
 		run_config(&b);
 	}
-	pool_destroy(&bc->pool);
+	drop_pool(&b);
 }
 
 /*
@@ -899,6 +1008,24 @@ static void pmu_up(struct bench_cpu *bc, const struct hz_config *c)
 	}
 }
 
+/*
+ * What a configuration would otherwise make on first use and keep for
+ * the boot, made before any pool: the idle task of a CPU that runs
+ * models, prezero_pool=apart's descriptors.  Made inside a group, the
+ * frames check would count them lost.  A failure here is a
+ * configuration's skip later, with its reason.
+ */
+static void keep_up(struct bench_cpu *bc, const struct hz_config *c)
+{
+	char why[96];
+
+	if (c->preempts)
+		sched_init_cpu(bc->cpu, why, sizeof(why));
+	if ((c->prezeros >> PREZERO_DEDICATED & 1) &&
+	    c->prezero_pool == PREZERO_POOL_APART && !bc->apart_slots)
+		bc->apart_slots = vmem_alloc((u64)POOL_MAX * sizeof(struct folio));
+}
+
 /* Each member of the group, on its own CPU, at once. */
 static void bench_worker(void *arg)
 {
@@ -927,6 +1054,7 @@ static void bench_worker(void *arg)
 	proto.d.smi_src = proto.bc->freq.smi_count ? "msr_smi_count" :
 			  proto.bc->freq.why_not_smi;
 	proto.d.pmu = g->c->npmu ? &proto.bc->pmu : NULL;
+	keep_up(proto.bc, g->c);
 	workload_enter_space(&proto.bc->wl);
 	for (u32 f = 0; f < FOLIO_COUNT; f++)
 		if (g->c->folios >> f & 1)

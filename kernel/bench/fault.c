@@ -88,6 +88,19 @@ static void dirty_lines(struct fault_ctx *fc, u8 *folio)
 	}
 }
 
+/* inject=overrun: what a primitive that wrote past its range would
+ * leave, after the clear's timer pair. */
+static void overrun(struct fault_ctx *fc, const struct folio *f)
+{
+	volatile u64 *line;
+
+	if (!fc->overrun_pa || (u32)(f - fc->pool->f) != fc->overrun_folio)
+		return;
+	line = phys_to_virt(fc->overrun_pa);
+	for (u32 i = 0; i < LINE / 8; i++)
+		line[i] = 0;
+}
+
 static u64 map_pa(struct fault_ctx *fc, const struct folio *f)
 {
 	/* inject=wrong-pa: the next folio's frame, a mapping bug to catch
@@ -167,6 +180,7 @@ static bool fault_handle(struct regs *r)
 		return false;
 	fc->resched += (u64)taken;
 	dirty_lines(fc, phys_to_virt(f->pa));
+	overrun(fc, f);
 map:
 	if (pt_map(fc->pml4, va, map_pa(fc, f), fc->leaf,
 		   fault_leaf_flags(fc->pte_linux, r->error & PF_ERR_W)) != PT_OK)

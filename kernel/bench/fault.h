@@ -32,6 +32,10 @@ struct fault_ctx {
 	u32 nlines, next_line;
 	u32 planted;		/* lines actually dirtied (not on zeroed ones) */
 	u32 wrong_pa_fault;
+	/* inject=overrun: clearing this folio writes a line of zeros at
+	 * overrun_pa (its guard); overrun_pa 0: none */
+	u32 overrun_folio;
+	u64 overrun_pa;
 	/* results, indexed by fault number */
 	u32 nfaults, max;
 	u64 *clear_ticks;

@@ -169,3 +169,13 @@ void group_config_end(struct bench_group *g, u32 idx, const char *name,
 		agg_rec_summary(&records, &g->agg, !ran ? "skip" : ok ? "ok" : "fail",
 			!ran ? g->skip : ok ? NULL : "a CPU's configuration failed");
 }
+
+bool group_lead(struct bench_group *g, u32 idx, void (*fn)(void *), void *arg)
+{
+	if (!smp_barrier_wait(&g->bar))
+		return false;
+	/* Alone between the barriers: every member waits in the second. */
+	if (!idx)
+		fn(arg);
+	return smp_barrier_wait(&g->bar);
+}

@@ -63,5 +63,11 @@ void group_end(struct bench_group *g, u32 idx, const struct agg_cpu *a,
  * KTAP line named @name and the agg_summary. */
 void group_config_end(struct bench_group *g, u32 idx, const char *name,
 		      const struct bench_outcome *o, bool ran);
+/*
+ * Once every member has come here (what each did before is visible), the
+ * leader alone runs @fn(@arg); all return when it is done, false when
+ * the run was aborted (@fn may not have run).
+ */
+bool group_lead(struct bench_group *g, u32 idx, void (*fn)(void *), void *arg);
 
 #endif

@@ -8,6 +8,10 @@
 #include "kernel/smp/smp.h"
 #include "lib/order.h"
 
+/* An idle zeroer notices a refill within this many PAUSEs (some tens of
+ * microseconds): nothing refills its pool inside a timed part. */
+#define ZEROER_BACKOFF_MAX 1024
+
 void prezero_setup(struct prezero *z, const struct hz_config *c,
 		   struct pool *p, u32 prim, const struct zero_plan *plan)
 {
@@ -76,20 +80,26 @@ void prezero_on_free(struct prezero *z, struct folio *f)
 /*
  * kzerod's loop: below the low watermark start zeroing, go on up to the
  * high one (FreeBSD's hysteresis), then wait.  Interrupts are off, as for
- * any work on_cpu() gives; nothing else runs on this CPU.
+ * any work on_cpu() gives; nothing else runs on this CPU.  Waiting, it
+ * reads the pool's counts with a growing pause and takes the lock only
+ * when there is a folio to take: its line is the faulting CPU's during
+ * timed faults.  An aborted run ends it.
  */
 static void dedicated(void *arg)
 {
 	struct prezero *z = arg;
+	u32 spins = 0;
+
 	z->running = 1;
 	z->filling = true;
-	while (__atomic_load_n(&z->run, __ATOMIC_ACQUIRE)) {
+	while (__atomic_load_n(&z->run, __ATOMIC_ACQUIRE) && !smp_aborted) {
 		struct folio *f;
 
 		if (!wants_more(z) || !(f = pool_take_unzeroed(z->pool))) {
-			cpu_relax();
+			pool_backoff(&spins, ZEROER_BACKOFF_MAX);
 			continue;
 		}
+		spins = 0;
 		zero_one(z, f);
 		pool_put_zeroed(z->pool, f);
 	}
@@ -103,8 +113,8 @@ static void apart(void *arg)
 	struct prezero *z = arg;
 
 	z->running = 1;
-	for (u32 i = 0; __atomic_load_n(&z->run, __ATOMIC_ACQUIRE);
-	     i = (i + 1) % z->apart->n)
+	for (u32 i = 0; __atomic_load_n(&z->run, __ATOMIC_ACQUIRE) &&
+	     !smp_aborted; i = (i + 1) % z->apart->n)
 		zero_one(z, &z->apart->f[i]);
 	z->running = 0;
 }

@@ -3,6 +3,7 @@
  * Physical memory: the loader's map made trustworthy, and the frame
  * allocator over what is free in it.
  */
+#include "arch/x86_64/paging.h"
 #include "arch/x86_64/spinlock.h"
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
@@ -14,11 +15,22 @@ extern char __image_start[], __image_end[];
 struct memory memory;
 u64 load_delta;
 
-/* Enough for a few hundred free runs; each entry is 16 bytes. */
+/*
+ * The first array of free extents; when free slots run low the set moves
+ * itself to a larger one taken from the free frames (changed()), so no
+ * pattern of frees can fill it.
+ */
 static struct extent extent_buf[4096];
 static struct extent_set frames;
 /* CPUs allocate at once (each its pools, tables, stacks). */
 static struct spinlock frames_lock = SPINLOCK_INIT;
+/* Free slots kept after every change: one operation needs at most one,
+ * moving the array two more. */
+#define FRAMES_HEADROOM 8
+/* Page-table frames handed out: paging never frees a table. */
+static u64 table_bytes;
+/* Frees that failed, each reported when it happened. */
+static u64 errors;
 
 #define LOCKED(type, expr) ({						\
 	u64 _f = spin_lock_irqsave(&frames_lock);			\
@@ -26,6 +38,59 @@ static struct spinlock frames_lock = SPINLOCK_INIT;
 	spin_unlock_irqrestore(&frames_lock, _f);			\
 	_v;								\
 })
+
+/* The same, for what changes @frames: room kept for the next change. */
+#define CHANGE(type, expr) ({						\
+	u64 _f = spin_lock_irqsave(&frames_lock);			\
+	type _v = (expr);						\
+	bool _said = changed();						\
+	spin_unlock_irqrestore(&frames_lock, _f);			\
+	if (_said)							\
+		say_no_room();						\
+	_v;								\
+})
+
+static void *frames_virt(u64 pa)
+{
+	return phys_to_virt(pa);
+}
+
+/*
+ * Under frames_lock, after any change to @frames: true when the array
+ * could not grow and had not failed to before (said once per streak,
+ * after the lock is dropped).
+ */
+static bool changed(void)
+{
+	static bool failing;
+	/* Before paging_init() only the boot identity map reaches it. */
+	bool fails = extent_keep_room(&frames, FRAMES_HEADROOM,
+				      direct_map_base ? ~0ULL : 4 * GiB,
+				      frames_virt) != EXTENT_OK;
+	bool news = fails && !failing;
+
+	failing = fails;
+	return news;
+}
+
+static void say_no_room(void)
+{
+	printk("hugezero: memory: no free memory for a larger extent table "
+	       "(%u of %u slots used): frees may fail\n",
+	       __atomic_load_n(&frames.n, __ATOMIC_RELAXED), frames.cap);
+}
+
+/* Every failed free is said, with what and why, and counted. */
+static int failed(const char *what, u64 start, u64 end, int err)
+{
+	if (err == EXTENT_OK)
+		return err;
+	__atomic_add_fetch(&errors, 1, __ATOMIC_RELAXED);
+	printk("hugezero: memory: %s of [%#llx, %#llx) (%llu KiB) failed: %s\n",
+	       what, (unsigned long long)start, (unsigned long long)end,
+	       (unsigned long long)((end - start) / KiB), extent_strerror(err));
+	return err;
+}
 
 static void reserve(u64 start, u64 end, const char *what)
 {
@@ -39,7 +104,7 @@ static void reserve(u64 start, u64 end, const char *what)
 		m->reserved_what[m->nreserved] = what;
 		m->nreserved++;
 	}
-	if (extent_remove(&frames, start, end) != EXTENT_OK)
+	if (CHANGE(int, extent_remove(&frames, start, end)) != EXTENT_OK)
 		printk("hugezero: memory: cannot reserve %s [%#llx, %#llx): "
 		       "allocator table full\n", what,
 		       (unsigned long long)start, (unsigned long long)end);
@@ -87,7 +152,7 @@ static void add_usable(void)
 		}
 		if (r->type != MEM_USABLE || s >= e)
 			continue;
-		if (extent_add(&frames, s, e) != EXTENT_OK)
+		if (CHANGE(int, extent_add(&frames, s, e)) != EXTENT_OK)
 			printk("hugezero: memory: dropped [%#llx, %#llx): "
 			       "allocator table full\n",
 			       (unsigned long long)s, (unsigned long long)e);
@@ -116,7 +181,7 @@ u64 frame_alloc_below(u64 size, u64 limit)
 {
 	if (size != SZ_4K && size != SZ_2M && size != SZ_1G)
 		return FRAME_NONE;
-	return LOCKED(u64, extent_alloc(&frames, size, size, limit));
+	return CHANGE(u64, extent_alloc(&frames, size, size, limit));
 }
 
 u64 frame_alloc(u64 size)
@@ -126,21 +191,45 @@ u64 frame_alloc(u64 size)
 
 u64 frame_alloc_table(u64 limit)
 {
-	return frame_alloc_below(SZ_4K, limit);
+	u64 pa = frame_alloc_below(SZ_4K, limit);
+
+	if (pa != FRAME_NONE)
+		__atomic_add_fetch(&table_bytes, SZ_4K, __ATOMIC_RELAXED);
+	return pa;
 }
 
 int frame_free(u64 pa, u64 size)
 {
-	/* Callers report errors: a double free is EXTENT_EOVERLAP. */
+	/* A double free is EXTENT_EOVERLAP: said here, and returned. */
 	if (!IS_ALIGNED(pa, size) || (size != SZ_4K && size != SZ_2M &&
 				      size != SZ_1G))
-		return EXTENT_EINVAL;
-	return LOCKED(int, extent_add(&frames, pa, pa + size));
+		return failed("free", pa, pa + size, EXTENT_EINVAL);
+	return failed("free", pa, pa + size,
+		      CHANGE(int, extent_add(&frames, pa, pa + size)));
+}
+
+int frame_free_range(u64 start, u64 end)
+{
+	if (!IS_ALIGNED(start, SZ_4K) || !IS_ALIGNED(end, SZ_4K))
+		return failed("free", start, end, EXTENT_EINVAL);
+	return failed("free", start, end,
+		      CHANGE(int, extent_add(&frames, start, end)));
 }
 
 u64 frame_free_bytes(void)
 {
-	return frames.free_bytes;
+	return LOCKED(u64, frames.free_bytes);
+}
+
+u64 frame_kept_bytes(void)
+{
+	return __atomic_load_n(&table_bytes, __ATOMIC_RELAXED) +
+	       LOCKED(u64, frames.buf_pa != EXTENT_NONE ? frames.buf_bytes : 0);
+}
+
+u64 frame_errors(void)
+{
+	return __atomic_load_n(&errors, __ATOMIC_RELAXED);
 }
 
 u64 frame_count_free_blocks(u64 size)
@@ -169,7 +258,7 @@ bool memory_overlaps_ram(u64 start, u64 end)
 
 bool frame_claim(u64 pa, u64 size)
 {
-	return LOCKED(bool, extent_is_free(&frames, pa, pa + size) &&
+	return CHANGE(bool, extent_is_free(&frames, pa, pa + size) &&
 		      extent_remove(&frames, pa, pa + size) == EXTENT_OK);
 }
 
@@ -229,7 +318,7 @@ u64 frame_alloc_node(u64 size, u32 node)
 
 		if (r->node != node)
 			continue;
-		pa = LOCKED(u64, extent_alloc_range(&frames, size, size,
+		pa = CHANGE(u64, extent_alloc_range(&frames, size, size,
 						    r->start, r->end));
 		if (pa != FRAME_NONE)
 			return pa;
@@ -250,4 +339,47 @@ u64 frame_count_free_blocks_node(u64 size, u32 node)
 			count += LOCKED(u64, extent_count_blocks_range(&frames,
 					size, node_range[i].start, node_range[i].end));
 	return count;
+}
+
+/*
+ * Under frames_lock: the best place for the run among @node's ranges
+ * (all memory for FRAME_ANY_NODE, or without an SRAT for node 0).
+ */
+static bool find_run(u64 size, u64 max, u64 pad, u32 node,
+		     struct extent_run *best)
+{
+	struct extent_run r;
+	bool found = false;
+
+	if (node == FRAME_ANY_NODE || !nnode_ranges)
+		return (node == FRAME_ANY_NODE || node == 0) &&
+		       extent_find_run(&frames, size, max, pad, 0, ~0ULL, best);
+	for (u32 i = 0; i < nnode_ranges; i++)
+		if (node_range[i].node == node &&
+		    extent_find_run(&frames, size, max, pad, node_range[i].start,
+				    node_range[i].end, &r) &&
+		    (!found || extent_run_better(&r, best, max))) {
+			*best = r;
+			found = true;
+		}
+	return found;
+}
+
+static u64 take_run(u64 size, u64 max, u64 pad, u32 node, u64 *got)
+{
+	struct extent_run r;
+
+	if (!find_run(size, max, pad, node, &r) ||
+	    extent_take_run(&frames, &r, size, pad) != EXTENT_OK)
+		return FRAME_NONE;
+	*got = r.n;
+	return r.pa;
+}
+
+u64 frame_alloc_run(u64 size, u64 max, u64 pad, u32 node, u64 *got)
+{
+	*got = 0;
+	if (!frame_size_ok(size) || !IS_ALIGNED(pad, SZ_4K))
+		return FRAME_NONE;
+	return CHANGE(u64, take_run(size, max, pad, node, got));
 }

@@ -34,8 +34,20 @@ u64 frame_alloc(u64 size);
 u64 frame_alloc_below(u64 size, u64 limit);
 /* A 4K frame for a page table below @limit: paging's pt_alloc_fn. */
 u64 frame_alloc_table(u64 limit);
+/* Every free that fails is reported (the range and why) and counted. */
 int frame_free(u64 pa, u64 size);
+/* Give back any 4K-aligned range: a run, pads and all. */
+int frame_free_range(u64 start, u64 end);
 u64 frame_free_bytes(void);
+/*
+ * Frames held on purpose for the rest of the boot: page tables (paging
+ * never frees one) and the allocator's own extent array once it has
+ * grown.  Free plus kept is what a run that gives back all it took
+ * leaves unchanged.
+ */
+u64 frame_kept_bytes(void);
+/* Failed frees so far (each said on the console when it failed). */
+u64 frame_errors(void);
 u64 frame_count_free_blocks(u64 size);
 bool frame_is_free(u64 pa, u64 size);
 bool frame_overlaps_free(u64 start, u64 end);
@@ -55,5 +67,16 @@ void memory_set_nodes(const struct mem_node_range *r, u32 n);
 u64 frame_alloc_node(u64 size, u32 node);
 /* How many such frames could be allocated now. */
 u64 frame_count_free_blocks_node(u64 size, u32 node);
+
+#define FRAME_ANY_NODE (~0u)
+/*
+ * A run of up to @max naturally aligned frames of @size from @node
+ * (FRAME_ANY_NODE: anywhere), taken with @pad bytes beside it on each
+ * side (guard frames), in one operation under the lock: best fit for the
+ * whole run, else the longest there is.  Returns its first frame and in
+ * *@got how many; FRAME_NONE when not one fits.  Given back with
+ * frame_free_range(pa - pad, pa + got * size + pad).
+ */
+u64 frame_alloc_run(u64 size, u64 max, u64 pad, u32 node, u64 *got);
 
 #endif

@@ -24,6 +24,7 @@ BOOKKEEPING: dict[str, str] = {
     "name": "FOLIO.CLEAR.ORDER[.CHUNK], made of dimensions",
     "size_requested": "size= as asked; size, the bytes used, is the dimension",
     "folios": "size / folio",
+    "clamped": "why size is less than size= asked; size, the bytes used, is the dimension",
     "pa_min": "where the firmware's memory map put the folios, not what was measured",
     "pa_max": "where the firmware's memory map put the folios, not what was measured",
     "runs": "how many measured passes of the same measurement",

@@ -234,3 +234,151 @@ TEST(extent_randomized_model)
 		}
 	}
 }
+
+/* A run: as many aligned blocks as fit in one extent, pads beside them. */
+TEST(extent_run_takes_one_range)
+{
+	struct extent_set s;
+	struct extent_run r;
+
+	extent_init(&s, buf, 64);
+	extent_add(&s, 0x1000, 0x9000);			/* 32 KiB */
+	extent_add(&s, 0x100000, 0x900000);		/* 8 MiB */
+	/* 4 pages fit the small extent with a page on each side: best fit. */
+	EXPECT(extent_find_run(&s, SZ_4K, 4, SZ_4K, 0, ~0ULL, &r));
+	EXPECT_EQ(r.pa, 0x2000);
+	EXPECT_EQ(r.n, 4);
+	EXPECT_EQ(extent_take_run(&s, &r, SZ_4K, SZ_4K), EXTENT_OK);
+	EXPECT(!extent_overlaps_free(&s, 0x1000, 0x7000));
+	EXPECT(extent_is_free(&s, 0x7000, 0x9000));
+	/* 2M blocks with pads: 1 MiB .. 9 MiB holds 3 (2M..8M), the pad
+	 * before at 2M - 4K and after at 8M. */
+	EXPECT(extent_find_run(&s, SZ_2M, 8, SZ_4K, 0, ~0ULL, &r));
+	EXPECT_EQ(r.pa, 0x200000);
+	EXPECT_EQ(r.n, 3);
+	/* Without pads it is the same three: 8M .. 9M is no whole block. */
+	EXPECT(extent_find_run(&s, SZ_2M, 8, 0, 0, ~0ULL, &r));
+	EXPECT_EQ(r.n, 3);
+	/* A run of fewer than fit lies flush with the extent's end when its
+	 * start would split it anyway. */
+	extent_init(&s, buf, 64);
+	extent_add(&s, 0x101000, 0x800000);
+	EXPECT(extent_find_run(&s, SZ_2M, 1, 0, 0, ~0ULL, &r));
+	EXPECT_EQ(r.pa, 0x600000);
+	EXPECT_EQ(extent_take_run(&s, &r, SZ_2M, 0), EXTENT_OK);
+	EXPECT_EQ(s.n, 1);
+	/* Inside [lo, hi) only; nothing fits: false. */
+	EXPECT(!extent_find_run(&s, SZ_2M, 1, 0, 0x300000, 0x500000, &r));
+	EXPECT(!extent_find_run(&s, SZ_1G, 1, 0, 0, ~0ULL, &r));
+	EXPECT(invariant(&s));
+}
+
+/* Runs of several pools, one after another, then given back in any
+ * order: the set is exactly what it was (it is canonical). */
+TEST(extent_runs_restore_exactly)
+{
+	static struct extent big[64], before[64];
+	struct extent_run r[8];
+	struct extent_set s;
+	u32 nb;
+
+	extent_init(&s, big, 64);
+	extent_add(&s, 0x3000, 0x100000);
+	extent_add(&s, 0x200000, 0x10000000);
+	extent_add(&s, 0x10400000, 0x20000000);
+	nb = s.n;
+	memcpy(before, big, sizeof(before));
+	for (u32 i = 0; i < 8; i++) {
+		EXPECT(extent_find_run(&s, SZ_2M, 40, SZ_4K, 0, ~0ULL, &r[i]));
+		EXPECT_EQ(extent_take_run(&s, &r[i], SZ_2M, SZ_4K), EXTENT_OK);
+		/* No two runs share a pad or touch: each has its own guards. */
+		for (u32 j = 0; j < i; j++)
+			EXPECT(r[i].pa + r[i].n * SZ_2M + SZ_4K <= r[j].pa - SZ_4K ||
+			       r[j].pa + r[j].n * SZ_2M + SZ_4K <= r[i].pa - SZ_4K);
+	}
+	EXPECT(s.n <= nb + 8);
+	for (u32 i = 0; i < 8; i++) {
+		u32 k = (i * 5) % 8;
+
+		EXPECT_EQ(extent_add(&s, r[k].pa - SZ_4K,
+				     r[k].pa + r[k].n * SZ_2M + SZ_4K), EXTENT_OK);
+	}
+	EXPECT_EQ(s.n, nb);
+	EXPECT(!memcmp(big, before, nb * sizeof(big[0])));
+	EXPECT(invariant(&s));
+}
+
+TEST(extent_run_better_orders)
+{
+	struct extent_run all_small = { 0, 8, 100 }, all_big = { 0, 8, 200 };
+	struct extent_run most = { 0, 7, 50 }, fewer = { 0, 3, 10 };
+
+	EXPECT(extent_run_better(&all_small, &all_big, 8));
+	EXPECT(extent_run_better(&all_big, &most, 8));
+	EXPECT(extent_run_better(&most, &fewer, 8));
+	EXPECT(!extent_run_better(&fewer, &most, 8));
+}
+
+/* A fake physical memory for the table's own array. */
+#define ARENA (64 * SZ_4K)
+static u8 arena[ARENA] __attribute__((aligned(4096)));
+#define ARENA_PA 0x40000000ULL
+
+static void *arena_virt(u64 pa)
+{
+	return arena + (pa - ARENA_PA);
+}
+
+/* Islands past any fixed capacity: the table grows into free memory and
+ * gives its old array back; every operation finds a slot. */
+TEST(extent_keep_room_grows)
+{
+	static struct extent first[8];
+	struct extent_set s;
+	u64 base = 0x100000000ULL, total;
+	u32 grows = 0, cap = 8;
+
+	extent_init(&s, first, 8);
+	EXPECT_EQ(extent_add(&s, ARENA_PA, ARENA_PA + ARENA), EXTENT_OK);
+	EXPECT_EQ(extent_add(&s, base, base + 4096 * SZ_4K), EXTENT_OK);
+	total = s.free_bytes;
+	/* Every other page taken: 2048 islands, far past 8 slots. */
+	for (u64 p = 1; p < 4096; p += 2) {
+		EXPECT_EQ(extent_remove(&s, base + p * SZ_4K,
+					base + (p + 1) * SZ_4K), EXTENT_OK);
+		EXPECT_EQ(extent_keep_room(&s, 4, ARENA_PA + ARENA, arena_virt),
+			  EXTENT_OK);
+		EXPECT(s.cap - s.n >= 4);
+		grows += s.cap != cap;
+		cap = s.cap;
+	}
+	/* 8 -> 256 -> 512 -> ... -> 4096 slots: the array doubles. */
+	EXPECT_EQ(s.cap, 4096);
+	EXPECT_EQ(grows, 5);
+	/* The array lies in the arena, taken from the set; old ones back. */
+	EXPECT(s.buf_pa >= ARENA_PA && s.buf_pa + s.buf_bytes <= ARENA_PA + ARENA);
+	EXPECT(!extent_overlaps_free(&s, s.buf_pa, s.buf_pa + s.buf_bytes));
+	EXPECT_EQ(s.free_bytes, total - 2048 * SZ_4K - s.buf_bytes);
+	EXPECT(invariant(&s));
+	for (u64 p = 1; p < 4096; p += 2)
+		EXPECT_EQ(extent_add(&s, base + p * SZ_4K, base + (p + 1) * SZ_4K),
+			  EXTENT_OK);
+	EXPECT_EQ(s.free_bytes, total - s.buf_bytes);
+	EXPECT(invariant(&s));
+}
+
+TEST(extent_keep_room_without_memory)
+{
+	struct extent small[4];
+	struct extent_set s;
+
+	extent_init(&s, small, 4);
+	extent_add(&s, 0x1000, 0x2000);
+	extent_add(&s, 0x4000, 0x5000);
+	/* 2 free slots, 3 wanted; the one free page ends above @limit. */
+	EXPECT_EQ(extent_keep_room(&s, 3, 0x1000, arena_virt), EXTENT_ENOSPC);
+	EXPECT_EQ(s.cap, 4);
+	EXPECT_EQ(s.free_bytes, 0x2000);
+	EXPECT_STR(extent_strerror(EXTENT_ENOSPC),
+		   "the allocator's extent table is full");
+}

@@ -2,6 +2,7 @@
 /* Host tests of lib/stats.c and the record writer. */
 #include <stdlib.h>
 #include "lib/benchrec.h"
+#include "lib/benchrun.h"
 #include "lib/params.h"
 #include "lib/record.h"
 #include "lib/stats.h"
@@ -176,4 +177,57 @@ TEST(summary_flags_smi_and_frequency)
 	o.eff_khz[2] = 2000000;
 	bench_rec_summary(&w, &d, &o, "ok", NULL, 1000000);
 	EXPECT(!strstr(last, "flagged"), "%s", last);
+}
+
+static char lines[4][RECORD_MAX + 8];
+static u32 nlines;
+
+static void keep(void *ctx, const char *line)
+{
+	(void)ctx;
+	if (nlines < 4)
+		strlcpy(lines[nlines], line, sizeof(lines[0]));
+	nlines++;
+}
+
+/* clamp=off: a configuration that cannot have its size fails without
+ * running (no pass, no op called), its config record saying why; a
+ * clamped one's record says so under clamped=. */
+TEST(config_fails_without_running)
+{
+	static struct bench_outcome o;
+	struct hz_config c;
+	struct bench_desc d;
+	struct rec_writer w;
+	struct bench_job j;
+
+	config_defaults(&c);
+	memset(&d, 0, sizeof(d));
+	memset(&j, 0, sizeof(j));
+	d.c = &c;
+	d.name[0] = 'x';
+	d.bench = d.folio = d.clear = d.order = "x";
+	d.size = 22 * MiB;
+	d.clamped = "the most that fit in free memory";
+	rec_writer_init(&w, keep, NULL);
+	j.w = &w;
+	j.d = &d;
+	j.o = &o;
+	j.tsc_hz = 1000000;
+	j.fail = "size=64M of 2M folios: 11 of 32 fit (clamp=off)";
+	nlines = 0;
+	EXPECT(!bench_run_config(&j, NULL));
+	EXPECT_EQ(nlines, 2);
+	EXPECT(strstr(lines[0], "clamped=\"the most that fit in free memory\"")
+	       != NULL, "%s", lines[0]);
+	EXPECT(strstr(lines[1], "status=fail") != NULL, "%s", lines[1]);
+	EXPECT(strstr(lines[1], "11 of 32 fit (clamp=off)") != NULL, "%s",
+	       lines[1]);
+	EXPECT_EQ(o.failures, 1);
+	/* Unclamped: no such field. */
+	d.clamped = NULL;
+	nlines = 0;
+	EXPECT(!bench_run_config(&j, "a reason"));
+	EXPECT(!strstr(lines[0], "clamped"), "%s", lines[0]);
+	EXPECT(strstr(lines[1], "status=skip") != NULL, "%s", lines[1]);
 }
