@@ -6,6 +6,7 @@
 #include "kernel/sched/fpu.h"
 #include "kernel/sched/sched.h"
 #include "kernel/smp/smp.h"
+#include "kernel/watch.h"
 #include "lib/order.h"
 
 /* An idle zeroer notices a refill within this many PAUSEs (some tens of
@@ -88,7 +89,7 @@ void prezero_on_free(struct prezero *z, struct folio *f)
 static void dedicated(void *arg)
 {
 	struct prezero *z = arg;
-	u32 spins = 0;
+	u32 spins = 0, watched = 0;
 
 	z->running = 1;
 	z->filling = true;
@@ -97,6 +98,10 @@ static void dedicated(void *arg)
 
 		if (!wants_more(z) || !(f = pool_take_unzeroed(z->pool))) {
 			pool_backoff(&spins, ZEROER_BACKOFF_MAX);
+			/* The CPU it zeroes for may hang with none idle to
+			 * say so: the zeroer watches too. */
+			watch_wait(&watched, ~0u, "as the dedicated zeroer",
+				   WATCH_LOOSE);
 			continue;
 		}
 		spins = 0;

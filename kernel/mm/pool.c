@@ -11,6 +11,7 @@
 #include "kernel/mm/memory.h"
 #include "kernel/mm/pool.h"
 #include "kernel/smp/smp.h"
+#include "kernel/watch.h"
 
 /* A fault waits for the zeroer's folio: it is timed, so look often. */
 #define TAKE_BACKOFF_MAX 64
@@ -231,7 +232,7 @@ static u32 free_count(const struct pool *p)
 
 struct folio *pool_take(struct pool *p)
 {
-	for (u32 spins = 0;;) {
+	for (u32 spins = 0, watched = 0;;) {
 		u64 flags = spin_lock_irqsave(&p->lock);
 		u32 busy = p->busy;
 		struct folio *f;
@@ -249,6 +250,8 @@ struct folio *pool_take(struct pool *p)
 			if (smp_aborted)
 				return NULL;
 			pool_backoff(&spins, TAKE_BACKOFF_MAX);
+			watch_wait(&watched, ~0u, "for a folio a zeroer holds",
+				   WATCH_LOOSE);
 		}
 	}
 }
