@@ -24,25 +24,20 @@
 /* A kernel config is a few hundred KiB; anything past this is not one. */
 #define TEXT_MAX (16 * MiB)
 
-static const char *const model_names[] = {
-	[PREEMPT_MODEL_UNKNOWN] = "unknown",
-	[PREEMPT_MODEL_NONE] = "none",
-	[PREEMPT_MODEL_VOLUNTARY] = "voluntary",
-	[PREEMPT_MODEL_FULL] = "full",
-	[PREEMPT_MODEL_LAZY] = "lazy",
-};
-
-const char *preempt_model_name(enum preempt_model m)
+const char *sched_info_model(const struct sched_info *s)
 {
-	return model_names[m];
+	return s->preempt_known ? preempt_model_names[s->preempt] : "unknown";
 }
 
-static enum preempt_model model_of(const char *s, size_t len)
+/* The model named @s (not "off": Linux has none such); false if none. */
+static bool model_of(const char *s, size_t len, enum preempt_model *m)
 {
-	for (u32 m = PREEMPT_MODEL_NONE; m < ARRAY_SIZE(model_names); m++)
-		if (str_eq_n(s, len, model_names[m]))
-			return m;
-	return PREEMPT_MODEL_UNKNOWN;
+	for (u32 i = PREEMPT_MODEL_OFF + 1; i < PREEMPT_MODEL_COUNT; i++)
+		if (str_eq_n(s, len, preempt_model_names[i])) {
+			*m = i;
+			return true;
+		}
+	return false;
 }
 
 /* Add to a source text; one that does not fit ends in "...". */
@@ -256,9 +251,9 @@ static void kconfig_preempt(const char *text, struct kconfig_preempt *k)
 static bool preempt_accepts(const char *val, const void *ctx)
 {
 	const struct kconfig_preempt *k = ctx;
-	enum preempt_model m = model_of(val, strlen(val));
+	enum preempt_model m;
 
-	if (m == PREEMPT_MODEL_UNKNOWN)
+	if (!model_of(val, strlen(val), &m))
 		return false;
 	if (!k)
 		return true;	/* no build to check it against */
@@ -283,11 +278,11 @@ static void preempt_from_debugfs(struct sched_info *s,
 	const char *a = strchr(t->debugfs, '(');
 	const char *b = a ? strchr(a, ')') : NULL;
 
-	s->preempt = b ? model_of(a + 1, (size_t)(b - a - 1)) :
-			 PREEMPT_MODEL_UNKNOWN;
+	s->preempt_known = b && model_of(a + 1, (size_t)(b - a - 1),
+					 &s->preempt);
 	source_set(s->preempt_source, "%s: %.*s", t->debugfs_path,
 		   (int)trimmed_len(t->debugfs), t->debugfs);
-	if (s->preempt == PREEMPT_MODEL_UNKNOWN)
+	if (!s->preempt_known)
 		source_add(s->preempt_source,
 			   " (no known mode in parentheses)");
 }
@@ -297,6 +292,7 @@ static void preempt_from_kconfig(struct sched_info *s,
 				 const struct kconfig_preempt *k)
 {
 	s->preempt = k->model;
+	s->preempt_known = k->sym != NULL;
 	source_set(s->preempt_source, "%s: CONFIG_PREEMPT_DYNAMIC%s",
 		   t->config_path, k->dynamic ? "=y" : " is not set");
 	if (!k->sym) {
@@ -324,13 +320,13 @@ static void preempt_decide(struct sched_info *s, const struct sched_texts *t)
 			     bad);
 	/* Without PREEMPT_DYNAMIC there is no preempt= at all. */
 	if (given && (!kp || k.dynamic)) {
-		s->preempt = model_of(val, strlen(val));
+		s->preempt_known = model_of(val, strlen(val), &s->preempt);
 		source_set(s->preempt_source, "%s: preempt=%s",
 			   t->cmdline_path, val);
 	} else if (kp) {
 		preempt_from_kconfig(s, t, kp);
 	} else {
-		s->preempt = PREEMPT_MODEL_UNKNOWN;
+		s->preempt_known = false;
 		source_set(s->preempt_source, "%s: %s; no preempt= on %s; %s",
 			   t->debugfs_path, t->debugfs_why, t->cmdline_path,
 			   t->config_why);
@@ -542,7 +538,7 @@ static void setting_record(struct rec *r, const char *key,
 
 void sched_info_record(struct rec *r, const struct sched_info *s)
 {
-	rec_str(r, "preempt", preempt_model_name(s->preempt));
+	rec_str(r, "preempt", sched_info_model(s));
 	rec_str(r, "preempt_source", s->preempt_source);
 	setting_record(r, "init_on_alloc", &s->init_on_alloc);
 	setting_record(r, "init_on_free", &s->init_on_free);

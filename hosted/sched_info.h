@@ -2,6 +2,7 @@
 #ifndef HOSTED_SCHED_INFO_H
 #define HOSTED_SCHED_INFO_H
 
+#include "lib/preempt.h"
 #include "lib/record.h"
 
 /*
@@ -12,14 +13,6 @@
  * all of it, so each value carries where it was read and what was found.
  */
 
-enum preempt_model {
-	PREEMPT_MODEL_UNKNOWN,
-	PREEMPT_MODEL_NONE,
-	PREEMPT_MODEL_VOLUNTARY,
-	PREEMPT_MODEL_FULL,
-	PREEMPT_MODEL_LAZY,
-};
-
 #define SCHED_SOURCE_LEN 320
 #define SCHED_PATH_LEN 256
 
@@ -29,8 +22,9 @@ struct sched_setting {
 };
 
 struct sched_info {
-	enum preempt_model preempt;
-	char preempt_source[SCHED_SOURCE_LEN];
+	bool preempt_known;		/* false: no source said */
+	enum preempt_model preempt;	/* when known: never OFF */
+	char preempt_source[SCHED_SOURCE_LEN];	/* where it was read */
 	struct sched_setting init_on_alloc, init_on_free;
 };
 
@@ -43,7 +37,8 @@ struct sched_texts {
 	char config_why[SCHED_SOURCE_LEN];	/* why config is NULL */
 };
 
-const char *preempt_model_name(enum preempt_model m);
+/* "none" .. "lazy", or "unknown". */
+const char *sched_info_model(const struct sched_info *s);
 /* Decide every setting from @t alone: no file is read. */
 void sched_info_parse(struct sched_info *s, const struct sched_texts *t);
 /* Read the files under $HUGEZERO_HOST_ROOT (default: /), then parse. */

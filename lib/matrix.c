@@ -14,12 +14,13 @@ struct axis_desc {
 static u32 span_preempt(const struct hz_config *c, const struct matrix_point *p)
 {
 	(void)c, (void)p;
-	return 1 + PREEMPT_CHOICES;
+	return PREEMPT_MODEL_COUNT;
 }
 
 static bool picked_preempt(const struct hz_config *c, u32 v)
 {
-	return c->preempts ? v > 0 && (c->preempts >> (v - 1) & 1) : v == MODEL_OFF;
+	return c->preempts ? (c->preempts & preempt_bit(v)) != 0 :
+	       v == PREEMPT_MODEL_OFF;
 }
 
 static u32 span_prezero(const struct hz_config *c, const struct matrix_point *p)
@@ -147,7 +148,7 @@ void matrix_name(const struct hz_config *c, u32 folio,
 
 	/* Each axis named only when its key was given: older names hold. */
 	ksnprintf(buf, n, "%s%s%s%s%s%s.%s.%s%s%s", prefix,
-		  model ? preempt_names[model - 1] : "", model ? "." : "",
+		  model ? preempt_model_names[model] : "", model ? "." : "",
 		  c->prezeros ? prezero_names[pz] : "", c->prezeros ? "." : "",
 		  folio_names[folio], prim_names[p->v[AXIS_PRIM]],
 		  order_choice_names[p->v[AXIS_ORDER]], chunk ? "." : "",
@@ -156,16 +157,12 @@ void matrix_name(const struct hz_config *c, u32 folio,
 
 const char *matrix_model_name(const struct matrix_point *p)
 {
-	u32 m = p->v[AXIS_PREEMPT];
-
-	return m == MODEL_OFF ? "off" : preempt_names[m - 1];
+	return preempt_model_names[p->v[AXIS_PREEMPT]];
 }
 
 bool matrix_preemptible(const struct matrix_point *p)
 {
-	u32 m = p->v[AXIS_PREEMPT];
-
-	return m == 1 + PREEMPT_FULL || m == 1 + PREEMPT_LAZY;
+	return preempt_model_preemptible(p->v[AXIS_PREEMPT]);
 }
 
 void matrix_resolve(const struct hz_config *c, const struct matrix_point *p,

@@ -14,9 +14,8 @@
 enum axis { AXIS_PREEMPT, AXIS_PREZERO, AXIS_PRIM, AXIS_ORDER, AXIS_CHUNK,
 	    AXIS_COUNT };
 
-/* AXIS_PREEMPT: 0 is no model (preempt= not given), then 1 + enum
- * preempt_choice.  AXIS_ORDER: the planner's orders, then ORDER_LINUX. */
-#define MODEL_OFF 0
+/* AXIS_PREEMPT: an enum preempt_model (PREEMPT_MODEL_OFF: preempt= not
+ * given).  AXIS_ORDER: the planner's orders, then ORDER_LINUX. */
 #define ORDER_LINUX ORDER_COUNT
 
 /* One configuration: the index on each axis. */

@@ -29,7 +29,6 @@ static const struct param_alias cache_aliases[] = {
 	{ "asis", "warm" }, { "clflush", "cold" }, { NULL, NULL },
 };
 const char *const pte_names[] = { "linux", "clean", NULL };
-const char *const preempt_names[] = { "none", "voluntary", "full", "lazy", NULL };
 const char *const probe_names[] = { "none", "latency", NULL };
 const char *const probe_class_names[] = { "normal", "rt", NULL };
 /* order=: the planner's orders, and "linux": what merged Linux 7.0 picks
@@ -348,7 +347,7 @@ const struct param hz_params[] = {
 	{ "cpl", P_ENUM, F(cpl), cpl_names, 0, 0, NULL, "cpl=0|3", NULL },
 	{ "seed", P_U64, F(seed), NULL, 0, ~0ULL, NULL, "seed=NUMBER", NULL },
 	{ "preempt", P_ENUM_LIST, F(preempts), preempt_names, 0, 0, NULL,
-	  "preempt=none,voluntary,full,lazy|all", NULL },
+	  NULL, NULL },
 	{ "hz", P_U64, F(hz), NULL, 100, 1000, NULL, "hz=100|250|1000", NULL },
 	{ "probe", P_ENUM, F(probe), probe_names, 0, 0, NULL,
 	  "probe=none|latency", NULL },

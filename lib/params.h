@@ -5,6 +5,7 @@
 #include "lib/cmdline.h"
 #include "lib/cpulist.h"
 #include "lib/pmu.h"
+#include "lib/preempt.h"
 
 /*
  * hugezero's configuration: every boot command-line key, with its
@@ -37,9 +38,6 @@ enum samples_mode { SAMPLES_ALL, SAMPLES_NONE };
  * that is not, a line of zeros written past a folio. */
 enum inject_mode { INJECT_NONE, INJECT_SKIP_LINE, INJECT_WRONG_PA,
 		   INJECT_MARK_ZEROED, INJECT_OVERRUN };
-/* Linux's preemption models, as preempt= names them; no bit set: no model. */
-enum preempt_choice { PREEMPT_NONE, PREEMPT_VOLUNTARY, PREEMPT_FULL,
-		      PREEMPT_LAZY, PREEMPT_CHOICES };
 enum probe_mode { PROBE_NONE, PROBE_LATENCY };
 /* Pre-zeroing free folios (docs/prezero.md) */
 enum prezero_mode { PREZERO_NONE, PREZERO_REQUEST, PREZERO_IDLE,
@@ -98,7 +96,7 @@ struct hz_config {
 	u64 seed;
 
 	/* Scheduling models (docs/sched.md) */
-	u64 preempts;		/* bitmask of enum preempt_choice; 0: none */
+	u64 preempts;		/* preempt_bit()s of the models; 0: none */
 	u64 hz;			/* the tick under a model: 100, 250, 1000 */
 	u32 probe;		/* enum probe_mode */
 	u64 probe_us;		/* the probe's period */
@@ -137,7 +135,7 @@ extern const char *const bench_names[], *const folio_names[],
 	*const touch_names[], *const offset_names[], *const access_names[],
 	*const cache_names[], *const verify_names[], *const samples_names[],
 	*const inject_names[], *const cpl_names[], *const backing_names[],
-	*const pte_names[], *const preempt_names[], *const probe_names[],
+	*const pte_names[], *const probe_names[],
 	*const probe_class_names[], *const order_choice_names[],
 	*const numa_names[], *const prezero_names[], *const prezero_pool_names[];
 extern const u64 folio_bytes[FOLIO_COUNT];

@@ -83,7 +83,8 @@ class TableTest(unittest.TestCase):
         # 2 passes of 2 folios of 2M: erms converging 1 and 1.1 ms a fault,
         # contiguous half that (+100%); avx2's contiguous a third (+200%).
         slow = [{"fault": [1000000] * 2}, {"fault": [1100000] * 2}]
-        for model in ("full", "none"):
+        # In the writers' order, lib/preempt.h's: the table keeps it.
+        for model in ("none", "full"):
             for clear, div in (("erms", 2), ("avx2", 3)):
                 for order in orders:
                     d = div if order == "contiguous-page" else 1

@@ -194,7 +194,7 @@ static void arm(struct bench_cfg *b)
 		fc->pmu_v[i] = bc->pmu_v[i];
 	}
 	fc->current = ~0ULL;
-	fc->model_on = b->d.at.v[AXIS_PREEMPT] != MODEL_OFF;
+	fc->model_on = b->d.at.v[AXIS_PREEMPT] != PREEMPT_MODEL_OFF;
 	if (fc->model_on && prim_is_simd(b->d.at.v[AXIS_PRIM]))
 		fc->fpu_area = bc->fpu_area;	/* size checked in model_up() */
 	fault_arm(bc->cpu, fc);
@@ -520,9 +520,10 @@ static void count_bad_frees(u32 bad);
 /* A scheduling model for this configuration, or why it cannot have one. */
 static bool model_up(struct bench_cfg *b, char *why, size_t n)
 {
-	u32 cpu = b->bc->cpu, m = b->d.at.v[AXIS_PREEMPT];
+	enum preempt_model m = b->d.at.v[AXIS_PREEMPT];
+	u32 cpu = b->bc->cpu;
 
-	b->model_on = m != MODEL_OFF;
+	b->model_on = m != PREEMPT_MODEL_OFF;
 	if (!b->model_on)
 		return true;
 	if (fpu_area_size() > sizeof(b->bc->fpu_area)) {
@@ -534,8 +535,7 @@ static bool model_up(struct bench_cfg *b, char *why, size_t n)
 	}
 	if (!sched_init_cpu(cpu, why, n))
 		return false;
-	/* enum preempt_model is 1 + preempt=, as the matrix axis. */
-	if (sched_set_model(cpu, (enum preempt_model)m, (u32)b->c->hz))
+	if (sched_set_model(cpu, m, (u32)b->c->hz))
 		return true;
 	sched_set_model(cpu, PREEMPT_MODEL_OFF, 0);
 	ksnprintf(why, n, "preempt=%s needs a tick: %s", b->d.preempt,
@@ -901,7 +901,7 @@ static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
 		/* Numbered as if each CPU's configurations were interleaved. */
 		b.d.id = g->cfg_base + (*local - 1) * g->n + b.idx + 1;
 		b.smp.group = g->group_base + *local;
-		b.d.kernel_fpu_ticks = b.d.at.v[AXIS_PREEMPT] != MODEL_OFF &&
+		b.d.kernel_fpu_ticks = b.d.at.v[AXIS_PREEMPT] != PREEMPT_MODEL_OFF &&
 				       prim_is_simd(b.d.at.v[AXIS_PRIM]) ?
 				       bc->kernel_fpu : 0;
 		run_config(&b);

@@ -2,6 +2,7 @@
 #ifndef KERNEL_SCHED_SCHED_H
 #define KERNEL_SCHED_SCHED_H
 
+#include "lib/preempt.h"
 #include "lib/types.h"
 #include "kernel/time/timer.h"
 
@@ -13,13 +14,6 @@
  * nothing here runs: no tick, interrupts masked, cond_resched() a call
  * that finds nothing to do -- exactly the measurement of issue 8.
  */
-enum preempt_model {
-	PREEMPT_MODEL_OFF,	/* no scheduling: the benchmark as before */
-	PREEMPT_MODEL_NONE,
-	PREEMPT_MODEL_VOLUNTARY,
-	PREEMPT_MODEL_FULL,
-	PREEMPT_MODEL_LAZY,
-};
 
 /* Priorities, highest runs: the probe above the workload, idle below all.
  * A real-time task is one whose wake-up preempts at once under lazy too. */

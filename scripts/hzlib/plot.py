@@ -207,8 +207,16 @@ def split_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignor
     return paths
 
 
-MODEL_COLOURS = {"none": "tab:blue", "voluntary": "tab:green", "full": "tab:red",
-                 "lazy": "tab:orange", "off": "tab:gray"}
+# A colour per model in the order the records first name them (the
+# writers walk lib/preempt.h's models in order): no list of models here.
+PALETTE = ["tab:gray", "tab:blue", "tab:green", "tab:red", "tab:orange", "tab:purple",
+           "tab:brown", "tab:pink", "tab:olive", "tab:cyan"]
+
+
+def model_colours(rows: list[Row]) -> dict[str, str]:
+    models = [m for m in dict.fromkeys(r["dims"].get("preempt", "-")  # type: ignore[union-attr]
+                                       for r in rows if r["bench"] != "linux-fault")]
+    return {m: PALETTE[i % len(PALETTE)] for i, m in enumerate(models)}
 
 
 def has_probe(r: Row) -> bool:
@@ -225,12 +233,13 @@ def frontier_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ig
         return []
     folios = [f for f in ("4K", "2M", "1G") if any(r["folio"] == f for r in probed)]
     fig, axes = plt.subplots(len(folios), 1, figsize=(11, 4.6 * len(folios)), squeeze=False)
+    colours = model_colours(probed)
     for ax, folio in zip(axes[:, 0], folios):
         for r in (x for x in probed if x["folio"] == folio):
             d: dict[str, str] = r["dims"]  # type: ignore[assignment]
             linux = r["bench"] == "linux-fault"
             model = d.get("preempt", "-")
-            colour = "black" if linux else MODEL_COLOURS.get(model, "tab:purple")
+            colour = "black" if linux else colours.get(model, "tab:purple")
             star = not linux and r["order"] == "linux"
             y = r["gbps_mean"]
             ax.scatter([r["probe_us_p99"]], [y], color=colour, s=90 if star else 36,
@@ -243,7 +252,7 @@ def frontier_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ig
                     f"{r['clear']} {r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}")
             ax.annotate(what, (r["probe_us_p99"], y), fontsize=7, xytext=(4, 3),
                         textcoords="offset points")
-        for m, c in MODEL_COLOURS.items():
+        for m, c in colours.items():
             if any(x["dims"].get("preempt") == m for x in probed  # type: ignore[union-attr]
                    if x["folio"] == folio and x["bench"] != "linux-fault"):
                 ax.scatter([], [], color=c, label=f"preempt={m}")

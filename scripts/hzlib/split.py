@@ -26,7 +26,6 @@ Row = dict[str, object]
 STRATEGY_DIMS = ("bench", "clear", "order", "chunk", "radius",
                  # The probe is a task beside the fault, not how it clears.
                  "probe", "probe_us", "probe_class", "probe_policy")
-MODELS = ("none", "voluntary", "full", "lazy")
 # Linux 7.0's PROCESS_PAGES_NON_PREEMPT_BATCH and FOLIO_ZERO_LOCALITY_RADIUS
 # as the companion records them (linux_batch, linux_radius in its host
 # record, from lib/order.h); these are only what a log older than those
@@ -59,8 +58,8 @@ def version_of(host: Mapping[str, str]) -> tuple[int, int] | None:
 
 def preempt_model(host: Mapping[str, str]) -> str:
     """none, voluntary, full, lazy, or unknown (also for older companions)."""
-    m = host.get("preempt", "unknown")
-    return m if m in MODELS else "unknown"
+    m = host.get("preempt", "") or "unknown"
+    return m
 
 
 def flag(host: Mapping[str, str], key: str) -> str:

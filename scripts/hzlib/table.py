@@ -118,7 +118,11 @@ def seed_001(s: Side) -> list[Table]:
         return [Table("seed-001 hugezero", notes=[why])]
     prim = linux_clear(s)
     out = []
-    for model in sorted({dim(p, "preempt") for p in pairs}, key=model_rank):
+    # The models in the order the records name them: lib/preempt.h's.
+    seen = list(dict.fromkeys(r.f.get("preempt", "off") for b in s.boots
+                              for r in b.records if r.type == "config"))
+    for model in sorted({dim(p, "preempt") for p in pairs},
+                        key=lambda m: seen.index(m) if m in seen else len(seen)):
         t = Table(f"seed-001 hugezero, preempt={model}",
                   header=["", f"converging-page ({prim})", f"contiguous-page ({prim})",
                           "change", "noise", "best contiguous-page"])
@@ -201,12 +205,6 @@ def pair_rows(pairs: list[compare.Pair], prim: str) -> tuple[list[list[str]], li
 def cell(side: compare.Side) -> str:
     """GB/s +- stddev%, no stddev of one run."""
     return gb(side.mean, side.sd_pct if len(side.runs) > 1 else math.nan)
-
-
-def model_rank(m: str) -> int:
-    """The seed's order: none before full."""
-    order = ["none", "voluntary", "full", "lazy"]
-    return order.index(m) if m in order else len(order)
 
 
 def noise(p: compare.Pair) -> str:

@@ -30,7 +30,7 @@ TEST(preset_expands_to_keys)
 	EXPECT_EQ(c.bench, BENCH_FAULT);
 	EXPECT_EQ(c.folios, (1ULL << FOLIO_2M) | (1ULL << FOLIO_1G));
 	EXPECT_EQ(c.orders, (1ULL << ORDER_CONVERGING) | (1ULL << ORDER_CONTIGUOUS));
-	EXPECT_EQ(c.preempts, (1ULL << PREEMPT_NONE) | (1ULL << PREEMPT_FULL));
+	EXPECT_EQ(c.preempts, preempt_bit(PREEMPT_MODEL_NONE) | preempt_bit(PREEMPT_MODEL_FULL));
 	EXPECT_EQ(c.runs, 5);
 	/* Only the line's own key counts as given: the sizing fills the rest. */
 	EXPECT(config_given(&r, "preset"));
@@ -48,7 +48,7 @@ TEST(preset_line_overrides)
 	EXPECT_EQ(c.folios, 1ULL << FOLIO_2M);
 	EXPECT_EQ(c.size, 8 * MiB);
 	EXPECT_EQ(c.runs, 1);
-	EXPECT_EQ(c.preempts, 1ULL << PREEMPT_FULL);
+	EXPECT_EQ(c.preempts, preempt_bit(PREEMPT_MODEL_FULL));
 	EXPECT_EQ(c.orders, (1ULL << ORDER_CONVERGING) | (1ULL << ORDER_CONTIGUOUS));
 	EXPECT(config_given(&r, "size"));
 	/* Overriding is not a way round the checks: 8M of 1G folios. */

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef LIB_PREEMPT_H
+#define LIB_PREEMPT_H
+
+#include "lib/types.h"
+
+/*
+ * Linux's preemption models, as preempt= and Linux name them, and OFF:
+ * no model (preempt= not given), the benchmark alone with interrupts
+ * masked.  One type for the parser (a bitmask of preempt_bit()), the
+ * matrix axis, the scheduler (kernel/sched) and the companion's reading
+ * of the host's model (hosted/sched_info.c, which keeps "unknown" apart).
+ */
+#define PREEMPT_MODELS(X)						\
+	X(NONE, "none")							\
+	X(VOLUNTARY, "voluntary")					\
+	X(FULL, "full")							\
+	X(LAZY, "lazy")
+
+#define PREEMPT_ENUM(id, name) PREEMPT_MODEL_##id,
+enum preempt_model { PREEMPT_MODEL_OFF, PREEMPT_MODELS(PREEMPT_ENUM)
+		     PREEMPT_MODEL_COUNT };
+#undef PREEMPT_ENUM
+
+/* By model, [PREEMPT_MODEL_OFF] "off"; NULL-terminated. */
+extern const char *const preempt_model_names[PREEMPT_MODEL_COUNT + 1];
+/* preempt='s choices: the models without "off", NULL-terminated. */
+#define preempt_names (preempt_model_names + 1)
+
+/* Its bit in preempt='s mask (none for OFF). */
+static inline u64 preempt_bit(enum preempt_model m)
+{
+	return m == PREEMPT_MODEL_OFF ? 0 : 1ULL << (m - 1);
+}
+
+/* Linux's preempt_model_preemptible(): full or lazy. */
+static inline bool preempt_model_preemptible(enum preempt_model m)
+{
+	return m == PREEMPT_MODEL_FULL || m == PREEMPT_MODEL_LAZY;
+}
+
+#endif
