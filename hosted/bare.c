@@ -58,11 +58,7 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	struct bare_cfg *b = ctx;
 	struct samples *s = b->s;
 	const struct hz_config *c = b->d.c;
-	struct zero_plan plan = {
-		b->d.plan.order,
-		b->d.plan.chunk ? (u32)(b->d.plan.chunk / SZ_4K) : 1,
-		(u32)b->d.plan.radius,
-	};
+	const struct zero_plan *plan = &b->d.plan;
 	struct zero_ops ops = { prim_fns[b->d.at.v[AXIS_PRIM]], resched, NULL,
 				 NULL, NULL };
 	u32 nr = (u32)(b->bytes / SZ_4K);
@@ -79,7 +75,7 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		/* pmu=: the counters bracket the timer pair, read outside it */
 		perf_before(&counters);
 		t0 = tsc_begin();
-		taken = folio_zero(f, nr, (u32)s->page[k], &plan, &ops);
+		taken = folio_zero(f, nr, (u32)s->page[k], plan, &ops);
 		t1 = tsc_end();
 		perf_after(&counters, k);
 		s->clear[k] = t1 - t0;

@@ -37,7 +37,7 @@ bool bench_matrix_next(const struct hz_config *c, u32 folio, const char *prefix,
 	d->preempt = matrix_model_name(&it->at);
 	d->clear = prim_names[it->at.v[AXIS_PRIM]];
 	d->order = order_choice_names[it->at.v[AXIS_ORDER]];
-	d->chunk = order_uses_chunk(d->plan.order) ? d->plan.chunk : 0;
+	d->chunk = zero_plan_chunk_bytes(&d->plan);
 	d->radius = d->plan.radius;
 	matrix_name(c, folio, &it->at, prefix, d->name, sizeof(d->name));
 	return true;

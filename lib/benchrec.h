@@ -40,7 +40,7 @@ struct bench_desc {
 	u64 pa_min, pa_max;
 	const char *backing;		/* companion: hugetlb, thp, base; else NULL */
 	struct matrix_point at;		/* where in the matrix */
-	struct matrix_plan plan;	/* what the planner runs there */
+	struct zero_plan plan;		/* what the planner runs there */
 	const char *preempt;		/* "off" or the model */
 	u64 llc;			/* last-level cache bytes, 0 unknown */
 	bool linux_folios;		/* Linux allocates and fills them */

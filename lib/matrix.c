@@ -165,8 +165,14 @@ bool matrix_preemptible(const struct matrix_point *p)
 	return preempt_model_preemptible(p->v[AXIS_PREEMPT]);
 }
 
+/* Bytes to pages; a unit past 2^32 pages is past any folio anyway. */
+static u32 pages(u64 bytes)
+{
+	return (u32)MIN(bytes / SZ_4K, (u64)~0u);
+}
+
 void matrix_resolve(const struct hz_config *c, const struct matrix_point *p,
-		    u64 folio_bytes, struct matrix_plan *out)
+		    u64 folio_bytes, struct zero_plan *out)
 {
 	u32 order = p->v[AXIS_ORDER];
 
@@ -174,12 +180,13 @@ void matrix_resolve(const struct hz_config *c, const struct matrix_point *p,
 		out->order = ORDER_NEIGHBOURHOOD;
 		out->radius = LINUX_RADIUS;
 		/* A unit of the folio's size is one call per range. */
-		out->chunk = matrix_preemptible(p) ? folio_bytes : LINUX_BATCH;
+		out->chunk = pages(matrix_preemptible(p) ? folio_bytes :
+				   LINUX_BATCH);
 		return;
 	}
 	out->order = order;
-	out->chunk = matrix_chunk(c, p);
-	out->radius = order == ORDER_NEIGHBOURHOOD ? c->radius : 0;
+	out->chunk = pages(matrix_chunk(c, p));
+	out->radius = order == ORDER_NEIGHBOURHOOD ? (u32)c->radius : 0;
 }
 
 const char *size_name(u64 b, char *buf, size_t n)

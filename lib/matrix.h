@@ -3,6 +3,7 @@
 #define LIB_MATRIX_H
 
 #include "lib/params.h"
+#include "lib/zero.h"
 
 /*
  * The configuration matrix of one folio size, as a list of axes walked
@@ -45,12 +46,10 @@ bool matrix_preemptible(const struct matrix_point *p);
  * does it (folio_zero_user() -> clear_contig_highpages()): neighbourhood-
  * last, radius 2, whole ranges under full and lazy, 32M units otherwise.
  */
-struct matrix_plan {
-	u32 order;
-	u64 chunk, radius;
-};
+/* The plan the point runs on a folio of @folio_bytes (order=linux
+ * resolved to 7.0's for its model). */
 void matrix_resolve(const struct hz_config *c, const struct matrix_point *p,
-		    u64 folio_bytes, struct matrix_plan *out);
+		    u64 folio_bytes, struct zero_plan *out);
 /* The next selected point; false when the matrix is done. */
 bool matrix_next(const struct hz_config *c, struct matrix_iter *it);
 /* How many points the matrix has for every selected folio size. */

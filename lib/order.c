@@ -78,7 +78,8 @@ bool order_begin(struct order_iter *it, enum clear_order order, u32 nr,
 		 u32 fault, u32 chunk, u32 radius)
 {
 	memset(it, 0, sizeof(*it));
-	if (nr == 0 || fault >= nr || order >= ORDER_COUNT || chunk == 0)
+	if (nr == 0 || fault >= nr || order >= ORDER_COUNT ||
+	    (chunk == 0 && order_uses_chunk(order)))
 		return false;
 	it->order = order;
 	it->nr = nr;

@@ -25,11 +25,22 @@ struct zero_ops {
 	void (*enter)(void *ctx), (*leave)(void *ctx);
 };
 
+/*
+ * How a folio is zeroed: the one plan type, made by the matrix
+ * (matrix_resolve()) and run by the kernel, the companion and the
+ * zeroers.  Records say the chunk in bytes (chunk_bytes()).
+ */
 struct zero_plan {
 	enum clear_order order;
-	u32 chunk;		/* pages; batched-pages, neighbourhood-last */
+	u32 chunk;		/* pages; batched-pages, neighbourhood-last;
+				 * 0 where the order takes none */
 	u32 radius;		/* pages; neighbourhood-last */
 };
+
+static inline u64 zero_plan_chunk_bytes(const struct zero_plan *p)
+{
+	return order_uses_chunk(p->order) ? (u64)p->chunk * SZ_4K : 0;
+}
 
 /*
  * Zero the folio of @nr 4K pages at @folio, faulted at page @fault.

@@ -172,10 +172,7 @@ static void arm(struct bench_cfg *b)
 	fc->leaf = leaf_of(b->folio);
 	fc->pool = &bc->pool;
 	fc->prim = prim_fns[b->d.at.v[AXIS_PRIM]];
-	fc->plan.order = b->d.plan.order;
-	fc->plan.chunk = b->d.plan.chunk ?
-			 (u32)MIN(b->d.plan.chunk / SZ_4K, (u64)~0u) : 1;
-	fc->plan.radius = (u32)b->d.plan.radius;
+	fc->plan = b->d.plan;
 	fc->pte_linux = c->pte == PTE_MODE_LINUX;
 	fc->wrong_pa_fault = c->inject == INJECT_WRONG_PA ? b->count / 2 : ~0u;
 	overrun_plan(b, fc);
@@ -560,11 +557,6 @@ static u32 zeroing_cpu(const struct bench_cfg *b)
 static void prezero_config(struct bench_cfg *b)
 {
 	struct pool *pool = &b->bc->pool;
-	struct zero_plan plan = {
-		b->d.plan.order,
-		b->d.plan.chunk ? (u32)MIN(b->d.plan.chunk / SZ_4K, (u64)~0u) : 1,
-		(u32)b->d.plan.radius,
-	};
 
 	b->prezero = matrix_prezero(&b->d.at);
 	b->d.prezero = b->c->prezeros ? prezero_names[b->prezero] : NULL;
@@ -572,7 +564,8 @@ static void prezero_config(struct bench_cfg *b)
 	for (u32 i = 0; i < pool->n; i++)
 		pool->f[i].zeroed = FOLIO_UNZEROED;
 	pool_reset(pool);
-	prezero_setup(&b->bc->prezero, b->c, pool, b->d.at.v[AXIS_PRIM], &plan);
+	prezero_setup(&b->bc->prezero, b->c, pool, b->d.at.v[AXIS_PRIM],
+		      &b->d.plan);
 }
 
 /* prezero_pool=apart: as many folios again, for the zeroer alone. */

@@ -140,7 +140,7 @@ TEST(order_linux_resolves_by_model)
 				 "preempt=none,voluntary,full,lazy radius=9");
 	struct matrix_iter it = { { { 0 } }, false };
 	static const u64 want[] = { 32 << 20, 32 << 20, SZ_2M, SZ_2M };
-	struct matrix_plan pl;
+	struct zero_plan pl;
 	char name[64];
 	u32 n = 0;
 
@@ -150,7 +150,8 @@ TEST(order_linux_resolves_by_model)
 		matrix_resolve(&c, &it.at, SZ_2M, &pl);
 		EXPECT_EQ(pl.order, ORDER_NEIGHBOURHOOD);
 		EXPECT_EQ(pl.radius, 2);
-		EXPECT_EQ(pl.chunk, want[n]);
+		EXPECT_EQ(pl.chunk, want[n] / SZ_4K);
+		EXPECT_EQ(zero_plan_chunk_bytes(&pl), want[n]);
 		n++;
 	}
 	EXPECT_EQ(n, 4);
@@ -164,7 +165,7 @@ TEST(order_linux_resolves_by_model)
 	EXPECT_EQ(pl.radius, 9);
 	EXPECT(matrix_next(&c, &it));
 	matrix_resolve(&c, &it.at, SZ_1G, &pl);
-	EXPECT(pl.chunk == 32 << 20 && pl.radius == 2);
+	EXPECT(pl.chunk == (32 << 20) / SZ_4K && pl.radius == 2);
 	matrix_name(&c, FOLIO_1G, &it.at, "", name, sizeof(name));
 	EXPECT(strcmp(name, "1G.erms.linux") == 0, "%s", name);
 	EXPECT(!matrix_next(&c, &it));
