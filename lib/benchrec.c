@@ -333,7 +333,7 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 		if (d->probe_policy)
 			rec_str(&r, "probe_policy", d->probe_policy);
 	}
-	rec_str(&r, "cpl", cpl_names[c->cpl]);
+	rec_u64(&r, "cpl", c->cpl);
 	rec_u64(&r, "warmups", c->warmups);
 	rec_u64(&r, "runs", c->runs);
 	rec_str(&r, "verify", verify_names[c->verify]);

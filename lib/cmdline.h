@@ -28,6 +28,9 @@ enum param_type {
 #define CMDLINE_MAX_ERRORS 8
 #define CMDLINE_MAX_PARAMS 64
 
+/* Who takes a key: both sides (the default), or one of them. */
+enum param_scope { PARAM_BOTH, PARAM_KERNEL, PARAM_COMPANION };
+
 struct param;
 typedef bool (*param_parse_fn)(const struct param *p, const char *val,
 			       size_t len, void *field, char *err, size_t errlen);
@@ -49,6 +52,8 @@ struct param {
 	const char *help;		/* one line, for messages and docs;
 					 * NULL: made from the choices */
 	const struct param_alias *aliases;	/* P_ENUM: NULL-terminated */
+	enum param_scope scope;		/* which side takes the key */
+	bool bench;			/* a benchmark's key: needs bench= */
 };
 
 struct cmdline_result {

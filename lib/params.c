@@ -43,7 +43,9 @@ const char *const verify_names[] = { "full", "sample", NULL };
 const char *const samples_names[] = { "all", "none", NULL };
 const char *const inject_names[] = { "none", "skip-line", "wrong-pa",
 				     "mark-zeroed", "overrun", NULL };
-const char *const cpl_names[] = { "0", "3", NULL };
+/* Numbers that must be one of these: parse_u64_choice() keeps the number. */
+static const char *const cpl_choices[] = { "0", "3", NULL };
+static const char *const hz_choices[] = { "100", "250", "1000", NULL };
 const u64 folio_bytes[FOLIO_COUNT] = { SZ_4K, SZ_2M, SZ_1G };
 
 static const u32 bauds[] = { 1200, 2400, 4800, 9600, 19200, 38400, 57600,
@@ -116,33 +118,50 @@ static bool parse_console(const struct param *p, const char *val, size_t len,
 }
 
 /* chunk=2M,8M,32M: a list of sizes, each a multiple of 4K. */
+/*
+ * A comma list of at most @max values, each read by @one (which says
+ * what is wrong with a bad one in @err), into @out; their count in *@n.
+ */
+static bool parse_list(const char *val, size_t len, u64 *out, u32 max, u32 *n,
+		       const char *what,
+		       bool (*one)(const char *it, size_t il, u64 *v),
+		       const char *bad, char *err, size_t errlen)
+{
+	const char *s = val, *end = val + len, *it;
+	size_t il;
+
+	*n = 0;
+	while (list_next(&s, end, &it, &il)) {
+		if (*n == max) {
+			ksnprintf(err, errlen, "more than %u %s", max, what);
+			return false;
+		}
+		if (!one(it, il, &out[*n])) {
+			ksnprintf(err, errlen, "'%.*s' is not %s", (int)il, it,
+				  bad);
+			return false;
+		}
+		(*n)++;
+	}
+	return true;
+}
+
+static bool one_chunk(const char *it, size_t il, u64 *v)
+{
+	return parse_size(it, il, v) && *v >= SZ_4K && !(*v % SZ_4K) &&
+	       *v <= 64 * GiB;
+}
+
 static bool parse_chunks(const struct param *p, const char *val, size_t len,
 			 void *field, char *err, size_t errlen)
 {
 	struct hz_config *c = (struct hz_config *)((u8 *)field -
 						   offsetof(struct hz_config, chunks));
-	const char *s = val, *end = val + len, *it;
-	size_t il;
-	u32 n = 0;
 
 	(void)p;
-	while (list_next(&s, end, &it, &il)) {
-		u64 v;
-
-		if (n == MAX_CHUNKS) {
-			ksnprintf(err, errlen, "more than %d chunk sizes", MAX_CHUNKS);
-			return false;
-		}
-		if (!parse_size(it, il, &v) || v < SZ_4K || v % SZ_4K ||
-		    v > 64 * GiB) {
-			ksnprintf(err, errlen, "'%.*s' is not a size that is a "
-				  "multiple of 4K, from 4K to 64G", (int)il, it);
-			return false;
-		}
-		c->chunks[n++] = v;
-	}
-	c->nchunks = n;
-	return true;
+	return parse_list(val, len, c->chunks, MAX_CHUNKS, &c->nchunks,
+			  "chunk sizes", one_chunk, "a size that is a multiple "
+			  "of 4K, from 4K to 64G", err, errlen);
 }
 
 static bool parse_cpus(const struct param *p, const char *val, size_t len,
@@ -153,34 +172,45 @@ static bool parse_cpus(const struct param *p, const char *val, size_t len,
 }
 
 /* scale=1,2,4,all: CPUs per step, each step a set of its own. */
+static bool one_scale(const char *it, size_t il, u64 *v)
+{
+	if (str_eq_n(it, il, "all")) {
+		*v = SCALE_ALL;
+		return true;
+	}
+	return parse_u64(it, il, v) && *v && *v <= CPUSET_MAX;
+}
+
 static bool parse_scale(const struct param *p, const char *val, size_t len,
 			void *field, char *err, size_t errlen)
 {
 	struct hz_config *c = (struct hz_config *)((u8 *)field -
 						   offsetof(struct hz_config, scale));
-	const char *s = val, *end = val + len, *it;
-	size_t il;
-	u32 n = 0;
+	char bad[48];
 
 	(void)p;
-	while (list_next(&s, end, &it, &il)) {
-		u64 v;
+	ksnprintf(bad, sizeof(bad), "a number of CPUs (1..%d) or 'all'",
+		  CPUSET_MAX);
+	return parse_list(val, len, c->scale, MAX_SCALE, &c->nscale,
+			  "scale steps", one_scale, bad, err, errlen);
+}
 
-		if (n == MAX_SCALE) {
-			ksnprintf(err, errlen, "more than %d scale steps", MAX_SCALE);
-			return false;
-		}
-		if (str_eq_n(it, il, "all"))
-			v = SCALE_ALL;
-		else if (!parse_u64(it, il, &v) || !v || v > CPUSET_MAX) {
-			ksnprintf(err, errlen, "'%.*s' is not a number of CPUs "
-				  "(1..%d) or 'all'", (int)il, it, CPUSET_MAX);
-			return false;
-		}
-		c->scale[n++] = (u32)v;
+/* One of p->choices, all numbers: the number itself, not its index. */
+static bool parse_u64_choice(const struct param *p, const char *val,
+			     size_t len, void *field, char *err, size_t errlen)
+{
+	int i = choice_index(p->choices, val, len);
+	size_t pos;
+
+	if (i < 0) {
+		pos = (size_t)ksnprintf(err, errlen, "'%.*s' is not one of ",
+					(int)len, val);
+		for (i = 0; p->choices[i] && pos < errlen; i++)
+			pos += (size_t)ksnprintf(err + pos, errlen - pos, "%s%s",
+						 i ? "|" : "", p->choices[i]);
+		return false;
 	}
-	c->nscale = n;
-	return true;
+	return parse_u64(p->choices[i], strlen(p->choices[i]), field);
 }
 
 /* prezero_n=N|all */
@@ -289,101 +319,150 @@ static bool parse_pmu(const struct param *p, const char *val, size_t len,
 #define F(x) offsetof(struct hz_config, x)
 
 const struct param hz_params[] = {
-	{ "console", P_CUSTOM, F(console), NULL, 0, 0, parse_console,
-	  "console=auto|ttyS0..3[,baud[n|o|e][5-8]]", NULL },
-	{ "exit", P_ENUM, F(exit), exit_names, 0, 0, NULL,
-	  "exit=auto|qemu|halt|reboot", NULL },
-	{ "selftest", P_BOOL, F(selftest), NULL, 0, 0, NULL,
-	  "selftest=on|off", NULL },
-	{ "crash", P_ENUM, F(crash), crash_names, 0, 0, NULL,
-	  "crash=none|pf|ud|gp|de|stack|hang|hang-irq|hold-console", NULL },
-	{ "calib_ms", P_U64, F(calib_ms), NULL, 1, 1000, NULL,
-	  "calib_ms=1..1000", NULL },
-	{ "tsc_tolerance_ppm", P_U64, F(tsc_tolerance_ppm), NULL, 1, 1000000,
-	  NULL, "tsc_tolerance_ppm=1..1000000", NULL },
-	{ "deadline_s", P_U64, F(deadline_s), NULL, 0, 1000000000, NULL,
-	  "deadline_s=0..1000000000 (0: none)", NULL },
-	{ "tsc_skew_ns", P_U64, F(tsc_skew_ns), NULL, 0, 1000000, NULL,
-	  "tsc_skew_ns=0..1000000", NULL },
-	{ "ap_fail", P_U64, F(ap_fail), NULL, 1, CPUSET_MAX - 1, NULL,
-	  "ap_fail=1..1023 (test-only)", NULL },
-	{ "hang_cpu", P_U64, F(hang_cpu), NULL, 0, CPUSET_MAX - 1, NULL,
-	  "hang_cpu=0..1023 (test-only)", NULL },
-	{ "preset", P_ENUM, F(preset), preset_names, 0, 0, NULL,
-	  "preset=none|seed-000|seed-001|seed-002 (docs/reproducing.md)", NULL },
-	{ "bench", P_ENUM, F(bench), bench_names, 0, 0, NULL,
-	  "bench=none|fault|info (kernel), bare|linux-fault|split (companion)", NULL },
-	{ "folio", P_ENUM_LIST, F(folios), folio_names, 0, 0, NULL,
-	  "folio=4K,2M,1G|all", NULL },
-	{ "clear", P_ENUM_LIST, F(prims), prim_names, 0, 0, NULL, NULL, NULL },
-	{ "order", P_ENUM_LIST, F(orders), order_choice_names, 0,
-	  (1ULL << ORDER_COUNT) - 1, NULL, NULL, NULL },
-	{ "size", P_SIZE, F(size), NULL, SZ_4K, 64 * 1024 * GiB, NULL,
-	  "size=4K..64T", NULL },
-	{ "clamp", P_BOOL, F(clamp), NULL, 0, 0, NULL, "clamp=on|off", NULL },
-	{ "runs", P_U64, F(runs), NULL, 1, 1000, NULL, "runs=1..1000", NULL },
-	{ "warmups", P_U64, F(warmups), NULL, 0, 100, NULL, "warmups=0..100", NULL },
-	{ "chunk", P_CUSTOM, F(chunks), NULL, 0, 0, parse_chunks,
-	  "chunk=SIZE[,SIZE...] (multiples of 4K)", NULL },
-	{ "radius", P_U64, F(radius), NULL, 0, 262143, NULL,
-	  "radius=0..262143 (pages)", NULL },
-	{ "touch", P_ENUM, F(touch), touch_names, 0, 0, NULL,
-	  "touch=seq|reverse|random", NULL },
-	{ "offset", P_ENUM, F(offset), offset_names, 0, 0, NULL,
-	  "offset=first|middle|last|random", NULL },
-	{ "access", P_ENUM, F(access), access_names, 0, 0, NULL,
-	  "access=none|write|read", NULL },
-	{ "cache", P_ENUM, F(cache), cache_names, 0, 0, NULL,
-	  "cache=cold|warm|wbinvd", cache_aliases },
-	{ "pte", P_ENUM, F(pte), pte_names, 0, 0, NULL, "pte=linux|clean", NULL },
-	{ "verify", P_ENUM, F(verify), verify_names, 0, 0, NULL,
-	  "verify=full|sample", NULL },
-	{ "samples", P_ENUM, F(samples), samples_names, 0, 0, NULL,
-	  "samples=all|none", NULL },
-	{ "inject", P_ENUM, F(inject), inject_names, 0, 0, NULL,
-	  "inject=none|skip-line|wrong-pa|mark-zeroed|overrun", NULL },
-	{ "inject_lines", P_U64, F(inject_lines), NULL, 1, INJECT_MAX_LINES,
-	  NULL, "inject_lines=1..4096", NULL },
-	{ "cpl", P_ENUM, F(cpl), cpl_names, 0, 0, NULL, "cpl=0|3", NULL },
-	{ "seed", P_U64, F(seed), NULL, 0, ~0ULL, NULL, "seed=NUMBER", NULL },
-	{ "preempt", P_ENUM_LIST, F(preempts), preempt_names, 0, 0, NULL,
-	  NULL, NULL },
-	{ "hz", P_U64, F(hz), NULL, 100, 1000, NULL, "hz=100|250|1000", NULL },
-	{ "probe", P_ENUM, F(probe), probe_names, 0, 0, NULL,
-	  "probe=none|latency", NULL },
-	{ "probe_us", P_U64, F(probe_us), NULL, 10, 1000000, NULL,
-	  "probe_us=10..1000000", NULL },
-	{ "probe_class", P_ENUM, F(probe_class), probe_class_names, 0, 0, NULL,
-	  "probe_class=normal|rt", NULL },
-	{ "cpus", P_CUSTOM, F(cpus), NULL, 0, 0, parse_cpus,
-	  "cpus=CPULIST (0-3,8; 0-15:2/4)|all", NULL },
-	{ "scale", P_CUSTOM, F(scale), NULL, 0, 0, parse_scale,
-	  "scale=N[,N...] (CPUs per step; 'all')", NULL },
-	{ "numa", P_ENUM, F(numa), numa_names, 0, 0, NULL,
-	  "numa=local|remote|interleave", NULL },
-	{ "prezero", P_ENUM_LIST, F(prezeros), prezero_names, 0, 0, NULL,
-	  "prezero=none,request,idle,dedicated,on-free|all", NULL },
-	{ "prezero_n", P_CUSTOM, F(prezero_n), NULL, 0, 0, parse_prezero_n,
-	  "prezero_n=N|all", NULL },
-	{ "prezero_clear", P_CUSTOM, F(prezero_clear), NULL, 0, 0,
-	  parse_prezero_clear, "prezero_clear=same|PRIMITIVE", NULL },
-	{ "prezero_order", P_CUSTOM, F(prezero_order), NULL, 0, 0,
-	  parse_prezero_order, "prezero_order=same|ORDER", NULL },
-	{ "prezero_cpu", P_U64, F(prezero_cpu), NULL, 0, CPUSET_MAX - 1, NULL,
-	  "prezero_cpu=0..1023", NULL },
-	{ "prezero_low", P_U64, F(prezero_low), NULL, 0, 100, NULL,
-	  "prezero_low=0..100 (% of the pool)", NULL },
-	{ "prezero_high", P_U64, F(prezero_high), NULL, 1, 100, NULL,
-	  "prezero_high=1..100 (% of the pool)", NULL },
-	{ "prezero_idle_ms", P_U64, F(prezero_idle_ms), NULL, 0, 100000, NULL,
-	  "prezero_idle_ms=0..100000", NULL },
-	{ "prezero_pool", P_ENUM, F(prezero_pool), prezero_pool_names, 0, 0,
-	  NULL, "prezero_pool=shared|apart", NULL },
-	{ "pmu", P_CUSTOM, F(npmu), NULL, 0, 0, parse_pmu,
-	  "pmu=none|EVENT[,EVENT...] (instructions, cycles, ...)", NULL },
-	{ "cpu", P_U64, F(cpu), NULL, 0, CPU_AUTO - 1, NULL, "cpu=0..4095", NULL },
-	{ "backing", P_ENUM_LIST, F(backings), backing_names, 0, 0, NULL,
-	  "backing=hugetlb,thp,base|all", NULL },
+	{ .key = "console", .type = P_CUSTOM, .offset = F(console),
+	  .parse = parse_console,
+	  .help = "console=auto|ttyS0..3[,baud[n|o|e][5-8]]",
+	  .scope = PARAM_KERNEL },
+	{ .key = "exit", .type = P_ENUM, .offset = F(exit),
+	  .choices = exit_names, .help = "exit=auto|qemu|halt|reboot",
+	  .scope = PARAM_KERNEL },
+	{ .key = "selftest", .type = P_BOOL, .offset = F(selftest),
+	  .help = "selftest=on|off", .scope = PARAM_KERNEL },
+	{ .key = "crash", .type = P_ENUM, .offset = F(crash),
+	  .choices = crash_names,
+	  .help = "crash=none|pf|ud|gp|de|stack|hang|hang-irq|hold-console",
+	  .scope = PARAM_KERNEL },
+	{ .key = "calib_ms", .type = P_U64, .offset = F(calib_ms), .min = 1,
+	  .max = 1000, .help = "calib_ms=1..1000", .scope = PARAM_KERNEL },
+	{ .key = "tsc_tolerance_ppm", .type = P_U64,
+	  .offset = F(tsc_tolerance_ppm), .min = 1, .max = 1000000,
+	  .help = "tsc_tolerance_ppm=1..1000000", .scope = PARAM_KERNEL },
+	{ .key = "deadline_s", .type = P_U64, .offset = F(deadline_s),
+	  .max = 1000000000, .help = "deadline_s=0..1000000000 (0: none)",
+	  .scope = PARAM_KERNEL },
+	{ .key = "tsc_skew_ns", .type = P_U64, .offset = F(tsc_skew_ns),
+	  .max = 1000000, .help = "tsc_skew_ns=0..1000000",
+	  .scope = PARAM_KERNEL },
+	{ .key = "ap_fail", .type = P_U64, .offset = F(ap_fail), .min = 1,
+	  .max = CPUSET_MAX - 1, .help = "ap_fail=1..1023 (test-only)",
+	  .scope = PARAM_KERNEL },
+	{ .key = "hang_cpu", .type = P_U64, .offset = F(hang_cpu),
+	  .max = CPUSET_MAX - 1, .help = "hang_cpu=0..1023 (test-only)",
+	  .scope = PARAM_KERNEL, .bench = true },
+	{ .key = "preset", .type = P_ENUM, .offset = F(preset),
+	  .choices = preset_names,
+	  .help = "preset=none|seed-000|seed-001|seed-002 (docs/reproducing.md)" },
+	{ .key = "bench", .type = P_ENUM, .offset = F(bench),
+	  .choices = bench_names,
+	  .help = "bench=none|fault|info (kernel), bare|linux-fault|split (companion)" },
+	{ .key = "folio", .type = P_ENUM_LIST, .offset = F(folios),
+	  .choices = folio_names, .help = "folio=4K,2M,1G|all", .bench = true },
+	{ .key = "clear", .type = P_ENUM_LIST, .offset = F(prims),
+	  .choices = prim_names, .bench = true },
+	{ .key = "order", .type = P_ENUM_LIST, .offset = F(orders),
+	  .choices = order_choice_names, .max = (1ULL << ORDER_COUNT) - 1,
+	  .bench = true },
+	{ .key = "size", .type = P_SIZE, .offset = F(size), .min = SZ_4K,
+	  .max = 64 * 1024 * GiB, .help = "size=4K..64T", .bench = true },
+	{ .key = "clamp", .type = P_BOOL, .offset = F(clamp),
+	  .help = "clamp=on|off", .scope = PARAM_KERNEL, .bench = true },
+	{ .key = "runs", .type = P_U64, .offset = F(runs), .min = 1,
+	  .max = 1000, .help = "runs=1..1000", .bench = true },
+	{ .key = "warmups", .type = P_U64, .offset = F(warmups), .max = 100,
+	  .help = "warmups=0..100", .bench = true },
+	{ .key = "chunk", .type = P_CUSTOM, .offset = F(chunks),
+	  .parse = parse_chunks,
+	  .help = "chunk=SIZE[,SIZE...] (multiples of 4K)", .bench = true },
+	{ .key = "radius", .type = P_U64, .offset = F(radius), .max = 262143,
+	  .help = "radius=0..262143 (pages)", .bench = true },
+	{ .key = "touch", .type = P_ENUM, .offset = F(touch),
+	  .choices = touch_names, .help = "touch=seq|reverse|random",
+	  .bench = true },
+	{ .key = "offset", .type = P_ENUM, .offset = F(offset),
+	  .choices = offset_names, .help = "offset=first|middle|last|random",
+	  .bench = true },
+	{ .key = "access", .type = P_ENUM, .offset = F(access),
+	  .choices = access_names, .help = "access=none|write|read",
+	  .bench = true },
+	{ .key = "cache", .type = P_ENUM, .offset = F(cache),
+	  .choices = cache_names, .help = "cache=cold|warm|wbinvd",
+	  .aliases = cache_aliases, .bench = true },
+	{ .key = "pte", .type = P_ENUM, .offset = F(pte),
+	  .choices = pte_names, .help = "pte=linux|clean",
+	  .scope = PARAM_KERNEL, .bench = true },
+	{ .key = "verify", .type = P_ENUM, .offset = F(verify),
+	  .choices = verify_names, .help = "verify=full|sample",
+	  .bench = true },
+	{ .key = "samples", .type = P_ENUM, .offset = F(samples),
+	  .choices = samples_names, .help = "samples=all|none", .bench = true },
+	{ .key = "inject", .type = P_ENUM, .offset = F(inject),
+	  .choices = inject_names,
+	  .help = "inject=none|skip-line|wrong-pa|mark-zeroed|overrun",
+	  .scope = PARAM_KERNEL, .bench = true },
+	{ .key = "inject_lines", .type = P_U64, .offset = F(inject_lines),
+	  .min = 1, .max = INJECT_MAX_LINES, .help = "inject_lines=1..4096",
+	  .scope = PARAM_KERNEL, .bench = true },
+	{ .key = "cpl", .type = P_CUSTOM, .offset = F(cpl),
+	  .choices = cpl_choices, .parse = parse_u64_choice,
+	  .scope = PARAM_KERNEL, .bench = true },
+	{ .key = "seed", .type = P_U64, .offset = F(seed), .max = ~0ULL,
+	  .help = "seed=NUMBER", .bench = true },
+	{ .key = "preempt", .type = P_ENUM_LIST, .offset = F(preempts),
+	  .choices = preempt_names, .scope = PARAM_KERNEL, .bench = true },
+	{ .key = "hz", .type = P_CUSTOM, .offset = F(hz),
+	  .choices = hz_choices, .parse = parse_u64_choice,
+	  .scope = PARAM_KERNEL, .bench = true },
+	{ .key = "probe", .type = P_ENUM, .offset = F(probe),
+	  .choices = probe_names, .help = "probe=none|latency", .bench = true },
+	{ .key = "probe_us", .type = P_U64, .offset = F(probe_us), .min = 10,
+	  .max = 1000000, .help = "probe_us=10..1000000", .bench = true },
+	{ .key = "probe_class", .type = P_ENUM, .offset = F(probe_class),
+	  .choices = probe_class_names, .help = "probe_class=normal|rt",
+	  .bench = true },
+	{ .key = "cpus", .type = P_CUSTOM, .offset = F(cpus),
+	  .parse = parse_cpus, .help = "cpus=CPULIST (0-3,8; 0-15:2/4)|all",
+	  .bench = true },
+	{ .key = "scale", .type = P_CUSTOM, .offset = F(scale),
+	  .parse = parse_scale,
+	  .help = "scale=N[,N...] (CPUs per step; 'all')", .bench = true },
+	{ .key = "numa", .type = P_ENUM, .offset = F(numa),
+	  .choices = numa_names, .help = "numa=local|remote|interleave",
+	  .bench = true },
+	{ .key = "prezero", .type = P_ENUM_LIST, .offset = F(prezeros),
+	  .choices = prezero_names,
+	  .help = "prezero=none,request,idle,dedicated,on-free|all",
+	  .bench = true },
+	{ .key = "prezero_n", .type = P_CUSTOM, .offset = F(prezero_n),
+	  .parse = parse_prezero_n, .help = "prezero_n=N|all", .bench = true },
+	{ .key = "prezero_clear", .type = P_CUSTOM,
+	  .offset = F(prezero_clear), .parse = parse_prezero_clear,
+	  .help = "prezero_clear=same|PRIMITIVE", .bench = true },
+	{ .key = "prezero_order", .type = P_CUSTOM,
+	  .offset = F(prezero_order), .parse = parse_prezero_order,
+	  .help = "prezero_order=same|ORDER", .bench = true },
+	{ .key = "prezero_cpu", .type = P_U64, .offset = F(prezero_cpu),
+	  .max = CPUSET_MAX - 1, .help = "prezero_cpu=0..1023", .bench = true },
+	{ .key = "prezero_low", .type = P_U64, .offset = F(prezero_low),
+	  .max = 100, .help = "prezero_low=0..100 (% of the pool)",
+	  .bench = true },
+	{ .key = "prezero_high", .type = P_U64, .offset = F(prezero_high),
+	  .min = 1, .max = 100, .help = "prezero_high=1..100 (% of the pool)",
+	  .bench = true },
+	{ .key = "prezero_idle_ms", .type = P_U64,
+	  .offset = F(prezero_idle_ms), .max = 100000,
+	  .help = "prezero_idle_ms=0..100000", .bench = true },
+	{ .key = "prezero_pool", .type = P_ENUM, .offset = F(prezero_pool),
+	  .choices = prezero_pool_names, .help = "prezero_pool=shared|apart",
+	  .bench = true },
+	{ .key = "pmu", .type = P_CUSTOM, .offset = F(npmu),
+	  .parse = parse_pmu,
+	  .help = "pmu=none|EVENT[,EVENT...] (instructions, cycles, ...)",
+	  .bench = true },
+	{ .key = "cpu", .type = P_U64, .offset = F(cpu), .max = CPU_AUTO - 1,
+	  .help = "cpu=0..4095", .scope = PARAM_COMPANION },
+	{ .key = "backing", .type = P_ENUM_LIST, .offset = F(backings),
+	  .choices = backing_names, .help = "backing=hugetlb,thp,base|all",
+	  .scope = PARAM_COMPANION, .bench = true },
 };
 
 const size_t hz_nparams = ARRAY_SIZE(hz_params);
@@ -414,7 +493,7 @@ void config_defaults(struct hz_config *c)
 	c->nchunks = 1;
 	c->chunks[0] = LINUX_BATCH;
 	c->radius = LINUX_RADIUS;
-	c->cpl = 1;			/* index of "3" in cpl_names */
+	c->cpl = 3;
 	c->cache = CACHE_COLD;
 	c->pte = PTE_MODE_LINUX;
 	c->inject_lines = 16;
@@ -433,21 +512,6 @@ void config_defaults(struct hz_config *c)
 	c->prezero_high = 50;
 	c->prezero_idle_ms = 20;
 	c->backings = (1ULL << BACKING_COUNT) - 1;
-}
-
-static bool is_bench_key(const char *key)
-{
-	static const char *const keys[] = {
-		"folio", "clear", "order", "size", "clamp", "runs", "warmups", "chunk",
-		"radius", "touch", "offset", "access", "cache", "verify",
-		"samples", "inject", "inject_lines", "cpl", "seed", "backing",
-		"pte", "preempt", "hz", "probe", "probe_us", "probe_class", "cpus", "scale",
-		"numa", "prezero", "prezero_n", "prezero_clear", "prezero_order",
-		"prezero_cpu", "prezero_low", "prezero_high", "prezero_idle_ms",
-		"prezero_pool", "pmu", "hang_cpu", NULL,
-	};
-
-	return choice_index(keys, key, strlen(key)) >= 0;
 }
 
 static void refuse(struct cmdline_result *res, const char *fmt, ...)
@@ -481,23 +545,15 @@ bool config_given(const struct cmdline_result *res, const char *key)
 bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 			 bool companion)
 {
-	static const char *const kernel_only[] = {
-		"console", "exit", "selftest", "crash", "calib_ms",
-		"tsc_tolerance_ppm", "tsc_skew_ns", "ap_fail", "hang_cpu",
-		"deadline_s",
-		"cpl", "inject",
-		"inject_lines", "pte", "clamp",
-		"preempt", "hz", NULL,
-	};
-	static const char *const companion_only[] = { "cpu", "backing", NULL };
-	const char *const *keys = companion ? kernel_only : companion_only;
+	enum param_scope other = companion ? PARAM_KERNEL : PARAM_COMPANION;
 	u32 before = res->nerrors;
 
-	for (u32 i = 0; keys[i]; i++)
-		if (given(res, keys[i]))
-			refuse(res, "key '%s' has no meaning in %s", keys[i],
-			       companion ? "the Linux companion (it is a kernel key)"
-					 : "the kernel (it is for build/hugezero-linux)");
+	for (size_t i = 0; i < hz_nparams; i++)
+		if (hz_params[i].scope == other && (res->given & (1ULL << i)))
+			refuse(res, "key '%s' has no meaning in %s",
+			       hz_params[i].key, companion ?
+			       "the Linux companion (it is a kernel key)" :
+			       "the kernel (it is for build/hugezero-linux)");
 	if (companion && (c->bench == BENCH_NONE || c->bench == BENCH_FAULT ||
 			  c->bench == BENCH_INFO))
 		refuse(res, "bench=%s runs in the kernel; the companion runs "
@@ -532,8 +588,7 @@ bool config_check(const struct hz_config *c, struct cmdline_result *res)
 
 	if (c->bench == BENCH_NONE) {
 		for (size_t i = 0; i < hz_nparams; i++)
-			if ((res->given & (1ULL << i)) &&
-			    is_bench_key(hz_params[i].key))
+			if ((res->given & (1ULL << i)) && hz_params[i].bench)
 				refuse(res, "key '%s' is a benchmark key, but no "
 				       "bench= was given (bench=fault)",
 				       hz_params[i].key);
@@ -546,9 +601,6 @@ bool config_check(const struct hz_config *c, struct cmdline_result *res)
 	if (given(res, "cpu") && given(res, "cpus"))
 		refuse(res, "cpu= pins one process; cpus= runs one per CPU: "
 		       "give one of them");
-	if (c->hz != 100 && c->hz != 250 && c->hz != 1000)
-		refuse(res, "hz=%llu: the tick is 100, 250 or 1000 Hz",
-		       (unsigned long long)c->hz);
 	for (u32 f = 0; f < FOLIO_COUNT; f++) {
 		if (!(c->folios & (1ULL << f)))
 			continue;

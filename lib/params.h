@@ -92,7 +92,7 @@ struct hz_config {
 	u32 touch, offset, access, cache, verify, samples, inject;
 	u32 pte;		/* enum pte_mode */
 	u64 inject_lines;	/* inject=skip-line: dirty lines per run */
-	u32 cpl;		/* index in cpl_names: 0 = ring 0, 1 = ring 3 */
+	u64 cpl;		/* the ring the workload runs in: 0 or 3 */
 	u64 seed;
 
 	/* Scheduling models (docs/sched.md) */
@@ -105,7 +105,7 @@ struct hz_config {
 	/* All CPUs at once (docs/smp.md) */
 	struct cpu_set cpus;	/* which CPUs run the workload */
 	u32 nscale;		/* 0: one step, every CPU of cpus */
-	u32 scale[MAX_SCALE];	/* CPUs per step; SCALE_ALL: all of cpus */
+	u64 scale[MAX_SCALE];	/* CPUs per step; SCALE_ALL: all of cpus */
 	u32 numa;		/* enum numa_mode */
 
 	/* Pre-zeroing (docs/prezero.md) */
@@ -134,7 +134,7 @@ extern const char *const crash_names[];
 extern const char *const bench_names[], *const folio_names[],
 	*const touch_names[], *const offset_names[], *const access_names[],
 	*const cache_names[], *const verify_names[], *const samples_names[],
-	*const inject_names[], *const cpl_names[], *const backing_names[],
+	*const inject_names[], *const backing_names[],
 	*const pte_names[], *const probe_names[],
 	*const probe_class_names[], *const order_choice_names[],
 	*const numa_names[], *const prezero_names[], *const prezero_pool_names[];

@@ -325,7 +325,7 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	if (group_start(b->g, b->idx)) {
 		if (b->c->hang_cpu == bc->cpu)
 			hang_here();
-		workload_run(wl, b->c->cpl == 1, b->model_on);
+		workload_run(wl, b->c->cpl == 3, b->model_on);
 	} else {
 		bench_fail(o, "%s: the run was aborted on another CPU before "
 			   "the timed part", b->d.name);

@@ -139,10 +139,9 @@ TEST(cmdline_enum_list)
 		u64 mask;
 	} cfg = { 0 };
 	const struct param p[] = {
-		{ "folio", P_ENUM_LIST, 0, sizes, 0, 0, NULL, "folio=4K,2M,1G",
-		  NULL },
-		{ "size", P_SIZE, 0, NULL, 4096, 1ULL << 40, NULL, "size=4K..",
-		  NULL },
+		{ .key = "folio", .type = P_ENUM_LIST, .choices = sizes },
+		{ .key = "size", .type = P_SIZE, .min = 4096, .max = 1ULL << 40,
+		  .help = "size=4K.." },
 	};
 	struct cmdline_result r;
 
@@ -218,7 +217,15 @@ TEST(cmdline_scheduling_keys)
 	config_defaults(&c);
 	memset(&r, 0, sizeof(r));
 	EXPECT(!config_parse("bench=fault hz=300", &c, &r));
-	EXPECT(strstr(r.errors[0], "100, 250 or 1000"), "%s", r.errors[0]);
+	EXPECT(strstr(r.errors[0], "'300' is not one of 100|250|1000"), "%s",
+	       r.errors[0]);
+	/* cpl= keeps the ring's number, not an index. */
+	config_defaults(&c);
+	EXPECT_EQ(c.cpl, 3);
+	memset(&r, 0, sizeof(r));
+	EXPECT(config_parse("bench=fault cpl=0", &c, &r));
+	EXPECT_EQ(c.cpl, 0);
+	EXPECT(!config_parse("bench=fault cpl=1", &c, &r));
 	config_defaults(&c);
 	memset(&r, 0, sizeof(r));
 	EXPECT(config_parse("bench=fault probe=latency", &c, &r));
