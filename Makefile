@@ -118,7 +118,7 @@ $(BUILD)/hugezero-linux: $(COMPANION_SRCS) $(BUILD)/host/clear.o \
 	$(Q)$(HOSTCC) $(COMPANION_CFLAGS) -o $@ $(COMPANION_SRCS) $(BUILD)/host/clear.o \
 		-pthread
 
-$(BUILD)/hugezero-plain: tests/bench/plain.c
+$(BUILD)/hugezero-plain: hosted/plain/plain.c
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC,$@)
 	$(Q)$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
