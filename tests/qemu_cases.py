@@ -113,6 +113,22 @@ def expect_log(pattern: str, what: str) -> Check:
     return lambda res: None if has(res, pattern) else f"log lacks {what} ({pattern!r})"
 
 
+def pit_retried_or_given_up(res: qemu.BootResult) -> str | None:
+    """The stalled PIT measured again with its retries, agreeing with the
+    others; or, where a loaded host stops the vCPU for more than a wrap
+    window after window, given up for that reason with the other two
+    references agreeing.  Either is right; what the host's load does is
+    not the kernel's to decide."""
+    retried = all_of(expect_log(r"(?m)tsc: pit +ref .* retries [1-9]\d*$",
+                                "the PIT measured, with its retries"),
+                     expect_log(r"3 precise references, 3 agree", "the PIT agreeing"))
+    given_up = all_of(expect_log(r"tsc: pit +unusable: \d+ windows in a row discarded, "
+                                 r"the last: a \d+ us gap", "the PIT given up"),
+                      expect_log(r"2 precise references, 2 agree", "the other two agreeing"))
+    why = retried(res)
+    return None if why is None or given_up(res) is None else why
+
+
 def expect_rc(rc: int) -> Check:
     def run(res: qemu.BootResult) -> str | None:
         if res.timed_out:
@@ -268,9 +284,7 @@ CASES = [
              passes, expect_log(r"tsc: pit +run \d: window discarded: a \d+ us "
                                 r"gap between two reads may hide a 54924 us wrap",
                                 "a discarded PIT window"),
-             expect_log(r"(?m)tsc: pit +ref .* retries [1-9]\d*$",
-                        "the PIT measured, with its retries"),
-             expect_log(r"3 precise references, 3 agree", "the PIT agreeing"))),
+             pit_retried_or_given_up)),
     # Stopped for 80 ms every 30 ms through the PIT's windows, as the old
     # calibration failed once under load: every window it keeps must be
     # right, and if none was, the PIT is unusable for that reason.
