@@ -352,23 +352,6 @@ static void keep(const char *s, size_t n)
 	early_len += n;
 }
 
-/* The ticket lock, its wait watched: a holder stuck for good (hung, or
- * stopped while writing) must not keep a run from its deadline. */
-static u64 lock_watched(void)
-{
-	u64 flags = read_rflags();
-	u32 me, spins = 0;
-
-	irq_disable();
-	me = __atomic_fetch_add(&lock.next, 1, __ATOMIC_ACQUIRE);
-	while (__atomic_load_n(&lock.owner, __ATOMIC_ACQUIRE) != me) {
-		cpu_relax();
-		watch_wait(&spins, holder, "for the console lock",
-			   WATCH_LOOSE);
-	}
-	return flags;
-}
-
 void console_write(const char *s, size_t n)
 {
 	u32 me, owner;
@@ -391,7 +374,8 @@ void console_write(const char *s, size_t n)
 		put(s, n);
 		return;
 	}
-	flags = lock_watched();
+	flags = spin_lock_irqsave_watched(&lock, &holder,
+					  "for the console lock");
 	holder = me;
 	put(s, n);
 	holder = ~0u;
@@ -412,7 +396,7 @@ void console_takeover(void)
  * as a CPU hung in the middle of a write would. */
 void console_hold_forever(volatile u32 *holding)
 {
-	lock_watched();
+	spin_lock_irqsave_watched(&lock, &holder, "for the console lock");
 	holder = this_cpu()->cpu;
 	*holding = 1;
 	for (;;)

@@ -49,22 +49,24 @@ bool cmdline_ok;
 static void take_over(void)
 {
 	static volatile u32 ending;
+	char who[128];
 	u32 asked, missing;
 
+	irq_disable();		/* as panic(): nothing nests in the ending */
 	if (__atomic_exchange_n(&ending, 1, __ATOMIC_ACQ_REL)) {
 		smp_aborted = true;
 		machine_halt();
 	}
 	smp_aborted = true;
-	missing = smp_stop_others(timebase.tsc_hz ? timebase.tsc_hz : ~0ULL,
-				  &asked);
+	missing = smp_stop_others(timebase.tsc_hz ? timebase.tsc_hz : 1ULL << 32,
+				  &asked, who, sizeof(who));
 	console_takeover();
 	if (this_cpu()->cpu)
 		printk("hugezero: cpu %u ends the run\n", this_cpu()->cpu);
 	if (missing)
 		printk("hugezero: %u of %u other CPUs did not stop within a "
-		       "second of their NMI; their output is dropped\n",
-		       missing, asked);
+		       "second of their NMI (cpus %s); their output is dropped\n",
+		       missing, asked, who);
 }
 
 static __noreturn void finish_taken(int rc)
@@ -119,7 +121,6 @@ static void deadline_expired(const char *why)
 
 static void fatal_hook(void)
 {
-	take_over();
 	selftest_abort_current();
 	printk("hugezero: fatal: unexpected exception; stopping the run\n");
 	finish_taken(RC_FATAL);
@@ -273,6 +274,17 @@ static void run_bench(struct ktap *k)
 		k->fail++;
 		return;
 	}
+	if (config.hang_cpu != CPU_AUTO &&
+	    (!smp_is_up((u32)config.hang_cpu) ||
+	     !cpu_set_has(&config.cpus, (u32)config.hang_cpu))) {
+		ktap_subtest_start(k, "fault", 0);
+		ktap_diag(k, "benchmark not run: hang_cpu=%llu names no CPU of "
+			  "cpus= that is up, so nothing would hang",
+			  (unsigned long long)config.hang_cpu);
+		ktap_subtest_end(k, "fault", KTAP_FAIL);
+		k->fail++;
+		return;
+	}
 	if (!preset_apply(&config, &cmdline_result)) {
 		ktap_subtest_start(k, "fault", 0);
 		ktap_diag(k, "benchmark not run: the preset does not fit here");
@@ -314,7 +326,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	load_delta = delta;
 	console_early_init();
 	percpu_init_bsp();
-	trap_set_fatal_hook(fatal_hook);
+	trap_set_fatal_hooks(take_over, fatal_hook);
 	bootinfo_parse(magic, mbi);
 	config_defaults(&config);
 	cmdline_ok = config_parse(boot_info.cmdline, &config, &cmdline_result);

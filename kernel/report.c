@@ -12,6 +12,7 @@
 #include "kernel/mm/memory.h"
 #include "kernel/report.h"
 #include "kernel/timebase.h"
+#include "kernel/watch.h"
 #include "lib/benchrec.h"
 #include "lib/format.h"
 #include "lib/string.h"
@@ -48,7 +49,8 @@ static void records_lock_take(void *ctx)
 	/* After a takeover the lock may be a stopped CPU's for good. */
 	if (console_owner() != ~0u)
 		return;
-	spin_lock(&records_lock);
+	spin_lock_watched(&records_lock, &records_holder,
+			  "for the records lock");
 	records_holder = me;
 	records_depth = 1;
 	records_flags = flags;

@@ -2,6 +2,7 @@
 #ifndef KERNEL_WATCH_H
 #define KERNEL_WATCH_H
 
+#include "arch/x86_64/spinlock.h"
 #include "lib/types.h"
 
 /*
@@ -37,6 +38,34 @@ static inline void watch_wait(u32 *spins, u32 culprit, const char *waiting,
 {
 	if (!(++*spins & 63))
 		watch_call(culprit, waiting, kind);
+}
+
+/*
+ * A ticket lock shared by CPUs, its wait watched: a holder stuck for good
+ * (hung, or stopped while it held it) does not keep the run from its
+ * deadline.  @holder: where the holder's CPU number is kept, or NULL.
+ */
+static inline void spin_lock_watched(struct spinlock *l,
+				     const volatile u32 *holder,
+				     const char *what)
+{
+	u32 me = __atomic_fetch_add(&l->next, 1, __ATOMIC_ACQUIRE), spins = 0;
+
+	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != me) {
+		cpu_relax();
+		watch_wait(&spins, holder ? *holder : ~0u, what, WATCH_LOOSE);
+	}
+}
+
+static inline u64 spin_lock_irqsave_watched(struct spinlock *l,
+					    const volatile u32 *holder,
+					    const char *what)
+{
+	u64 flags = read_rflags();
+
+	irq_disable();
+	spin_lock_watched(l, holder, what);
+	return flags;
 }
 
 #endif

@@ -59,7 +59,7 @@ CASES = [
              "checked between passes", r"during 2M\.erms\.contiguous-page on cpu 0, fault \d+")),
 ]
 
-IDLE_AP = r"the timer of idle cpu \d+"
+IDLE_AP = r"the watch timer of cpu \d+"
 
 # Hung with interrupts masked: only another CPU can say so; an idle AP
 # ends the run itself, stopping the boot CPU with an NMI.  (The checks

@@ -125,7 +125,10 @@ void percpu_init_ap(struct percpu *pc)
 	gdt_init(pc);
 	load_idt();
 	wrmsr(MSR_GS_BASE, (u64)pc);
-	wrmsr(MSR_KERNEL_GS_BASE, 0);
+	/* The same in both: an NMI or #MC landing between a ring change and
+	 * its SWAPGS still finds this CPU's data (Linux's paranoid_entry
+	 * checks instead); ring 3 never uses GS. */
+	wrmsr(MSR_KERNEL_GS_BASE, (u64)pc);
 }
 
 void percpu_init_bsp(void)
@@ -140,5 +143,8 @@ void percpu_init_bsp(void)
 	idt_init();
 	/* Segment loads above cleared GS base's meaning; set it last. */
 	wrmsr(MSR_GS_BASE, (u64)pc);
-	wrmsr(MSR_KERNEL_GS_BASE, 0);
+	/* The same in both: an NMI or #MC landing between a ring change and
+	 * its SWAPGS still finds this CPU's data (Linux's paranoid_entry
+	 * checks instead); ring 3 never uses GS. */
+	wrmsr(MSR_KERNEL_GS_BASE, (u64)pc);
 }

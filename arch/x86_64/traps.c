@@ -13,7 +13,7 @@
 #include "lib/printk.h"
 
 static trap_handler_fn handlers[256];
-static fatal_hook_fn fatal_hook;
+static fatal_hook_fn fatal_begin, fatal_hook;
 static irq_exit_fn irq_exit_hook;
 
 u64 trap_try_asm(void (*fn)(void *), void *arg, struct trap_jmp *j);
@@ -43,9 +43,10 @@ void trap_set_handler(u32 vector, trap_handler_fn fn)
 		handlers[vector] = fn;
 }
 
-void trap_set_fatal_hook(fatal_hook_fn fn)
+void trap_set_fatal_hooks(fatal_hook_fn begin, fatal_hook_fn end)
 {
-	fatal_hook = fn;
+	fatal_begin = begin;
+	fatal_hook = end;
 }
 
 irq_exit_fn trap_set_irq_exit_hook(irq_exit_fn fn)
@@ -178,6 +179,8 @@ static __noreturn void fatal(const struct regs *r)
 		for (;;)
 			halt();
 	}
+	if (fatal_begin)
+		fatal_begin();
 	dump(r);
 	if (fatal_hook)
 		fatal_hook();

@@ -76,7 +76,11 @@ u64 trap_try(void (*fn)(void *), void *arg, struct trap_info *info);
 
 /* Called by the fatal path before it stops the machine (prints, exits). */
 typedef void (*fatal_hook_fn)(void);
-void trap_set_fatal_hook(fatal_hook_fn fn);
+/*
+ * @begin runs before the exception is dumped (it may stop other CPUs and
+ * take the console over, so the dump waits on no lock), @end after it.
+ */
+void trap_set_fatal_hooks(fatal_hook_fn begin, fatal_hook_fn end);
 
 const char *trap_name(u64 vector);
 /* Print a frame-pointer backtrace starting at @rbp (addresses only). */

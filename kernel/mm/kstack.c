@@ -4,6 +4,7 @@
 #include "arch/x86_64/percpu.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/memory.h"
+#include "kernel/watch.h"
 #include "lib/string.h"
 
 /* The window's virtual space is not given back (a bump allocation): a
@@ -15,7 +16,7 @@ void kstack_free(void *base, u64 bytes)
 	for (u64 off = 0; off < bytes; off += SZ_4K) {
 		int err;
 
-		spin_lock(&kernel_pt_lock);
+		spin_lock_watched(&kernel_pt_lock, NULL, "for the kernel page tables");
 		err = pt_unmap(kernel_pml4, va + off, LEAF_4K, &pa);
 		spin_unlock(&kernel_pt_lock);
 		if (err == PT_OK)
@@ -37,7 +38,7 @@ static bool map_pages(u64 va, u64 bytes, bool (*guard)(u64 off))
 			continue;
 		pa = frame_alloc(SZ_4K);
 		if (pa != FRAME_NONE) {
-			spin_lock(&kernel_pt_lock);
+			spin_lock_watched(&kernel_pt_lock, NULL, "for the kernel page tables");
 			err = pt_map(kernel_pml4, va + off, pa, LEAF_4K,
 				     PTE_W | PTE_NX);
 			spin_unlock(&kernel_pt_lock);

@@ -8,6 +8,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
 #include "kernel/mm/memory.h"
+#include "kernel/watch.h"
 #include "lib/string.h"
 
 extern char __image_start[], __image_end[];
@@ -32,8 +33,15 @@ static u64 table_bytes;
 /* Frees that failed, each reported when it happened. */
 static u64 errors;
 
+/* CPUs allocate at once; a stuck holder must not outlive the deadline. */
+static inline u64 frames_lock_take(void)
+{
+	return spin_lock_irqsave_watched(&frames_lock, NULL,
+					 "for the frame allocator");
+}
+
 #define LOCKED(type, expr) ({						\
-	u64 _f = spin_lock_irqsave(&frames_lock);			\
+	u64 _f = frames_lock_take();					\
 	type _v = (expr);						\
 	spin_unlock_irqrestore(&frames_lock, _f);			\
 	_v;								\
@@ -41,7 +49,7 @@ static u64 errors;
 
 /* The same, for what changes @frames: room kept for the next change. */
 #define CHANGE(type, expr) ({						\
-	u64 _f = spin_lock_irqsave(&frames_lock);			\
+	u64 _f = frames_lock_take();					\
 	type _v = (expr);						\
 	bool _said = changed();						\
 	spin_unlock_irqrestore(&frames_lock, _f);			\

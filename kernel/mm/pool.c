@@ -233,7 +233,7 @@ static u32 free_count(const struct pool *p)
 struct folio *pool_take(struct pool *p)
 {
 	for (u32 spins = 0, watched = 0;;) {
-		u64 flags = spin_lock_irqsave(&p->lock);
+		u64 flags = spin_lock_irqsave_watched(&p->lock, NULL, "for a pool's lock");
 		u32 busy = p->busy;
 		struct folio *f;
 
@@ -244,7 +244,7 @@ struct folio *pool_take(struct pool *p)
 		if (f || !busy)
 			return f;
 		/* The zeroer gives one back within a folio's clear: until
-		 * it does, read the counts, leaving the lock's line alone. */
+		 * it does, read the counts rather than take the lock. */
 		while (!free_count(p) &&
 		       __atomic_load_n(&p->busy, __ATOMIC_ACQUIRE)) {
 			if (smp_aborted)
@@ -264,7 +264,7 @@ struct folio *pool_take_unzeroed(struct pool *p)
 	/* Nothing to zero is the zeroer's usual answer: no lock for it. */
 	if (!__atomic_load_n(&p->unzeroed.count, __ATOMIC_RELAXED))
 		return NULL;
-	flags = spin_lock_irqsave(&p->lock);
+	flags = spin_lock_irqsave_watched(&p->lock, NULL, "for a pool's lock");
 	f = pop(p, &p->unzeroed);
 	if (f)
 		p->busy++;
@@ -274,7 +274,7 @@ struct folio *pool_take_unzeroed(struct pool *p)
 
 void pool_put_zeroed(struct pool *p, struct folio *f)
 {
-	u64 flags = spin_lock_irqsave(&p->lock);
+	u64 flags = spin_lock_irqsave_watched(&p->lock, NULL, "for a pool's lock");
 
 	f->zeroed = FOLIO_ZEROED;
 	push(p, &p->zeroed, (u32)(f - p->f));

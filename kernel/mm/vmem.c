@@ -2,6 +2,7 @@
 #include "arch/x86_64/paging.h"
 #include "kernel/mm/memory.h"
 #include "kernel/mm/vmem.h"
+#include "kernel/watch.h"
 #include "lib/string.h"
 
 /* A header page before the data says how many frames follow: vmem_free
@@ -20,7 +21,7 @@ static void unmap_free(u8 *base, struct vmem_head *h, u64 n)
 	for (u64 i = n; i-- > 0;) {
 		u64 pa = h->pa[i];
 
-		spin_lock(&kernel_pt_lock);
+		spin_lock_watched(&kernel_pt_lock, NULL, "for the kernel page tables");
 		pt_unmap(kernel_pml4, (u64)base + i * SZ_2M, LEAF_2M, NULL);
 		spin_unlock(&kernel_pt_lock);
 		frame_free(pa, SZ_2M);
@@ -40,7 +41,7 @@ void *vmem_alloc(u64 bytes)
 
 		pa = frame_alloc(SZ_2M);
 		if (pa != FRAME_NONE) {
-			spin_lock(&kernel_pt_lock);
+			spin_lock_watched(&kernel_pt_lock, NULL, "for the kernel page tables");
 			err = pt_map(kernel_pml4, va + i * SZ_2M, pa, LEAF_2M,
 				     PTE_W | PTE_NX);
 			spin_unlock(&kernel_pt_lock);

@@ -12,6 +12,7 @@
 #include "arch/x86_64/traps.h"
 #include "kernel/bug.h"
 #include "kernel/sched/rq.h"
+#include "kernel/watch.h"
 #include "lib/format.h"
 
 static struct rq runqueues[MAX_CPUS];
@@ -233,7 +234,7 @@ static void count_model(enum preempt_model from, enum preempt_model to)
 {
 	bool was = from != PREEMPT_MODEL_OFF, is = to != PREEMPT_MODEL_OFF;
 
-	spin_lock(&model_lock);
+	spin_lock_watched(&model_lock, NULL, "for the scheduler's model lock");
 	if (is && !was && !cpus_with_model++)
 		trap_set_irq_exit_hook(sched_irq_exit);
 	if (was && !is && !--cpus_with_model)

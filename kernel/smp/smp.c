@@ -258,6 +258,17 @@ void smp_wait(u32 cpu)
 	}
 }
 
+static void wait_done(u32 cpu)
+{
+	struct cpu_work *w = &work[cpu];
+	u32 spins = 0;
+
+	while (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) != w->posted) {
+		cpu_relax();
+		watch_wait(&spins, cpu, "for its work to end", WATCH_LOOSE);
+	}
+}
+
 bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg)
 {
 	u32 me = this_cpu()->cpu;
@@ -279,9 +290,10 @@ bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg)
 	}
 	if (ok && cpu_set_has(set, me))
 		fn(arg);
+	/* Done, not only aborted: nothing of theirs runs past the return. */
 	for (u32 c = 0; c < smp.ncpus; c++)
 		if (cpu_set_has(&started, c))
-			smp_wait(c);
+			wait_done(c);
 	return ok;
 }
 

@@ -90,11 +90,11 @@ extern volatile bool smp_aborted;
 /*
  * The end of a run that stops early: every other CPU up is sent an NMI
  * and halts in it (kernel/smp/stop.c).  Returns how many of the @asked
- * did not say so within @wait_tsc.  smp_stop_init() installs the NMI
- * handler once the APs are up.
+ * did not say so within @wait_tsc, and names them in @who (a cpulist).
+ * smp_stop_init() installs the NMI handler once the APs are up.
  */
 void smp_stop_init(void);
-u32 smp_stop_others(u64 wait_tsc, u32 *asked);
+u32 smp_stop_others(u64 wait_tsc, u32 *asked, char *who, size_t n);
 
 /*
  * A reusable barrier for @n CPUs; false when the run was aborted.  The

@@ -16,16 +16,26 @@
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/smp/smp.h"
+#include "lib/string.h"
 
 static volatile u32 stopper = ~0u;
 static volatile u32 stopped;
+static volatile u8 acked[MAX_CPUS];
 
 static bool stop_nmi(struct regs *r)
 {
+	u32 me = this_cpu()->cpu, s;
+
 	(void)r;
-	if (__atomic_load_n(&stopper, __ATOMIC_ACQUIRE) == ~0u ||
-	    stopper == this_cpu()->cpu)
+	s = __atomic_load_n(&stopper, __ATOMIC_ACQUIRE);
+	if (s == ~0u)
 		return false;	/* not ours: the fatal path reports it */
+	/* The stopper's own NMI (another source) is swallowed: the fatal
+	 * path would find the run already ending and halt the ender, as
+	 * Linux's crash_nmi_callback() says of the crashing CPU. */
+	if (s == me)
+		return true;
+	acked[me] = 1;
 	__atomic_add_fetch(&stopped, 1, __ATOMIC_ACQ_REL);
 	for (;;)
 		halt();
@@ -36,12 +46,26 @@ void smp_stop_init(void)
 	trap_set_handler(X86_NMI, stop_nmi);
 }
 
-u32 smp_stop_others(u64 wait_tsc, u32 *asked)
+/* The CPUs asked that have not said so, as a cpulist, into @who. */
+static void missing(char *who, size_t n)
+{
+	struct cpu_set late;
+
+	memset(&late, 0, sizeof(late));
+	for (u32 cpu = 0; cpu < smp.ncpus && cpu < MAX_CPUS; cpu++)
+		if (cpu != stopper && smp_is_up(cpu) && !acked[cpu])
+			cpu_set_add(&late, cpu);
+	cpulist_format(&late, who, n);
+}
+
+u32 smp_stop_others(u64 wait_tsc, u32 *asked, char *who, size_t n)
 {
 	u32 me = this_cpu()->cpu, want = 0;
 	u64 end;
 
 	*asked = 0;
+	if (n)
+		who[0] = '\0';
 	if (smp.ncpus < 2)
 		return 0;
 	__atomic_store_n(&stopper, me, __ATOMIC_RELEASE);
@@ -57,5 +81,8 @@ u32 smp_stop_others(u64 wait_tsc, u32 *asked)
 	while (__atomic_load_n(&stopped, __ATOMIC_ACQUIRE) < want &&
 	       rdtsc() < end)
 		cpu_relax();
-	return want - MIN(want, __atomic_load_n(&stopped, __ATOMIC_ACQUIRE));
+	want -= MIN(want, __atomic_load_n(&stopped, __ATOMIC_ACQUIRE));
+	if (want)
+		missing(who, n);
+	return want;
 }

@@ -76,8 +76,9 @@ static void boot_timer(struct ktimer *t)
 	expire("the boot CPU's timer", doing[0].set ? 0 : ~0u);
 }
 
-/* An AP's, in its timer interrupt: it takes one only while idle, so an
- * AP with work never watches; every idle one does. */
+/* An AP's, in its timer interrupt: it takes one only with interrupts on
+ * (idle, or under a model), so an AP with masked work never watches;
+ * every idle one does. */
 static void watch_timer(struct ktimer *t)
 {
 	char how[48];
@@ -85,7 +86,7 @@ static void watch_timer(struct ktimer *t)
 	(void)t;
 	if (dl.fired)
 		return;
-	ksnprintf(how, sizeof(how), "the timer of idle cpu %u",
+	ksnprintf(how, sizeof(how), "the watch timer of cpu %u",
 		  this_cpu()->cpu);
 	expire(how, ~0u);
 }
