@@ -20,6 +20,7 @@
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/user.h"
 #include "kernel/bench/bench.h"
+#include "kernel/bench/bench_cpu.h"
 #include "kernel/bench/fault.h"
 #include "kernel/bench/group.h"
 #include "kernel/bench/prezero.h"
@@ -42,52 +43,6 @@
 #include "lib/string.h"
 #include "lib/stats.h"
 #include "lib/touch.h"
-
-/* One CPU's benchmark: its address space, folios, fault path, results. */
-struct bench_cpu {
-	u32 cpu;
-	struct workload wl;
-	struct pool pool;
-	struct fault_ctx fault;
-	struct bench_outcome out;
-	struct dirty_line lines[INJECT_MAX_LINES];
-	struct folio *slots;	/* the pool's descriptors: POOL_MAX */
-	u64 fault_timer;	/* the timer pairs inside one fault window */
-	u64 kernel_fpu;		/* a kernel_fpu_begin/end pair, ticks */
-	u8 fpu_area[8192] __aligned(FPU_ALIGN);	/* kernel_fpu_begin's */
-	struct bench_probe probe;
-	u64 cal[1024];		/* the timer-cost measurements' samples */
-	u32 *taken;		/* per fault: its folio (fault.h) */
-	u8 idle_fpu[8192] __aligned(FPU_ALIGN);	/* prezero=idle's */
-	struct prezero prezero;
-	struct pool apart;	/* prezero_pool=apart: the zeroer's own */
-	struct folio *apart_slots;
-	struct freq_caps freq;	/* APERF/MPERF and SMI count, or why not */
-	struct pmu_plan pmu;	/* pmu=: this CPU's counters */
-	u32 npmu;		/* the counted ones sampled, <= FAULT_PMU_MAX */
-	const struct pmu_slot *pmu_slot[FAULT_PMU_MAX];
-	u64 *pmu_v[FAULT_PMU_MAX];
-};
-
-/* One configuration on one CPU. */
-struct bench_cfg {
-	struct bench_desc d;
-	struct bench_cpu *bc;
-	const struct hz_config *c;
-	u32 folio;
-	u64 bytes;		/* folio size */
-	u32 count;		/* folios in the region */
-	u64 region;
-	const char *no_folio;	/* why count is 0 */
-	bool model_on;		/* this point has a scheduling model */
-	u32 prezero;		/* enum prezero_mode of this point */
-	struct bench_group *g;	/* the CPUs running it together */
-	u32 idx;		/* this one's place among them */
-	struct bench_smp smp;	/* where it runs, for its records */
-	u32 nodes[NUMA_MAX_NODES];	/* where its folios come from */
-	u32 nnodes;		/* 0: anywhere (one node) */
-	const char *clamp_fail;	/* clamp=off and size= does not fit: why */
-};
 
 static struct bench_cpu *bench_cpus[MAX_CPUS];
 

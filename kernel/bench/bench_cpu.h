@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KERNEL_BENCH_BENCH_CPU_H
+#define KERNEL_BENCH_BENCH_CPU_H
+
+/*
+ * bench=fault's own state, private to kernel/bench: one CPU's (struct
+ * bench_cpu) and one configuration's on it (struct bench_cfg), each
+ * member grouped with the file that uses it.
+ */
+#include "arch/x86_64/fpu.h"
+#include "arch/x86_64/freq.h"
+#include "arch/x86_64/percpu.h"
+#include "kernel/bench/fault.h"
+#include "kernel/bench/group.h"
+#include "kernel/bench/prezero.h"
+#include "kernel/bench/probe.h"
+#include "kernel/bench/workload.h"
+#include "kernel/mm/pool.h"
+#include "lib/benchrec.h"
+#include "lib/numa.h"
+#include "lib/params.h"
+#include "lib/pmu.h"
+#include "lib/verify.h"
+
+/* One CPU's benchmark: its address space, folios, fault path, results. */
+struct bench_cpu {
+	u32 cpu;
+
+	/* What a run works on (the run's ops), made once per CPU */
+	struct workload wl;
+	struct pool pool;
+	struct folio *slots;	/* the pool's descriptors: POOL_MAX */
+	struct fault_ctx fault;
+	u32 *taken;		/* per fault: its folio (fault.h) */
+	struct dirty_line lines[INJECT_MAX_LINES];
+	struct bench_probe probe;
+	struct bench_outcome out;
+
+	/* Measured and started on the CPU before any configuration */
+	u64 fault_timer;	/* the timer pairs inside one fault window */
+	u64 kernel_fpu;		/* a kernel_fpu_begin/end pair, ticks */
+	u64 cal[1024];		/* the timer-cost measurements' samples */
+	u8 fpu_area[8192] __aligned(FPU_ALIGN);	/* kernel_fpu_begin's */
+	struct freq_caps freq;	/* APERF/MPERF and SMI count, or why not */
+	struct pmu_plan pmu;	/* pmu=: this CPU's counters */
+	u32 npmu;		/* the counted ones sampled, <= FAULT_PMU_MAX */
+	const struct pmu_slot *pmu_slot[FAULT_PMU_MAX];
+	u64 *pmu_v[FAULT_PMU_MAX];
+
+	/* Pre-zeroing (prezero=) */
+	struct prezero prezero;
+	u8 idle_fpu[8192] __aligned(FPU_ALIGN);	/* prezero=idle's */
+	struct pool apart;	/* prezero_pool=apart: the zeroer's own */
+	struct folio *apart_slots;
+};
+
+/* One configuration on one CPU. */
+struct bench_cfg {
+	struct bench_desc d;
+	struct bench_cpu *bc;
+	const struct hz_config *c;
+
+	/* The group: the CPUs running it together */
+	struct bench_group *g;
+	u32 idx;		/* this one's place among them */
+	struct bench_smp smp;	/* where it runs, for its records */
+
+	/* The folio size, its region and pool */
+	u32 folio;
+	u64 bytes;		/* folio size */
+	u32 count;		/* folios in the region */
+	u64 region;
+	const char *no_folio;	/* why count is 0 */
+	u32 nodes[NUMA_MAX_NODES];	/* where its folios come from */
+	u32 nnodes;		/* 0: anywhere (one node) */
+	const char *clamp_fail;	/* clamp=off and size= does not fit: why */
+
+	/* This point of the matrix */
+	bool model_on;		/* this point has a scheduling model */
+	u32 prezero;		/* enum prezero_mode of this point */
+};
+
+#endif
