@@ -80,4 +80,17 @@ struct bench_cfg {
 	u32 prezero;		/* enum prezero_mode of this point */
 };
 
+/* prezero.c: a configuration's pre-zeroing (prezero=) */
+/* Its mode and zeroer; every configuration starts with no folio zeroed. */
+void prezero_config(struct bench_cfg *b);
+/* Whether it can run here, or why not. */
+bool prezero_can(struct bench_cfg *b, char *why, size_t n);
+/* Before the timed part: the zeroing that comes first. */
+void prezero_before(struct bench_cfg *b, struct bench_outcome *o);
+/* Who zeroed ahead in the pass, and what it spent, into @p. */
+void prezero_account(struct bench_cfg *b, struct bench_pass *p);
+
+/* Folios pool_destroy() could not free, counted for the frames check. */
+void count_bad_frees(u32 bad);
+
 #endif
