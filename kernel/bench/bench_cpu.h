@@ -90,7 +90,23 @@ void prezero_before(struct bench_cfg *b, struct bench_outcome *o);
 /* Who zeroed ahead in the pass, and what it spent, into @p. */
 void prezero_account(struct bench_cfg *b, struct bench_pass *p);
 
+/* pools.c: placement and pools */
+/* Where this CPU's folios come from (numa=), and what the record says;
+ * NULL, or why that cannot be. */
+const char *place(struct bench_cfg *b, char *mem_node, size_t n);
+/* This member's folios, made by the leader with every member's. */
+void make_pool(struct bench_cfg *b, u32 f);
+/* Every member gives its pool back; then the leader checks the frames. */
+void drop_pool(struct bench_cfg *b);
+/* Where the first @n folios of @p lie: lowest and highest address. */
+void pool_span(const struct pool *p, u32 n, u64 *lo, u64 *hi);
 /* Folios pool_destroy() could not free, counted for the frames check. */
 void count_bad_frees(u32 bad);
+
+static inline enum leaf_size leaf_of(u32 folio)
+{
+	return folio == FOLIO_4K ? LEAF_4K : folio == FOLIO_2M ? LEAF_2M :
+	       LEAF_1G;
+}
 
 #endif
