@@ -80,6 +80,15 @@ struct bench_cfg {
 	u32 prezero;		/* enum prezero_mode of this point */
 };
 
+/* cpu.c: per-CPU set-up */
+/* One CPU's state and address space, made by the boot CPU beforehand. */
+struct bench_cpu *bench_cpu_get(u32 cpu);
+/* On the CPU, before its first configuration and after its last. */
+struct bench_cpu *bench_cpu_start(u32 cpu, const struct hz_config *c);
+void bench_cpu_stop(struct bench_cpu *bc);
+/* A scheduling model for this configuration, or why it cannot have one. */
+bool model_up(struct bench_cfg *b, char *why, size_t n);
+
 /* prezero.c: a configuration's pre-zeroing (prezero=) */
 /* Its mode and zeroer; every configuration starts with no folio zeroed. */
 void prezero_config(struct bench_cfg *b);
