@@ -17,6 +17,7 @@
 #include "kernel/bench/workload.h"
 #include "kernel/mm/pool.h"
 #include "lib/benchrec.h"
+#include "lib/benchrun.h"
 #include "lib/numa.h"
 #include "lib/params.h"
 #include "lib/pmu.h"
@@ -79,6 +80,9 @@ struct bench_cfg {
 	bool model_on;		/* this point has a scheduling model */
 	u32 prezero;		/* enum prezero_mode of this point */
 };
+
+/* run.c: what each step of lib/benchrun.c's skeleton means here */
+extern const struct bench_ops bench_fault_ops;
 
 /* cpu.c: per-CPU set-up */
 /* One CPU's state and address space, made by the boot CPU beforehand. */
