@@ -111,7 +111,11 @@ static void op_reset(void *ctx)
 }
 
 static const struct bench_ops bare_ops = {
-	op_fill, op_cache, op_timed, op_verify, op_reset, NULL, NULL,
+	.fill = op_fill,
+	.cache = op_cache,
+	.timed = op_timed,
+	.verify = op_verify,
+	.reset = op_reset,
 };
 
 static u32 run_config(struct bare_cfg *b)

@@ -184,7 +184,12 @@ static void op_note(void *ctx, const struct bench_outcome *o, char *note,
 }
 
 static const struct bench_ops lf_ops = {
-	op_fill, op_cache, op_timed, op_verify, op_reset, op_note, NULL,
+	.fill = op_fill,
+	.cache = op_cache,
+	.timed = op_timed,
+	.verify = op_verify,
+	.reset = op_reset,
+	.note = op_note,
 };
 
 /* Why this backing cannot run here for @procs processes, or "". */

@@ -382,5 +382,10 @@ static void op_release(void *ctx, struct bench_pass *p,
 }
 
 const struct bench_ops bench_fault_ops = {
-	op_fill, op_cache, op_timed, op_verify, op_reset, NULL, op_release,
+	.fill = op_fill,
+	.cache = op_cache,
+	.timed = op_timed,
+	.verify = op_verify,
+	.reset = op_reset,
+	.release = op_release,
 };
