@@ -121,8 +121,16 @@ static const struct bench_ops bare_ops = {
 static u32 run_config(struct bare_cfg *b)
 {
 	/* The touch plan is built in scratch: keep_run sorts in s->fault. */
-	struct bench_job j = { &records, &b->d, &bare_ops, b, NULL, tsc_hz,
-			       tsc_overhead, tsc_overhead, b->s->fault, NULL };
+	struct bench_job j = {
+		.w = &records,
+		.d = &b->d,
+		.ops = &bare_ops,
+		.ctx = b,
+		.tsc_hz = tsc_hz,
+		.net_of = tsc_overhead,
+		.fault_net_of = tsc_overhead,
+		.scratch = b->s->fault,
+	};
 	char why[160];
 
 	if (prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why)))

@@ -215,8 +215,15 @@ static void skip_reason(struct lf_cfg *l, u32 procs, char *why, size_t n)
 /* One configuration in this process, skipped when @why is not "". */
 static u32 run_config(struct lf_cfg *l, const char *why)
 {
-	struct bench_job j = { &records, &l->d, &lf_ops, l, NULL, tsc_hz,
-			       tsc_overhead, tsc_overhead, NULL, NULL };
+	struct bench_job j = {
+		.w = &records,
+		.d = &l->d,
+		.ops = &lf_ops,
+		.ctx = l,
+		.tsc_hz = tsc_hz,
+		.net_of = tsc_overhead,
+		.fault_net_of = tsc_overhead,
+	};
 	struct samples s;
 	u32 failed;
 

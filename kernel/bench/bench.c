@@ -34,8 +34,14 @@ u32 bench_count(const struct hz_config *c)
 static void run_config(struct bench_cfg *b)
 {
 	struct bench_job j = {
-		&records, &b->d, &bench_fault_ops, b, &b->bc->out, timebase.tsc_hz,
-		timebase.overhead_median, b->bc->fault_timer, NULL, NULL,
+		.w = &records,
+		.d = &b->d,
+		.ops = &bench_fault_ops,
+		.ctx = b,
+		.o = &b->bc->out,
+		.tsc_hz = timebase.tsc_hz,
+		.net_of = timebase.overhead_median,
+		.fault_net_of = b->bc->fault_timer,
 	};
 	char why[160] = "";
 	const char *skip;
