@@ -16,6 +16,7 @@
 #include "arch/x86_64/tsc.h"
 #include "hosted/companion.h"
 #include "hosted/group.h"
+#include "lib/benchiter.h"
 #include "lib/benchrun.h"
 #include "lib/touch.h"
 #include "lib/verify.h"

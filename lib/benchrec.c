@@ -26,23 +26,6 @@ u64 sum_u64(const u64 *v, u32 n)
 	return s;
 }
 
-bool bench_matrix_next(const struct hz_config *c, u32 folio, const char *prefix,
-		       struct matrix_iter *it, struct bench_desc *d, u32 *id)
-{
-	if (!matrix_next(c, it))
-		return false;
-	d->at = it->at;
-	matrix_resolve(c, &it->at, folio_bytes[folio], &d->plan);
-	d->id = ++*id;
-	d->preempt = matrix_model_name(&it->at);
-	d->clear = prim_names[it->at.v[AXIS_PRIM]];
-	d->order = order_choice_names[it->at.v[AXIS_ORDER]];
-	d->chunk = zero_plan_chunk_bytes(&d->plan);
-	d->radius = d->plan.radius;
-	matrix_name(c, folio, &it->at, prefix, d->name, sizeof(d->name));
-	return true;
-}
-
 void bench_rec_preset(struct rec_writer *w, u32 id, bool companion, bool ok,
 		      const struct preset_sizing *z, const char *linux_clear)
 {

@@ -10,8 +10,9 @@
 /*
  * The benchmark's records and per-run statistics, shared by the kernel
  * (bench=fault) and the Linux companion (bench=bare, bench=linux-fault) so
- * that both write exactly the same format (docs/records.md).  The run
- * skeleton that produces them is lib/benchrun.c.
+ * that both write exactly the same format (docs/records.md).  The
+ * configurations come from lib/benchiter.h; the run skeleton that
+ * produces them is lib/benchrun.c.
  */
 #define BENCH_MAX_RUNS 1000
 /* pmu=: events sampled per fault (the kernel's FAULT_PMU_MAX) */
@@ -170,14 +171,6 @@ void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
 		       const char *reason, u64 tsc_hz);
 /* Record the first failure's text, count them all. */
 void bench_fail(struct bench_outcome *o, const char *fmt, ...) __printf(2, 3);
-/*
- * The next configured point of folio size @folio's matrix: fills @d's
- * id (from *@id), at, clear, order, chunk, radius and name
- * ("PREFIX2M.erms.neighbourhood-last.32M").
- */
-bool bench_matrix_next(const struct hz_config *c, u32 folio, const char *prefix,
-		       struct matrix_iter *it, struct bench_desc *d, u32 *id);
-
 u64 sum_u64(const u64 *v, u32 n);
 /* GiB/s x 1000 of @bytes in @ticks of a @hz clock; 0 for no ticks. */
 u64 gibps_milli(u64 bytes, u64 ticks, u64 hz);

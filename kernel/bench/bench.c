@@ -20,6 +20,7 @@
 #include "kernel/smp/smp.h"
 #include "kernel/time/deadline.h"
 #include "kernel/timebase.h"
+#include "lib/benchiter.h"
 #include "lib/benchrun.h"
 #include "lib/cpulist.h"
 #include "lib/format.h"
