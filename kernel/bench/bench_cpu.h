@@ -17,6 +17,7 @@
 #include "kernel/bench/workload.h"
 #include "kernel/mm/pool.h"
 #include "lib/benchrec.h"
+#include "lib/outcome.h"
 #include "lib/benchrun.h"
 #include "lib/numa.h"
 #include "lib/params.h"
