@@ -16,6 +16,7 @@
 #include "arch/x86_64/tsc.h"
 #include "hosted/companion.h"
 #include "hosted/group.h"
+#include "lib/benchiter.h"
 #include "lib/benchrun.h"
 #include "lib/touch.h"
 #include "lib/verify.h"
@@ -111,14 +112,26 @@ static void op_reset(void *ctx)
 }
 
 static const struct bench_ops bare_ops = {
-	op_fill, op_cache, op_timed, op_verify, op_reset, NULL, NULL,
+	.fill = op_fill,
+	.cache = op_cache,
+	.timed = op_timed,
+	.verify = op_verify,
+	.reset = op_reset,
 };
 
 static u32 run_config(struct bare_cfg *b)
 {
 	/* The touch plan is built in scratch: keep_run sorts in s->fault. */
-	struct bench_job j = { &records, &b->d, &bare_ops, b, NULL, tsc_hz,
-			       tsc_overhead, tsc_overhead, b->s->fault, NULL };
+	struct bench_job j = {
+		.w = &records,
+		.d = &b->d,
+		.ops = &bare_ops,
+		.ctx = b,
+		.tsc_hz = tsc_hz,
+		.net_of = tsc_overhead,
+		.fault_net_of = tsc_overhead,
+		.scratch = b->s->fault,
+	};
 	char why[160];
 
 	if (prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why)))

@@ -343,8 +343,13 @@ u32 group_run(const struct group_cpus *g, u32 *id, group_body body, void *ctx)
 u32 group_skip(const struct group_cpus *g, struct bench_desc *d, u32 *id,
 	       const char *why)
 {
-	struct bench_job j = { &records, d, NULL, NULL, NULL, tsc_hz,
-			       tsc_overhead, tsc_overhead, NULL, NULL };
+	struct bench_job j = {
+		.w = &records,
+		.d = d,
+		.tsc_hz = tsc_hz,
+		.net_of = tsc_overhead,
+		.fault_net_of = tsc_overhead,
+	};
 	struct group_place pl;
 	u32 group = ++groups;
 

@@ -184,7 +184,12 @@ static void op_note(void *ctx, const struct bench_outcome *o, char *note,
 }
 
 static const struct bench_ops lf_ops = {
-	op_fill, op_cache, op_timed, op_verify, op_reset, op_note, NULL,
+	.fill = op_fill,
+	.cache = op_cache,
+	.timed = op_timed,
+	.verify = op_verify,
+	.reset = op_reset,
+	.note = op_note,
 };
 
 /* Why this backing cannot run here for @procs processes, or "". */
@@ -210,8 +215,15 @@ static void skip_reason(struct lf_cfg *l, u32 procs, char *why, size_t n)
 /* One configuration in this process, skipped when @why is not "". */
 static u32 run_config(struct lf_cfg *l, const char *why)
 {
-	struct bench_job j = { &records, &l->d, &lf_ops, l, NULL, tsc_hz,
-			       tsc_overhead, tsc_overhead, NULL, NULL };
+	struct bench_job j = {
+		.w = &records,
+		.d = &l->d,
+		.ops = &lf_ops,
+		.ctx = l,
+		.tsc_hz = tsc_hz,
+		.net_of = tsc_overhead,
+		.fault_net_of = tsc_overhead,
+	};
 	struct samples s;
 	u32 failed;
 

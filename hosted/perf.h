@@ -5,6 +5,7 @@
 #include <sys/types.h>
 #include <linux/perf_event.h>
 #include "lib/benchrec.h"
+#include "lib/outcome.h"
 #include "lib/pmu.h"
 
 /*

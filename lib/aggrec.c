@@ -9,6 +9,7 @@
 #include "lib/aggrec.h"
 #include "lib/calib.h"
 #include "lib/format.h"
+#include "lib/outcome.h"
 #include "lib/stats.h"
 #include "lib/string.h"
 

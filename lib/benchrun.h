@@ -3,6 +3,7 @@
 #define LIB_BENCHRUN_H
 
 #include "lib/benchrec.h"
+#include "lib/outcome.h"
 
 /*
  * The run skeleton, written once for the kernel's bench=fault and the

@@ -168,7 +168,7 @@ def interferes(res: qemu.BootResult) -> str | None:
 
 
 # A CPU of its own zeroes: two vCPUs, so the SMP phase.  At any count the
-# zeroing CPU is the highest (kernel/bench/bench.c zeroing_cpu()).
+# zeroing CPU is the highest (kernel/bench/prezero.c zeroing_cpu()).
 SMP_CASES = [
     scalable(2, lambda n: Case(
         "prezero-dedicated", smp=n,

@@ -5,6 +5,7 @@
 #include "arch/x86_64/percpu.h"
 #include "kernel/smp/smp.h"
 #include "lib/aggrec.h"
+#include "lib/outcome.h"
 #include "lib/ktap.h"
 #include "lib/params.h"
 

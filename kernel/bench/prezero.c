@@ -2,11 +2,15 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/tsc.h"
+#include "kernel/bench/bench_cpu.h"
 #include "kernel/bench/prezero.h"
 #include "kernel/sched/fpu.h"
 #include "kernel/sched/sched.h"
 #include "kernel/smp/smp.h"
+#include "kernel/timebase.h"
 #include "kernel/watch.h"
+#include "lib/format.h"
+#include "lib/matrix.h"
 #include "lib/order.h"
 
 /* An idle zeroer notices a refill within this many PAUSEs (some tens of
@@ -205,4 +209,139 @@ void prezero_idle(struct prezero *z, u32 cpu, u64 ms, u64 tsc_hz,
 	while (__atomic_load_n(&z->pool->busy, __ATOMIC_ACQUIRE))
 		sleep_until(rdtsc() + tsc_hz / 10000);
 	sched_set_idle_work(cpu, NULL, NULL);
+}
+
+/*
+ * The glue between a configuration of bench=fault and its zeroer: which
+ * mode this point runs, whether it can, and what it spent.
+ */
+
+/* The zeroing CPU of prezero=dedicated: prezero_cpu=, else the highest
+ * CPU that is up and not this group's. */
+static u32 zeroing_cpu(const struct bench_cfg *b)
+{
+	if (b->c->prezero_cpu != CPU_AUTO)
+		return (u32)b->c->prezero_cpu;
+	/* Not CPU 0: it runs the benchmark's own work, on_cpu() none. */
+	for (u32 cpu = smp.ncpus; cpu-- > 1;)
+		if (smp_is_up(cpu) && group_index(b->g, cpu) == ~0u)
+			return cpu;
+	return ~0u;
+}
+
+/* Every configuration starts with no folio zeroed ahead. */
+void prezero_config(struct bench_cfg *b)
+{
+	struct pool *pool = &b->bc->pool;
+
+	b->prezero = matrix_prezero(&b->d.at);
+	b->d.prezero = b->c->prezeros ? prezero_names[b->prezero] : NULL;
+	b->d.prezero_cpu = b->prezero == PREZERO_DEDICATED ? zeroing_cpu(b) : 0;
+	for (u32 i = 0; i < pool->n; i++)
+		pool->f[i].zeroed = FOLIO_UNZEROED;
+	pool_reset(pool);
+	prezero_setup(&b->bc->prezero, b->c, pool, b->d.at.v[AXIS_PRIM],
+		      &b->d.plan);
+}
+
+/* prezero_pool=apart: as many folios again, for the zeroer alone. */
+static bool apart_up(struct bench_cfg *b)
+{
+	struct bench_cpu *bc = b->bc;
+
+	/* Its descriptors were made before the group's pools (keep_up()). */
+	if (!bc->apart_slots)
+		return false;
+	if (pool_create(&bc->apart, bc->apart_slots, b->bytes, b->count) ==
+	    b->count)
+		return true;
+	count_bad_frees(pool_destroy(&bc->apart));
+	return false;
+}
+
+/* Whether this point's pre-zeroing can run here, or why not. */
+bool prezero_can(struct bench_cfg *b, char *why, size_t n)
+{
+	u32 cpu = b->d.prezero_cpu;
+
+	if (b->prezero != PREZERO_NONE && b->c->prezero_clear != PREZERO_SAME &&
+	    !prim_supported(b->c->prezero_clear, why, n))
+		return false;	/* a zeroer that would #UD */
+	if (b->prezero == PREZERO_IDLE && !b->d.at.v[AXIS_PREEMPT]) {
+		ksnprintf(why, n, "prezero=idle needs a scheduling model: the "
+			  "idle task runs only under one (preempt=)");
+		return false;
+	}
+	if (b->prezero != PREZERO_DEDICATED)
+		return true;
+	if (b->g->n > 1) {
+		ksnprintf(why, n, "prezero=dedicated zeroes for one CPU's pool: "
+			  "give cpus= one CPU");
+		return false;
+	}
+	if (cpu == ~0u || !cpu || !smp_is_up(cpu) ||
+	    group_index(b->g, cpu) != ~0u) {
+		ksnprintf(why, n, "prezero=dedicated needs a CPU of its own, up, "
+			  "not CPU 0 and not in cpus=: %s", cpu == ~0u ?
+			  "none is free" : "prezero_cpu= names one that is not");
+		return false;
+	}
+	if (b->c->prezero_pool == PREZERO_POOL_APART && !apart_up(b)) {
+		ksnprintf(why, n, "prezero_pool=apart: no memory for the zeroer's "
+			  "own %u folios", b->count);
+		return false;
+	}
+	return true;
+}
+
+static const char *const prezero_by[PREZERO_COUNT] = {
+	[PREZERO_REQUEST] = "request", [PREZERO_IDLE] = "idle",
+	[PREZERO_DEDICATED] = "dedicated", [PREZERO_ON_FREE] = "free",
+};
+
+/*
+ * Before the timed part: request zeroes now, in this context (as a write
+ * to zeroable_hugepages just before the VM starts: after the cache state,
+ * so what it leaves in the cache the workload finds); idle sleeps for
+ * prezero_idle_ms while the idle task zeroes; dedicated starts its CPU
+ * and gives it prezero_idle_ms to fill up first.
+ */
+void prezero_before(struct bench_cfg *b, struct bench_outcome *o)
+{
+	struct prezero *z = &b->bc->prezero;
+
+	z->ticks = z->folios = 0;
+	if (b->prezero == PREZERO_REQUEST)
+		prezero_request(z, b->c->prezero_n);
+	if (b->prezero == PREZERO_IDLE)
+		prezero_idle(z, b->bc->cpu, b->c->prezero_idle_ms,
+			     timebase.tsc_hz, prim_is_simd(b->c->prezero_clear ==
+			     PREZERO_SAME ? b->d.at.v[AXIS_PRIM] :
+			     b->c->prezero_clear) ? b->bc->idle_fpu : NULL);
+	if (b->prezero != PREZERO_DEDICATED)
+		return;
+	if (!(b->c->prezero_pool == PREZERO_POOL_APART ?
+	      prezero_apart_start(z, b->d.prezero_cpu, &b->bc->apart) :
+	      prezero_dedicated_start(z, b->d.prezero_cpu))) {
+		bench_fail(o, "%s: cpu %u would not take the zeroing", b->d.name,
+			   b->d.prezero_cpu);
+		return;
+	}
+	for (u64 end = rdtsc() + timebase.tsc_hz / 1000 * b->c->prezero_idle_ms;
+	     rdtsc() < end;)
+		cpu_relax();
+}
+
+/* Who zeroed ahead in this pass, and what it spent (on-free: later,
+ * in op_release, which adds to it). */
+void prezero_account(struct bench_cfg *b, struct bench_pass *p)
+{
+	const struct prezero *z = &b->bc->prezero;
+
+	if (!b->prezero)
+		return;
+	p->prezero_by = prezero_by[b->prezero] ? prezero_by[b->prezero] : "none";
+	p->prezeroed = b->bc->fault.prezeroed;
+	p->prezero_ticks = z->ticks;
+	p->prezero_folios = z->folios;
 }

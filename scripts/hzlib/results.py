@@ -36,7 +36,7 @@ CSV_COLUMNS = [
 
 # A run's effective frequency this many percent off the median of the
 # configuration's measured runs is flagged, as the kernel's summary does
-# (lib/benchrec.h FREQ_TOLERANCE_PCT).
+# (lib/outcome.h FREQ_TOLERANCE_PCT).
 FREQ_TOLERANCE_PCT = 2
 
 # Which CPU of its group a configuration's records are from (docs/smp.md):
@@ -350,7 +350,7 @@ def _median_int(v: list[int]) -> int:
 def flag_runs(measured: list[Record]) -> str:
     """The runs with an SMI (`smis` > 0) or an effective frequency
     (`eff_khz`) more than FREQ_TOLERANCE_PCT off the median of the
-    measured runs', in the kernel summary's words (lib/benchrec.c
+    measured runs', in the kernel summary's words (lib/outcome.c
     flag_runs); runs numbered by their order among the measured ones,
     as the kernel numbers them."""
     khz = [r.int("eff_khz") for r in measured if "eff_khz" in r.f]

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include "lib/benchrec.h"
 #include "lib/benchrun.h"
+#include "lib/outcome.h"
 #include "lib/params.h"
 #include "lib/record.h"
 #include "lib/stats.h"
