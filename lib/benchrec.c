@@ -341,6 +341,8 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 		rec_u64(&r, "irq_ticks", p->irq_ticks);
 		rec_u64(&r, "switches", p->switches);
 		rec_u64(&r, "preemptions", p->preemptions);
+		if (p->has_lazy)
+			rec_u64(&r, "lazy_ticks", p->lazy_ticks);
 	}
 	if (p->prezero_by) {
 		if (!p->prezeroed_unknown)

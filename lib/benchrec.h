@@ -78,6 +78,8 @@ struct bench_pass {
 	/* Kernel: what interrupted the pass (counted in the handlers) */
 	bool counted;
 	u64 irqs, irq_ticks, switches, preemptions;
+	bool has_lazy;		/* the kernel's: lazy_ticks counted */
+	u64 lazy_ticks;		/* ticks that made a lazy request due */
 	/* Companion, in a group: getrusage()'s system and user time over
 	 * the timed part, microseconds */
 	bool rusage;

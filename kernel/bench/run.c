@@ -124,7 +124,7 @@ static void arm(struct bench_cfg *b)
 
 /* What interrupted a pass: counters the handlers keep, before and after. */
 struct noise {
-	u64 irqs, irq_ticks, switches, preemptions;
+	u64 irqs, irq_ticks, switches, preemptions, lazy_ticks;
 };
 
 static void noise_now(u32 cpu, struct noise *n)
@@ -133,7 +133,7 @@ static void noise_now(u32 cpu, struct noise *n)
 	const struct sched_stats *s = sched_stats(cpu);
 
 	*n = (struct noise){ i->irqs, i->handler_tsc, s->switches,
-			     s->preemptions };
+			     s->preemptions, s->lazy_ticks };
 }
 
 static void noise_since(u32 cpu, const struct noise *a, struct bench_pass *p)
@@ -146,6 +146,8 @@ static void noise_since(u32 cpu, const struct noise *a, struct bench_pass *p)
 	p->irq_ticks = b.irq_ticks - a->irq_ticks;
 	p->switches = b.switches - a->switches;
 	p->preemptions = b.preemptions - a->preemptions;
+	p->has_lazy = true;
+	p->lazy_ticks = b.lazy_ticks - a->lazy_ticks;
 }
 
 /* The pass's effective frequency (APERF over MPERF, against the TSC)

@@ -45,6 +45,7 @@ struct sched_stats {
 	u64 switches;			/* context switches on this CPU */
 	u64 preemptions;		/* of them, on return from an interrupt */
 	u64 resched_calls;		/* cond_/might_resched() that switched */
+	u64 lazy_ticks;			/* ticks that made a lazy request due */
 };
 
 /* The calling context becomes CPU @cpu's first task; an idle task is made. */

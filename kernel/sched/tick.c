@@ -14,8 +14,10 @@ static void sched_tick(void)
 {
 	struct rq *rq = this_rq();
 
-	if (model_lazy(rq->model) && rq->need_resched_lazy)
+	if (model_lazy(rq->model) && rq->need_resched_lazy) {
+		rq->stats.lazy_ticks++;
 		resched_curr(rq);
+	}
 }
 
 bool sched_tick_start(struct rq *rq, u32 hz)
