@@ -120,12 +120,16 @@ def aggregates(boot: Boot, gs: list[groups.Group], out: IO[str]) -> None:
         return
     rs = [groups.row(boot, g) for g in gs]
     src = " or ".join(SOURCES[s] for s in sorted({str(r["times_from"]) for r in rs}))
+    # The start skew where the kernel put it in CPU 0's time: a log
+    # without it (older, or the companion's) reads as it always did.
+    skews = any(isinstance(r.get("start_skew_corr_us_max"), float) and
+                not math.isnan(r["start_skew_corr_us_max"]) for r in rs)  # type: ignore[arg-type]
     out.write(f"\naggregate of each group, every CPU at once: per measured pass stime and "
               f"utime summed over the CPUs ({src}), GB/s = total bytes / wall time "
               "(first CPU's start to last CPU's finish; not net of the timer); "
-              "mean ( +- sample stddev% ) over the passes; start skew: the last CPU's "
-              "start less the first's, the largest of the passes, in CPU 0's time "
-              "+- the TSC offsets' error (as read where the records have no offsets)\n")
+              "mean ( +- sample stddev% ) over the passes" +
+              ("; start skew: the last CPU's start less the first's, the largest of "
+               "the passes, in CPU 0's time +- the TSC offsets' error\n" if skews else "\n"))
     blocks: list[tuple[str, list[dict[str, object]]]] = []
     for r in rs:
         h = heading(r)
@@ -136,8 +140,8 @@ def aggregates(boot: Boot, gs: list[groups.Group], out: IO[str]) -> None:
         name, scale = unit(mine)
         width = max([len(order_name(r)) for r in mine] + [20])
         out.write(f"\n{h}\n{'order':<{width}}  {'stime (' + name + ')':^22}  "
-                  f"{'utime (' + name + ')':^22}  {'GB/s':^22}  {'passes':<15}  "
-                  "start skew (us)\n")
+                  f"{'utime (' + name + ')':^22}  {'GB/s':^22}  " +
+                  (f"{'passes':<15}  start skew (us)\n" if skews else "passes\n"))
         for r in mine:
             gb = ("refused" if r["runs"] and r["refused_runs"] == r["runs"]
                   else cell(r["gbps_mean"], r["gbps_stddev_pct"]))
@@ -145,7 +149,7 @@ def aggregates(boot: Boot, gs: list[groups.Group], out: IO[str]) -> None:
             out.write(f"{order_name(r):<{width}}  "
                       f"{cell(r['stime_s_mean'], r['stime_stddev_pct'], scale)}  "
                       f"{cell(r['utime_s_mean'], r['utime_stddev_pct'], scale)}  "
-                      f"{gb:>22}  {n:<15}  {skew(r)}\n")
+                      f"{gb:>22}  " + (f"{n:<15}  {skew(r)}\n" if skews else f"{n}\n"))
             notes(r, out)
 
 
