@@ -13,7 +13,7 @@
  * one-shot count, calibrated against the TSC.  Linux's vectors.
  */
 #define VEC_LOCAL_TIMER	0xec	/* LOCAL_TIMER_VECTOR */
-#define VEC_RESCHEDULE	0xfd	/* RESCHEDULE_VECTOR, for the SMP issue */
+#define VEC_RESCHEDULE	0xfd	/* RESCHEDULE_VECTOR: reserved, unused (wake_up() is own-CPU) */
 #define VEC_CALL_FUNCTION 0xfb	/* CALL_FUNCTION_SINGLE_VECTOR: on_cpu() */
 #define VEC_SPURIOUS	0xff	/* SPURIOUS_APIC_VECTOR */
 

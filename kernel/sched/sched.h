@@ -12,7 +12,7 @@
  *
  * Without a model (the default, and every configuration that names none)
  * nothing here runs: no tick, interrupts masked, cond_resched() a call
- * that finds nothing to do -- exactly the measurement of issue 8.
+ * that finds nothing to do: the benchmark as it is measured alone.
  */
 
 /* Priorities, highest runs: the probe above the workload, idle below all.
