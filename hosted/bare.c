@@ -199,7 +199,8 @@ static u32 run_folio(const struct bare_folio *bf)
 	b.r = &r;
 	b.s = &s;
 	b.d.backing = r.backing;
-	if (strcmp(r.backing, "hugetlb") != 0 && region_huge_pct(&r) < 90)
+	if (strcmp(r.backing, backing_names[BACKING_HUGETLB]) != 0 &&
+	    region_huge_pct(&r) < 90)
 		fprintf(stderr, "hugezero-linux: bare %s: only %u%% of the "
 			"region is in huge pages (%s backing)\n",
 			folio_names[f], region_huge_pct(&r), r.backing);
@@ -227,7 +228,8 @@ static u32 skip_folio(const struct bare_folio *bf, const struct group_cpus *g)
 	u32 scratch = 0;
 
 	bare_desc(&b, bf->c, bf->f);
-	b.d.backing = bf->hugetlb ? "hugetlb" : "thp";	/* what it would map */
+	/* What it would map. */
+	b.d.backing = backing_names[bf->hugetlb ? BACKING_HUGETLB : BACKING_THP];
 	while (bench_matrix_next(bf->c, bf->f, "bare.", &it, &b.d, &scratch)) {
 		b.d.preempt = NULL;
 		group_skip(g, &b.d, bf->id, g->numa_skip);

@@ -47,8 +47,9 @@ void group_place(const struct group_cpus *g, u32 cpu, u32 group,
 	u32 node = cpu_node(cpu);
 
 	/* Linux allocates on the faulting CPU's node unless told otherwise. */
-	if (strcmp(g->numa, "interleave") == 0)
-		ksnprintf(p->mem_node, sizeof(p->mem_node), "interleave");
+	if (strcmp(g->numa, numa_names[NUMA_INTERLEAVE]) == 0)
+		ksnprintf(p->mem_node, sizeof(p->mem_node), "%s",
+			  numa_names[NUMA_INTERLEAVE]);
 	else
 		ksnprintf(p->mem_node, sizeof(p->mem_node), "%u", node);
 	p->smp = (struct bench_smp){

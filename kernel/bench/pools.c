@@ -36,7 +36,7 @@ const char *place(struct bench_cfg *b, char *mem_node, size_t n)
 		for (u32 i = 0; i < sr->nnodes; i++)
 			if (frame_count_free_blocks_node(SZ_4K, i))
 				b->nodes[b->nnodes++] = i;
-		strlcpy(mem_node, "interleave", n);
+		strlcpy(mem_node, numa_names[NUMA_INTERLEAVE], n);
 		return NULL;
 	}
 	far = b->c->numa == NUMA_REMOTE ? srat_nearest_node(sr, node) : node;
