@@ -580,3 +580,29 @@ class FrontierTest(unittest.TestCase):
             plain = Log().config(kernel_config(), RUNS).text()
             self.assertNotIn("frontier.png",
                              [p.name for p in plot.write(records.parse(plain), Path(d))])
+
+
+class SharedSkipTest(unittest.TestCase):
+    """A skip reason several rows under one heading share is said once,
+    below them; a reason of one row stays under it."""
+
+    def test_shared_reason_once(self) -> None:
+        log = Log()
+        log.config(kernel_config(name="2M.erms.contiguous-page"), [{"fault": [1000, 1000]}])
+        lacks = "CPU lacks AVX-512F (CPUID 7.0:EBX[16])"
+        for clear, order, why in (("avx512", "contiguous-page", lacks),
+                                  ("avx512", "batched-pages", lacks),
+                                  ("avx512-nt", "contiguous-page", lacks),
+                                  ("clzero", "contiguous-page", "CPU lacks CLZERO")):
+            log.cfgs += 1
+            log.add("config", f"cfg={log.cfgs} " + kernel_config(
+                name=f"2M.{clear}.{order}", clear=clear, order=order))
+            log.add("summary", f'cfg={log.cfgs} status=skip runs=0 reason="{why}"')
+        out = io.StringIO()
+        report.write(records.parse(log.text()), out)
+        text = out.getvalue()
+        self.assertEqual(text.count(lacks), 1, text)
+        self.assertIn(f"      skip, 3 rows above (avx512 x2, avx512-nt): {lacks}\n", text)
+        self.assertIn("      skip: CPU lacks CLZERO\n", text)
+        # Said after the rows it covers, before the next heading's.
+        self.assertGreater(text.index(lacks), text.rindex("avx512-nt "))

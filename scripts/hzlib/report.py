@@ -73,6 +73,26 @@ def settings(r: dict[str, object]) -> str:
                         f"size={dims.value(d, 'size')} ({r['folios']} folios)", 1)
 
 
+def shared_skips(rows: list[dict[str, object]]) -> dict[str, list[dict[str, object]]]:
+    """The skip reasons more than one row under a heading gives: said once
+    below them (make run's 15 rows of avx512, avx512-nt and clzero across
+    five orders share two reasons), by reason, in their rows' order."""
+    by: dict[str, list[dict[str, object]]] = {}
+    for r in rows:
+        if r["status"] == "skip" and r["reason"]:
+            by.setdefault(str(r["reason"]), []).append(r)
+    return {k: v for k, v in by.items() if len(v) > 1}
+
+
+def say_shared(shared: dict[str, list[dict[str, object]]], out: IO[str]) -> None:
+    for reason, rs in shared.items():
+        counts: dict[str, int] = {}
+        for r in rs:
+            counts[str(r["clear"])] = counts.get(str(r["clear"]), 0) + 1
+        which = ", ".join(f"{c} x{n}" if n > 1 else c for c, n in counts.items())
+        out.write(f"      skip, {len(rs)} rows above ({which}): {reason}\n")
+
+
 def write(boots: list[Boot], out: IO[str]) -> None:
     for b in boots:
         pairs = results.pairs(b)
@@ -84,15 +104,19 @@ def write(boots: list[Boot], out: IO[str]) -> None:
         smpreport.cpus(b, out)
         inventory.write(b, out)
         last = None
+        shared: dict[str, list[dict[str, object]]] = {}
         for r in rows:
             s = settings(r)
             if s != last:
+                say_shared(shared, out)
+                shared = shared_skips([x for x in rows if settings(x) == s])
                 out.write(f"\n{s}\n{smpreport.CPU_PREFIX if grouped else ''}{COLS}"
                           f"{smpreport.CPU_SUFFIX if grouped else ''}\n")
                 last = s
             out.write((smpreport.cpu_prefix(r) if grouped else "") + line(r) +
                       (smpreport.cpu_suffix(r) if grouped else "") + "\n")
-            if r["status"] in ("skip", "fail", "damaged", "incomplete") and r["reason"]:
+            if r["status"] in ("skip", "fail", "damaged", "incomplete") and r["reason"] \
+                    and not (r["status"] == "skip" and str(r["reason"]) in shared):
                 out.write(f"      {r['status']}: {r['reason']}\n")
             if r.get("probe_lost", "") != "":
                 out.write(f"      probe: wake-up late by median {fmt(r['probe_us_median']).strip()}"
@@ -108,6 +132,7 @@ def write(boots: list[Boot], out: IO[str]) -> None:
             if r.get("inject", "none") != "none":
                 out.write(f"      inject={r['inject']}: {r['injected'] or 0} lines "
                           f"injected, {r['detected'] or 0} detected\n")
+        say_shared(shared, out)
         prezeroreport.write(pairs, out)
         counterreport.write(pairs, out)
         smpreport.aggregates(b, groups.of(b, [c for c, _ in pairs]), out)
