@@ -39,6 +39,7 @@ const char *const numa_names[] = { "local", "remote", "interleave", NULL };
 const char *const prezero_names[] = { "none", "request", "idle", "dedicated",
 				      "on-free", NULL };
 const char *const prezero_pool_names[] = { "shared", "apart", NULL };
+const char *const boost_names[] = { "firmware", "off", "on", NULL };
 const char *const verify_names[] = { "full", "sample", NULL };
 const char *const samples_names[] = { "all", "none", NULL };
 const char *const inject_names[] = { "none", "skip-line", "wrong-pa",
@@ -349,6 +350,8 @@ const struct param hz_params[] = {
 	{ .key = "hang_cpu", .type = P_U64, .offset = F(hang_cpu),
 	  .max = CPUSET_MAX - 1, .help = "hang_cpu=0..1023 (test-only)",
 	  .scope = PARAM_KERNEL, .bench = true },
+	{ .key = "boost", .type = P_ENUM, .offset = F(boost),
+	  .choices = boost_names, .help = "boost=firmware|off|on" },
 	{ .key = "preset", .type = P_ENUM, .offset = F(preset),
 	  .choices = preset_names,
 	  .help = "preset=none|seed-000|seed-001|seed-002 (docs/reproducing.md)" },

@@ -49,6 +49,9 @@ enum prezero_mode { PREZERO_NONE, PREZERO_REQUEST, PREZERO_IDLE,
  * (the interference scenario: bandwidth taken, nothing given back) */
 enum prezero_pool { PREZERO_POOL_SHARED, PREZERO_POOL_APART };
 enum probe_class { PROBE_NORMAL, PROBE_RT };
+/* Turbo/boost for the run: left as the firmware set it (and recorded),
+ * or forced off or on on every CPU (docs/hardware.md, "Boost"). */
+enum boost_mode { BOOST_FIRMWARE, BOOST_OFF, BOOST_ON };
 
 #define MAX_CHUNKS 8
 /* All CPUs at once (docs/smp.md) */
@@ -77,6 +80,7 @@ struct hz_config {
 	u64 deadline_s;		/* the run ends by then; 0: never */
 	u64 ap_fail;		/* test-only: this CPU cannot answer; 0 none */
 	u64 hang_cpu;		/* test-only: hangs in a timed pass; CPU_AUTO none */
+	u32 boost;		/* enum boost_mode, on every CPU for the boot */
 
 	/* The benchmark (docs/cmdline.md) */
 	u32 bench;		/* enum bench_kind */
@@ -137,7 +141,8 @@ extern const char *const bench_names[], *const folio_names[],
 	*const inject_names[], *const backing_names[],
 	*const pte_names[], *const probe_names[],
 	*const probe_class_names[], *const order_choice_names[],
-	*const numa_names[], *const prezero_names[], *const prezero_pool_names[];
+	*const numa_names[], *const prezero_names[], *const prezero_pool_names[],
+	*const boost_names[];
 extern const u64 folio_bytes[FOLIO_COUNT];
 
 void config_defaults(struct hz_config *c);
