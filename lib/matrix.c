@@ -171,6 +171,13 @@ static u32 pages(u64 bytes)
 	return (u32)MIN(bytes / SZ_4K, (u64)~0u);
 }
 
+bool matrix_linux_offered(const struct matrix_point *p)
+{
+	u32 model = p->v[AXIS_PREEMPT];
+
+	return model == PREEMPT_MODEL_OFF || preempt_x86_linux7_offers(model);
+}
+
 void matrix_resolve(const struct hz_config *c, const struct matrix_point *p,
 		    u64 folio_bytes, struct zero_plan *out)
 {
@@ -179,8 +186,13 @@ void matrix_resolve(const struct hz_config *c, const struct matrix_point *p,
 	if (order == ORDER_LINUX) {
 		out->order = ORDER_NEIGHBOURHOOD;
 		out->radius = LINUX_RADIUS;
-		/* A unit of the folio's size is one call per range. */
-		out->chunk = pages(matrix_preemptible(p) ? folio_bytes :
+		/*
+		 * clear_contig_highpages(): preempt_model_preemptible() ?
+		 * nr_pages : PROCESS_PAGES_NON_PREEMPT_BATCH.  No model runs
+		 * as the x86 7.0 it stands for, which is always full or
+		 * lazy; a unit of the folio's size is one call per range.
+		 */
+		out->chunk = pages(matrix_linux_offered(p) ? folio_bytes :
 				   LINUX_BATCH);
 		return;
 	}

@@ -41,13 +41,19 @@ const char *matrix_model_name(const struct matrix_point *p);
 bool matrix_preemptible(const struct matrix_point *p);
 
 /*
+ * order=linux at point @p: is its model one x86 Linux 7.0 runs (full,
+ * lazy, or no model, which stands for them), or only the non-preemptible
+ * branch kept for none and voluntary, which x86 7.0 does not offer
+ * (lib/preempt.h)?  The config record's linux_offered.
+ */
+bool matrix_linux_offered(const struct matrix_point *p);
+/*
  * What the planner runs for point @p on a folio of @folio_bytes: the
  * order, unit (bytes) and radius; order=linux resolved as merged Linux 7.0
  * does it (folio_zero_user() -> clear_contig_highpages()): neighbourhood-
- * last, radius 2, whole ranges under full and lazy, 32M units otherwise.
+ * last, radius 2, whole ranges under full and lazy and with no model,
+ * 32M units under none and voluntary.
  */
-/* The plan the point runs on a folio of @folio_bytes (order=linux
- * resolved to 7.0's for its model). */
 void matrix_resolve(const struct hz_config *c, const struct matrix_point *p,
 		    u64 folio_bytes, struct zero_plan *out);
 /* The next selected point; false when the matrix is done. */

@@ -39,4 +39,17 @@ static inline bool preempt_model_preemptible(enum preempt_model m)
 	return m == PREEMPT_MODEL_FULL || m == PREEMPT_MODEL_LAZY;
 }
 
+/*
+ * Does x86 Linux 7.0 offer model @m?  Commit 7dadeaa6e851 ("sched:
+ * Further restrict the preemption modes") makes PREEMPT_NONE depend on
+ * ARCH_NO_PREEMPT and PREEMPT_VOLUNTARY on !ARCH_HAS_PREEMPT_LAZY, and
+ * sched_dynamic_mode() refuse "none" and "voluntary" where the
+ * architecture has lazy, as x86 does: from 7.0 an x86 kernel is full or
+ * lazy (docs/sched.md, "order=linux in 7.0").  OFF is no Linux model.
+ */
+static inline bool preempt_x86_linux7_offers(enum preempt_model m)
+{
+	return m == PREEMPT_MODEL_FULL || m == PREEMPT_MODEL_LAZY;
+}
+
 #endif
