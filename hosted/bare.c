@@ -66,21 +66,26 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 
 	touch_plan(c, b->count, b->bytes, (u64)b->r->base, s->scratch);
 	group_pass_begin(o);
+	p->has_calls = true;
 	for (u32 k = 0; k < b->count; k++) {
 		u64 off = ALIGN_DOWN(s->scratch[k] - (u64)b->r->base, b->bytes);
 		u8 *f = b->r->base + off;
 		u64 t0, t1;
 		s64 taken;
+		u32 calls;
 
 		s->page[k] = (s->scratch[k] - (u64)f) / SZ_4K;
 		/* pmu=: the counters bracket the timer pair, read outside it */
 		perf_before(&counters);
 		t0 = tsc_begin();
-		taken = folio_zero(f, nr, (u32)s->page[k], plan, &ops);
+		taken = folio_zero_counted(f, nr, (u32)s->page[k], plan, &ops,
+					   &calls);
 		t1 = tsc_end();
 		perf_after(&counters, k);
 		s->clear[k] = t1 - t0;
 		p->resched += taken > 0 ? (u64)taken : 0;
+		p->prim_calls += calls;
+		p->prim_calls_max = MAX(p->prim_calls_max, calls);
 		s->access[k] = timed_access(f, b->bytes, access);
 	}
 	group_pass_end(p, o);

@@ -17,6 +17,8 @@ bool bench_matrix_next(const struct hz_config *c, u32 folio, const char *prefix,
 	matrix_resolve(c, &it->at, folio_bytes[folio], &d->plan);
 	d->id = ++*id;
 	d->preempt = matrix_model_name(&it->at);
+	d->linux_offered = it->at.v[AXIS_ORDER] != ORDER_LINUX ? NULL :
+			   matrix_linux_offered(&it->at) ? "yes" : "no";
 	d->clear = prim_names[it->at.v[AXIS_PRIM]];
 	d->order = order_choice_names[it->at.v[AXIS_ORDER]];
 	d->chunk = zero_plan_chunk_bytes(&d->plan);

@@ -280,6 +280,8 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	rec_str(&r, "pte", pte_names[c->pte]);
 	if (d->preempt)
 		rec_str(&r, "preempt", d->preempt);
+	if (d->linux_offered)
+		rec_str(&r, "linux_offered", d->linux_offered);
 	if (d->kernel_fpu_ticks)
 		rec_u64(&r, "kernel_fpu_ticks", d->kernel_fpu_ticks);
 	if (c->preempts)
@@ -329,6 +331,10 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 	rec_str(&r, "access", access_names[p->access]);
 	rec_u64(&r, "faults", p->faults);
 	rec_u64(&r, "resched", p->resched);
+	if (p->has_calls) {
+		rec_u64(&r, "prim_calls", p->prim_calls);
+		rec_u64(&r, "prim_calls_max", p->prim_calls_max);
+	}
 	if (p->fault)
 		rec_u64(&r, "fault_ticks", sum_u64(p->fault, p->faults));
 	if (p->clear)

@@ -44,6 +44,9 @@ struct bench_desc {
 	struct matrix_point at;		/* where in the matrix */
 	struct zero_plan plan;		/* what the planner runs there */
 	const char *preempt;		/* "off" or the model */
+	/* order=linux: "yes" where x86 Linux 7.0 runs its plan, "no" under
+	 * none and voluntary (matrix_linux_offered()); else NULL */
+	const char *linux_offered;
 	u64 llc;			/* last-level cache bytes, 0 unknown */
 	bool linux_folios;		/* Linux allocates and fills them */
 	const char *probe_policy;	/* companion: the probe's policy */
@@ -61,6 +64,12 @@ struct bench_pass {
 	u32 access;			/* enum access_mode */
 	u32 faults;
 	u64 resched;
+	/* Primitive calls of the faults that cleared (not those served by a
+	 * zeroed folio): the sum and the most one fault made; has_calls
+	 * false where the writer does not count them */
+	bool has_calls;
+	u64 prim_calls;
+	u32 prim_calls_max;
 	const u64 *fault, *clear, *access_t;	/* per-folio ticks, or NULL */
 	const u64 *page;		/* faulting 4K page per folio, or NULL */
 	const char *verify;		/* ok, fail, n/a */

@@ -8,14 +8,28 @@
 s64 folio_zero(u8 *folio, u32 nr, u32 fault, const struct zero_plan *plan,
 	       const struct zero_ops *ops)
 {
+	u32 calls;
+
+	return folio_zero_counted(folio, nr, fault, plan, ops, &calls);
+}
+
+s64 folio_zero_counted(u8 *folio, u32 nr, u32 fault,
+		       const struct zero_plan *plan, const struct zero_ops *ops,
+		       u32 *calls)
+{
 	struct order_iter it;
 	struct clear_range r;
 	s64 points = 0;
+	u32 n = 0;
 
+	*calls = 0;
 	if (!order_begin(&it, plan->order, nr, fault, plan->chunk,
 			 plan->radius))
 		return -1;
+	/* One add per call, stored once at the end: nothing a clear of at
+	 * least 4K would notice. */
 	while (order_next(&it, &r)) {
+		n++;
 		if (r.resched) {
 			if (ops->resched)
 				ops->resched(ops->ctx);
@@ -27,5 +41,6 @@ s64 folio_zero(u8 *folio, u32 nr, u32 fault, const struct zero_plan *plan,
 		if (ops->leave)
 			ops->leave(ops->ctx);
 	}
+	*calls = n;
 	return points;
 }

@@ -50,5 +50,10 @@ static inline u64 zero_plan_chunk_bytes(const struct zero_plan *p)
  */
 s64 folio_zero(u8 *folio, u32 nr, u32 fault, const struct zero_plan *plan,
 	       const struct zero_ops *ops);
+/* As folio_zero(), and *@calls set to the primitive calls it made (what
+ * the run record's prim_calls counts: 1 per range of the plan). */
+s64 folio_zero_counted(u8 *folio, u32 nr, u32 fault,
+		       const struct zero_plan *plan, const struct zero_ops *ops,
+		       u32 *calls);
 
 #endif

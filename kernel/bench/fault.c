@@ -124,7 +124,7 @@ static bool fault_handle(struct regs *r)
 	struct zero_ops ops = { NULL, resched, fc, NULL, NULL };
 	struct folio *f;
 	s64 taken;
-	u32 page;
+	u32 page, calls;
 
 	if (!fc || cr2 < fc->region || cr2 >= fc->region_end ||
 	    (r->error & PF_ERR_P))
@@ -168,8 +168,8 @@ static bool fault_handle(struct regs *r)
 	for (u32 i = 0; i < fc->npmu; i++)
 		fc->pmu_v[i][fc->nfaults] = pmu_read(fc->pmu[i]);
 	t0 = tsc_begin();
-	taken = folio_zero(phys_to_virt(f->pa), (u32)(bytes / SZ_4K), page,
-			   &fc->plan, &ops);
+	taken = folio_zero_counted(phys_to_virt(f->pa), (u32)(bytes / SZ_4K),
+				   page, &fc->plan, &ops, &calls);
 	t1 = tsc_end();
 	for (u32 i = 0; i < fc->npmu; i++)
 		fc->pmu_v[i][fc->nfaults] = pmu_value(fc->pmu[i], pmu_read(fc->pmu[i]) -
@@ -179,6 +179,8 @@ static bool fault_handle(struct regs *r)
 	if (taken < 0)
 		return false;
 	fc->resched += (u64)taken;
+	fc->prim_calls += calls;
+	fc->prim_calls_max = MAX(fc->prim_calls_max, calls);
 	dirty_lines(fc, phys_to_virt(f->pa));
 	overrun(fc, f);
 map:

@@ -48,6 +48,10 @@ struct fault_ctx {
 	u64 *pmu_v[FAULT_PMU_MAX];
 	u32 npmu;
 	u64 resched;		/* resched points taken, this run */
+	/* primitive calls of the faults that cleared, this run: the sum
+	 * and the most one fault made (folio_zero_counted()) */
+	u64 prim_calls;
+	u32 prim_calls_max;
 	u64 last_entry;		/* the leaf as installed by the last fault */
 	/* Under a scheduling model: interrupts on while clearing, as Linux's
 	 * fault path runs; a SIMD primitive between kernel_fpu_begin/end. */

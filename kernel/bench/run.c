@@ -232,6 +232,9 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 			   fc->nfaults, b->count);
 	p->faults = fc->nfaults;
 	p->resched = fc->resched;
+	p->has_calls = true;
+	p->prim_calls = fc->prim_calls;
+	p->prim_calls_max = fc->prim_calls_max;
 	p->fault = wl->fault_ticks;
 	p->clear = wl->clear_ticks;
 	p->access_t = wl->access_ticks;

@@ -194,3 +194,45 @@ TEST(zero_real_folio)
 	EXPECT(bad == ~0ULL, "byte %#llx not zero", (unsigned long long)bad);
 	free(folio);
 }
+
+/*
+ * folio_zero_counted(): its count is the primitive calls made, the fake
+ * primitive's own count, for order=linux as x86 7.0 runs a 1G folio
+ * (three ranges, whole) and as its non-preemptible branch does (32M
+ * units); -1 and no calls for a refused plan.
+ */
+TEST(zero_counts_primitive_calls)
+{
+	static const struct {
+		u32 fault, chunk, calls;
+	} c[] = {
+		{ 0, NR_1G, 2 },		/* r[1] empty */
+		{ 1000, NR_1G, 3 },
+		{ NR_1G - 1, NR_1G, 2 },	/* r[0] empty */
+		{ 0, BATCH_32M, 33 },	/* 262141 pages in 32, then 3 */
+		{ 100000, BATCH_32M, 34 },	/* 162141 in 20, 99998 in 13, 5 */
+	};
+	const struct zero_ops ops = { fake_prim, NULL, NULL, NULL, NULL };
+
+	for (u32 i = 0; i < ARRAY_SIZE(c); i++) {
+		const struct zero_plan p = { ORDER_NEIGHBOURHOOD, c[i].chunk, 2 };
+		struct fake f = { .base = folio_space(), .nr = NR_1G };
+		u32 calls = ~0u;
+
+		cur = &f;
+		EXPECT(folio_zero_counted(f.base, NR_1G, c[i].fault, &p, &ops,
+					  &calls) >= 0, "case %u", i);
+		EXPECT(calls == f.t.n && calls == c[i].calls,
+		       "case %u: %u counted, %zu made, %u wanted", i, calls,
+		       f.t.n, c[i].calls);
+		trace_free(&f.t);
+	}
+	{
+		const struct zero_plan p = { ORDER_NEIGHBOURHOOD, 0, 2 };
+		u32 calls = ~0u;
+
+		EXPECT(folio_zero_counted(folio_space(), NR_2M, 0, &p, &ops,
+					  &calls) == -1);
+		EXPECT_EQ(calls, 0);
+	}
+}
