@@ -82,6 +82,7 @@ class Side:
     key: Key
     runs: list[float] = field(default_factory=list)
     counts: counters.Counts | None = None
+    note: str = ""          # results.offered_note() of its rows
 
     @property
     def mean(self) -> float:
@@ -109,6 +110,7 @@ def table(boots: list[Boot]) -> Table:
             if row["status"] == "ok":
                 k = row_key(row)
                 out.setdefault(k, Side(k)).runs.extend(row["gbps_runs"])  # type: ignore[arg-type]
+                out[k].note = out[k].note or results.offered_note(row)
                 counts.setdefault(k, []).append(counters.of(c))
     for k, side in out.items():
         side.counts = counters.pool(counts[k])
@@ -434,13 +436,13 @@ def rows(sec: Section, label: Label, width: int, out: IO[str]) -> None:
         out.write("\n")
     for p in sec.pairs:
         out.write(f"{label(p.key):<{width}}  {cell(p.a)}  {cell(p.b)}  "
-                  f"{p.change_pct:+7.1f}%{mark(p)}\n")
+                  f"{p.change_pct:+7.1f}%{mark(p)}{p.a.note or p.b.note}\n")
     for side, only, oname in (("A", sec.only_a, "B"), ("B", sec.only_b, "A")):
         if only:
             out.write(f"\nonly in {side}:\n")
             for o in only:
                 why = (f"  ({oname} has {dims.contrast(dict(o.key), dict(o.nearest))})"
                        if o.nearest else "")
-                out.write(f"{label(o.key):<{width}}  {cell(o.side)}{why}\n")
+                out.write(f"{label(o.key):<{width}}  {cell(o.side)}{why}{o.side.note}\n")
     if not sec.pairs:
         out.write("\nno configuration is in both\n")

@@ -34,6 +34,7 @@ BOOKKEEPING: dict[str, str] = {
     "llc": "the machine's last-level cache (its machine record says it too)",
     "fits_llc": "size against llc: follows from size and the machine",
     "kernel_fpu_ticks": "a measurement of the machine (the SIMD begin/end pair)",
+    "linux_offered": "whether x86 Linux 7.0 offers order=linux's model: follows from order and preempt",
     "pmu_counted": "which pmu= events this machine's counters could count",
     "freq": "how this machine's effective frequency is read, or why not",
     "smi": "how this machine's SMIs are counted, or why not",

@@ -244,6 +244,7 @@ def row(boot: Boot, g: Group) -> dict[str, object]:
         "order": first.f.get("order", "") if first else "",
         "chunk": results.chunk_name(first.int("chunk", 0)) if first else "",
         "backing": first.f.get("backing", "") if first else "",
+        "linux_offered": first.f.get("linux_offered", "") if first else "",
         "status": st, "runs": len(ps), "refused_runs": len(refused),
         "refused": "; ".join(sorted({p.refused for p in refused})),
         "gbps_mean": gb, "gbps_stddev_pct": gb_sd,

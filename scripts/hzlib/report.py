@@ -63,6 +63,19 @@ def line(r: dict[str, object]) -> str:
             f"{fmt(r['access_us_median'])}")
 
 
+def not_offered(r: dict[str, object]) -> str:
+    """What a row of linux_offered=no is: 7.0's non-preemptible branch
+    under a model x86 Linux 7.0 does not offer, with the calls per fault
+    where the runs counted them."""
+    calls = r.get("prim_calls_per_fault")
+    per = (f", {calls:.4g} primitive calls per fault" if isinstance(calls, float)
+           and not math.isnan(calls) else "")
+    return (f"{results.NOT_OFFERED}: order=linux under preempt="
+            f"{dict(r['dims']).get('preempt', '?')} is 7.0's non-preemptible branch "  # type: ignore[call-overload]
+            f"({dims.value(dict(r['dims']), 'chunk')} units{per}); x86 7.0 is full or "  # type: ignore[call-overload]
+            "lazy, whole ranges")
+
+
 def settings(r: dict[str, object]) -> str:
     """Every dimension not on the line: rows under one heading differ only
     in the line's."""
@@ -115,6 +128,8 @@ def write(boots: list[Boot], out: IO[str]) -> None:
                 last = s
             out.write((smpreport.cpu_prefix(r) if grouped else "") + line(r) +
                       (smpreport.cpu_suffix(r) if grouped else "") + "\n")
+            if r.get("linux_offered") == "no":
+                out.write(f"      {not_offered(r)}\n")
             if r["status"] in ("skip", "fail", "damaged", "incomplete") and r["reason"] \
                     and not (r["status"] == "skip" and str(r["reason"]) in shared):
                 out.write(f"      {r['status']}: {r['reason']}\n")

@@ -34,6 +34,9 @@ CSV_COLUMNS = [
     "zeroing_ms_per_run", "prezero_gbps", "flagged", "kernel_flagged",
 ]
 
+# Columns only where a row has them, so an older log's CSV is as it was.
+NEWER_COLUMNS = ["linux_offered", "prim_calls_per_fault", "prim_calls_max"]
+
 # A run's effective frequency this many percent off the median of the
 # configuration's measured runs is flagged, as the kernel's summary does
 # (lib/outcome.h FREQ_TOLERANCE_PCT).
@@ -42,6 +45,19 @@ FREQ_TOLERANCE_PCT = 2
 # Which CPU of its group a configuration's records are from (docs/smp.md):
 # bookkeeping, not dimensions, but a row's identity within its boot.
 CPU_FIELDS = ("cpu", "ncpus", "node", "mem_node", "group", "apic_id")
+
+# A configuration whose config record says linux_offered=no: order=linux
+# under a model x86 Linux 7.0 does not offer (none, voluntary), kept to
+# measure 7.0's non-preemptible branch (docs/sched.md).  Every report and
+# table that names one says so with this.
+NOT_OFFERED = "not offered by x86 Linux 7.0"
+
+
+def offered_note(r: dict[str, object]) -> str:
+    """' [not offered by x86 Linux 7.0]' for such a row, else '' (also for
+    every row of a log older than the field)."""
+    return f" [{NOT_OFFERED}]" if r.get("linux_offered") == "no" else ""
+
 
 # Kinds of samples that are timings (page is a page index).
 TIMED = ("fault", "clear", "access")
@@ -306,6 +322,8 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         "fault_us_p99": us(pct(fault, 99)) if fault else math.nan,
         "fault_us_max": us(fault[-1]) if fault else math.nan,
         "resched_per_run": measured[0].int("resched", 0) if measured else "",
+        "linux_offered": f.get("linux_offered", ""),
+        **prim_calls(measured),
         "size": size, "folios": c.rec.int("folios", 0),
         "cpu_brand": machine.f.get("brand") if machine else "?",
         "tsc_hz": hz, "tsc_source": tb.f.get("source") if tb else "?",
@@ -335,6 +353,19 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         ("; " + "; ".join(c.problems) if c.problems else ""),
     })
     return out
+
+
+def prim_calls(measured: list[Record]) -> dict[str, object]:
+    """Primitive calls per fault that cleared (run records' prim_calls
+    over faults less prezeroed_faults), and the most one fault made; {}
+    for runs that do not count them (an older log)."""
+    counted = [r for r in measured if "prim_calls" in r.f]
+    if not counted:
+        return {}
+    cleared = sum(r.int("faults", 0) - r.int("prezeroed_faults", 0) for r in counted)
+    return {"prim_calls_per_fault": (sum(r.int("prim_calls") for r in counted) / cleared
+                                     if cleared else math.nan),
+            "prim_calls_max": max(r.int("prim_calls_max", 0) for r in counted)}
 
 
 def _median_int(v: list[int]) -> int:
@@ -488,8 +519,10 @@ def extra_dims(rs: list[dict[str, object]], have: list[str]) -> list[str]:
 
 
 def csv_columns(rs: list[dict[str, object]]) -> list[str]:
-    """CSV_COLUMNS, any dimension newer than them, then the counters'."""
-    return CSV_COLUMNS + extra_dims(rs, CSV_COLUMNS) + counters.columns(rs)
+    """CSV_COLUMNS, any dimension newer than them, the counters', then
+    fields only newer logs have, where a row has them."""
+    newer = [k for k in NEWER_COLUMNS if any(r.get(k, "") != "" for r in rs)]
+    return CSV_COLUMNS + extra_dims(rs, CSV_COLUMNS) + counters.columns(rs) + newer
 
 
 SAMPLE_COLUMNS = ["boot", "cfg", "name", "bench", "folio", "clear", "order",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import IO
 
-from . import dims, groups
+from . import dims, groups, results
 from .records import Boot
 
 CPU_COLS = (" cpu apic_id node state      x2apic  tsc offset ticks (+- err)  warps  reason")
@@ -93,7 +93,7 @@ def order_name(r: dict[str, object]) -> str:
     d: dict[str, str] = r["dims"]  # type: ignore[assignment]
     rad = d.get("radius", "0")
     return (f"{r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}"
-            f"{' radius ' + rad if rad != '0' else ''}")
+            f"{' radius ' + rad if rad != '0' else ''}{results.offered_note(r)}")
 
 
 def skew(r: dict[str, object]) -> str:

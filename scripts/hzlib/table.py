@@ -230,7 +230,8 @@ def seed_000(s: Side) -> list[Table]:
     t = Table(f"seed-000 {who}: every CPU writing its 2M folios, summed over the CPUs per pass",
               header=["", "stime (ms)", "utime (ms)", "GB/s aggregate", "CPUs"])
     for r in rs:
-        name = str(r["order"]) if s.side == "hugezero" else f"linux {r.get('backing', '')}"
+        name = (str(r["order"]) + results.offered_note(r) if s.side == "hugezero"
+                else f"linux {r.get('backing', '')}")
         if r["status"] != "ok":
             t.notes.append(f"{name}: {r['status']}: {r.get('reason', '')}")
             continue
@@ -267,7 +268,7 @@ def seed_002(s: Side) -> list[Table]:
         model = (f"the host's preempt={host_model(s.boots[0])}" if s.side == "linux" else
                  f"preempt={r['preempt']}" if r.get("preempt", "off") not in ("", "off")
                  else "no model")
-        head = f"prezero={mode} ({model}, {r['clear']}, {r['order']}):"
+        head = f"prezero={mode} ({model}, {r['clear']}, {r['order']}){results.offered_note(r)}:"
         if r["status"] != "ok":
             t.rows.append([head, f"{r['status']}: {r.get('reason', '')}"])
             continue
