@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from hzlib import records
 
-from qemu_cases import Case, Check, all_of, bench_ok, passes
+from qemu_cases import Case, Check, all_of, bench_ok, passes, run_report
 
 NOT_IN_FAULT = (1 << 64) - 1
 ONE_G = ["bench=fault", "folio=1G", "size=1G", "runs=1", "warmups=0",
@@ -159,7 +159,63 @@ def no_model_no_noise(res) -> str | None:  # type: ignore[no-untyped-def]
     return None
 
 
+# order=linux's 1G fault in primitive calls (docs/sched.md, "order=linux
+# in 7.0"): the middle page touched, so all three of folio_zero_user()'s
+# ranges are there.
+LINUX_1G = ["bench=fault", "folio=1G", "size=1G", "runs=1", "warmups=0",
+            "clear=erms", "order=linux", "offset=middle", "selftest=off"]
+PAGES_1G, BATCH_PAGES, RADIUS = (1 << 30) // 4096, (32 << 20) // 4096, 2
+
+
+def linux_calls(unit: int, fault: int = PAGES_1G // 2) -> int:
+    """Primitive calls of mm/memory.c's folio_zero_user() for a 1G folio
+    faulted at @fault: its three ranges (right of the fault, left of it,
+    the fault +- FOLIO_ZERO_LOCALITY_RADIUS), each cut by
+    clear_contig_highpages() into calls of at most @unit pages."""
+    lo, hi = max(fault - RADIUS, 0), min(fault + RADIUS, PAGES_1G - 1)
+    return sum(-(-n // unit) for n in (PAGES_1G - 1 - hi, lo, hi - lo + 1) if n > 0)
+
+
+def linux_order_calls(model: str) -> Check:
+    """order=linux, no model: whole ranges, at most three calls per fault,
+    offered; under @model (none): 32M units, each fault the calls 7.0's
+    non-preemptible branch makes, and config, report and CSV saying x86
+    7.0 does not offer it."""
+    offered = model == "off"
+    want = linux_calls(PAGES_1G if offered else BATCH_PAGES)
+
+    def run(res) -> str | None:  # type: ignore[no-untyped-def]
+        confs = [r for b in records.parse(res.log) for r in b.records if r.type == "config"]
+        runs = [r for b in records.parse(res.log) for r in b.records if r.type == "run"]
+        if len(confs) != 1 or not runs:
+            return f"{len(confs)} config records, {len(runs)} run records"
+        c = confs[0]
+        chunk = (1 << 30) if offered else (32 << 20)
+        if c.f.get("preempt") != model or c.int("chunk", 0) != chunk:
+            return f"preempt={c.f.get('preempt')} chunk={c.f.get('chunk')}, want {model}, {chunk}"
+        if c.f.get("linux_offered") != ("yes" if offered else "no"):
+            return f"linux_offered={c.f.get('linux_offered')!r} under {model}"
+        for r in runs:
+            n, top = r.int("prim_calls", -1), r.int("prim_calls_max", -1)
+            if offered and top > 3:
+                return f"no model: {top} primitive calls in one fault, more than the 3 ranges"
+            if top != want or n != want * r.int("faults"):
+                return (f"{r.f['pass']}: prim_calls={n} prim_calls_max={top} over "
+                        f"{r.f['faults']} faults, want {want} a fault")
+        rep = run_report(res)
+        said = "not offered by x86 Linux 7.0" in rep.stdout
+        if rep.returncode != 0 or said == offered:
+            return (f"report {'says' if said else 'does not say'} 'not offered by x86 "
+                    f"Linux 7.0' (rc {rep.returncode})")
+        return None
+    return run
+
+
 CASES = [
+    Case("linux-order-calls-1g", args=LINUX_1G, timeout=300,
+         check=all_of(passes, bench_ok(1), linux_order_calls("off"))),
+    Case("linux-order-calls-1g-none", args=[*LINUX_1G, "preempt=none"], timeout=300,
+         check=all_of(passes, bench_ok(1), linux_order_calls("none"))),
     Case("sched-models-1g", args=[*ONE_G, "preempt=all", "clear=erms,avx2",
                                   "order=contiguous-page,linux"],
          timeout=600, check=all_of(passes, bench_ok(16), mechanisms(rt=False))),
