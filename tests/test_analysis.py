@@ -149,6 +149,50 @@ class DimensionTest(unittest.TestCase):
         self.assertNotEqual(label(rows[0]), label(rows[1]))
 
 
+class NotOfferedTest(unittest.TestCase):
+    """order=linux under a model x86 Linux 7.0 does not offer
+    (linux_offered=no) is named so wherever a row is; linux_offered is no
+    dimension, and a log without it reads as before."""
+    LINUX = {"name": "none.1G.erms.linux", "folio": "1G", "order": "linux",
+             "chunk": str(32 << 20), "radius": "2", "preempt": "none", "size": str(2 << 30),
+             "folios": "2"}
+    CALLS = ["prim_calls=66 prim_calls_max=33", "prim_calls=66 prim_calls_max=33"]
+
+    def log(self, **over: str) -> str:
+        return Log().config(kernel_config(**{**self.LINUX, **over}), RUNS,
+                            run_extra=self.CALLS).text()
+
+    def test_report_table_compare_and_csv(self) -> None:
+        text = self.log(linux_offered="no")
+        out = io.StringIO()
+        report.write(records.parse(text), out)
+        self.assertIn("      not offered by x86 Linux 7.0: order=linux under preempt=none "
+                      "is 7.0's non-preemptible branch (32M units, 33 primitive calls per "
+                      "fault)", out.getvalue())
+        row = rows_of(text)[0]
+        self.assertEqual((row["linux_offered"], row["prim_calls_per_fault"],
+                          row["prim_calls_max"]), ("no", 33.0, 33))
+        self.assertNotIn("linux_offered", row["dims"])  # type: ignore[operator]
+        self.assertEqual(results.offered_note(row), " [not offered by x86 Linux 7.0]")
+        cmp = compare_text(text, text)
+        self.assertRegex(cmp, r"~ \(p=1.00\) \[not offered by x86 Linux 7.0\]\n")
+        cols = results.csv_columns(rows_of(text))
+        self.assertEqual(cols[-3:], results.NEWER_COLUMNS)
+
+    def test_offered_and_older_logs_say_nothing(self) -> None:
+        for text in (self.log(linux_offered="yes", preempt="full", chunk=str(1 << 30)),
+                     kernel_log(**self.LINUX)):
+            out = io.StringIO()
+            report.write(records.parse(text), out)
+            self.assertNotIn("not offered", out.getvalue() + compare_text(text, text))
+        old = rows_of(kernel_log(**self.LINUX))
+        self.assertNotIn("prim_calls_per_fault", old[0])
+        self.assertFalse(set(results.NEWER_COLUMNS) & set(results.csv_columns(old)))
+        # Paired with a log that records it: the same measurement.
+        self.assertIn("~ (p=1.00)", compare_text(kernel_log(**self.LINUX),
+                                                 self.log(linux_offered="no")))
+
+
 class WelchTest(unittest.TestCase):
     def test_against_scipy_values(self) -> None:
         if importlib.util.find_spec("scipy") is None:
