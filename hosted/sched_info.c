@@ -247,13 +247,33 @@ static void kconfig_preempt(const char *text, struct kconfig_preempt *k)
 		}
 }
 
+/*
+ * Linux 7.0 or later, by the release's leading "MAJOR.": from 7.0 an x86
+ * kernel offers full and lazy only (lib/preempt.h).  The companion runs
+ * on x86 alone, so this is x86's rule.
+ */
+static bool linux7(const char *release)
+{
+	return release[0] >= '0' && release[0] <= '9' && atoi(release) >= 7;
+}
+
+/* What preempt= is checked against: the build when at hand, and 7.0's. */
+struct preempt_ctx {
+	const struct kconfig_preempt *k;	/* NULL: no config read */
+	bool linux7;
+};
+
 /* sched_dynamic_mode(): which preempt= values this build takes. */
 static bool preempt_accepts(const char *val, const void *ctx)
 {
-	const struct kconfig_preempt *k = ctx;
+	const struct preempt_ctx *p = ctx;
+	const struct kconfig_preempt *k = p->k;
 	enum preempt_model m;
 
 	if (!model_of(val, strlen(val), &m))
+		return false;
+	/* 7dadeaa6e851: none and voluntary refused where lazy exists */
+	if (p->linux7 && !preempt_x86_linux7_offers(m))
 		return false;
 	if (!k)
 		return true;	/* no build to check it against */
@@ -309,14 +329,16 @@ static void preempt_decide(struct sched_info *s, const struct sched_texts *t)
 {
 	struct kconfig_preempt k;
 	const struct kconfig_preempt *kp = NULL;
+	struct preempt_ctx ctx = { NULL, linux7(t->release) };
 	char val[VAL_LEN], bad[VAL_LEN];
 	bool given;
 
 	if (t->config) {
 		kconfig_preempt(t->config, &k);
 		kp = &k;
+		ctx.k = kp;
 	}
-	given = cmdline_last(t->cmdline, "preempt", preempt_accepts, kp, val,
+	given = cmdline_last(t->cmdline, "preempt", preempt_accepts, &ctx, val,
 			     bad);
 	/* Without PREEMPT_DYNAMIC there is no preempt= at all. */
 	if (given && (!kp || k.dynamic)) {
@@ -378,12 +400,34 @@ static void init_decide(struct sched_setting *v, const char *name,
 	poison_check(v, t);
 }
 
+/*
+ * Linux 7.0 or later on x86 is full or lazy: a model no source gave is
+ * taken as full, and one outside the two (a config no x86 7.0 can build)
+ * is said to be so.
+ */
+static void preempt_linux7(struct sched_info *s, const struct sched_texts *t)
+{
+	if (!linux7(t->release))
+		return;
+	if (!s->preempt_known) {
+		s->preempt_known = s->preempt_assumed = true;
+		s->preempt = PREEMPT_MODEL_FULL;
+		source_add(s->preempt_source, "; taken as full: Linux %s on x86 "
+			   "offers only full and lazy", t->release);
+	} else if (!preempt_x86_linux7_offers(s->preempt)) {
+		source_add(s->preempt_source, "; not a model x86 Linux %s "
+			   "offers", t->release);
+	}
+}
+
 void sched_info_parse(struct sched_info *s, const struct sched_texts *t)
 {
+	s->preempt_assumed = false;
 	if (t->debugfs)
 		preempt_from_debugfs(s, t);
 	else
 		preempt_decide(s, t);
+	preempt_linux7(s, t);
 	init_decide(&s->init_on_alloc, "init_on_alloc",
 		    "INIT_ON_ALLOC_DEFAULT_ON", t);
 	init_decide(&s->init_on_free, "init_on_free",
@@ -509,6 +553,23 @@ static void read_config(struct sched_texts *t)
 			   t->config_path, why[1]);
 }
 
+/* The running kernel's release: /proc's (under HUGEZERO_HOST_ROOT a
+ * fake tree's), else uname()'s; "" when neither says. */
+static void read_release(struct sched_texts *t)
+{
+	char path[SCHED_PATH_LEN], why[64], *text;
+	struct utsname u;
+
+	host_path(path, "/proc/sys/kernel/osrelease");
+	text = read_file(path, why, sizeof(why));
+	if (text)
+		snprintf(t->release, sizeof(t->release), "%.*s",
+			 (int)strcspn(text, "\n"), text);
+	else if (uname(&u) == 0)
+		snprintf(t->release, sizeof(t->release), "%s", u.release);
+	free(text);
+}
+
 void sched_info_read(struct sched_info *s)
 {
 	struct sched_texts t = { 0 };
@@ -520,7 +581,11 @@ void sched_info_read(struct sched_info *s)
 	host_path(t.cmdline_path, "/proc/cmdline");
 	t.cmdline = read_file(t.cmdline_path, why, sizeof(why));
 	read_config(&t);
+	read_release(&t);
 	sched_info_parse(s, &t);
+	if (s->preempt_assumed)
+		fprintf(stderr, "hugezero-linux: preempt=full assumed, no "
+			"source said the model: %s\n", s->preempt_source);
 	free(t.debugfs);
 	free(t.cmdline);
 	free(t.config);

@@ -24,6 +24,10 @@ struct sched_setting {
 struct sched_info {
 	bool preempt_known;		/* false: no source said */
 	enum preempt_model preempt;	/* when known: never OFF */
+	/* No source said, on Linux 7.0 or later: taken as full, one of the
+	 * two models x86 has there (lib/preempt.h); for the clearing the two
+	 * are one (preempt_model_preemptible()) */
+	bool preempt_assumed;
 	char preempt_source[SCHED_SOURCE_LEN];	/* where it was read */
 	struct sched_setting init_on_alloc, init_on_free;
 };
@@ -35,6 +39,9 @@ struct sched_texts {
 	char config_path[SCHED_PATH_LEN];
 	char debugfs_why[64];			/* why debugfs is NULL */
 	char config_why[SCHED_SOURCE_LEN];	/* why config is NULL */
+	/* The running kernel's release ("7.0.0-rc6"; "" unknown), for the
+	 * models it offers: x86 from 7.0 only full and lazy */
+	char release[65];
 };
 
 /* "none" .. "lazy", or "unknown". */

@@ -37,6 +37,12 @@ def kconfig(syms: dict[str, str]) -> str:
 
 def host_record(root: str | None = None, env: dict[str, str] | None = None) -> dict[str, str]:
     """The host record of one companion run, checked as every record is."""
+    return host_run(root, env)[0]
+
+
+def host_run(root: str | None = None,
+             env: dict[str, str] | None = None) -> tuple[dict[str, str], str]:
+    """The host record of one companion run and its standard error."""
     full = dict(os.environ, **(env or {}))
     if root is not None:
         full["HUGEZERO_HOST_ROOT"] = root
@@ -52,7 +58,7 @@ def host_record(root: str | None = None, env: dict[str, str] | None = None) -> d
         raise AssertionError("no host record")
     if "truncated" in rec.f:
         raise AssertionError("host record truncated")
-    return rec.f
+    return rec.f, r.stderr
 
 
 class FakeHostTest(unittest.TestCase):
@@ -84,8 +90,6 @@ class FakeHostTest(unittest.TestCase):
     def assert_preempt(self, f: dict[str, str], model: str, source: str) -> None:
         self.assertEqual((f["preempt"], f["preempt_source"]), (model, source))
 
-
-class PreemptTest(FakeHostTest):
     def assert_from_config(self, syms: dict[str, str], model: str, says: str,
                            cmdline: str = "", no_effect: str = "") -> None:
         """preempt=@model from a config.gz of @syms, its source saying @says,
@@ -94,6 +98,13 @@ class PreemptTest(FakeHostTest):
         path = self.put("proc/cmdline", cmdline + "\n")
         tail = f"; preempt={no_effect} on {path} has no effect" if no_effect else ""
         self.assert_preempt(self.run_host(), model, f"{gz}: {says}{tail}")
+
+
+class PreemptTest(FakeHostTest):
+    def setUp(self) -> None:
+        super().setUp()
+        # Kernels before 7.0, all four models offered.
+        self.put("proc/sys/kernel/osrelease", "6.18.0\n")
 
     def test_config_gz_dynamic_none(self) -> None:
         self.assert_from_config(DYNAMIC_NONE, "none",
@@ -179,6 +190,59 @@ class PreemptTest(FakeHostTest):
             f = self.run_host({"PATH": empty})
         self.assertEqual(f["preempt"], "unknown")
         self.assertIn(f"{gz}: no gzip on PATH to decompress it;", f["preempt_source"])
+
+
+class Linux7Test(FakeHostTest):
+    """From Linux 7.0 x86 offers full and lazy only (commit 7dadeaa6e851,
+    lib/preempt.h): preempt=none and voluntary do nothing there, and a
+    model no source gives is taken as full, saying so.  The release is the
+    fake tree's proc/sys/kernel/osrelease."""
+    TAKEN = "; taken as full: Linux 7.0.0 on x86 offers only full and lazy"
+
+    def test_unreadable_is_full_and_said(self) -> None:
+        self.put("proc/sys/kernel/osrelease", "7.0.0\n")
+        f, err = host_run(self.root)
+        r = self.root
+        self.assert_preempt(f, "full",
+                            f"{r}{DEBUGFS}: No such file or directory; no preempt= on "
+                            f"{r}/proc/cmdline; {r}/proc/config.gz: No such file or "
+                            f"directory; {r}/boot/config-{RELEASE}: No such file or "
+                            f"directory{self.TAKEN}")
+        self.assertIn(f"hugezero-linux: preempt=full assumed, no source said the model: "
+                      f"{f['preempt_source']}\n", err)
+
+    def test_unknown_debugfs_mode_too(self) -> None:
+        self.put("proc/sys/kernel/osrelease", "7.0.0\n")
+        path = self.put(DEBUGFS[1:], "(laziest) full\n")
+        self.assert_preempt(self.run_host(), "full", f"{path}: (laziest) full (no known "
+                            f"mode in parentheses){self.TAKEN}")
+
+    def test_none_on_cmdline_does_nothing(self) -> None:
+        self.put("proc/sys/kernel/osrelease", "7.0.0-rc6\n")
+        self.assert_from_config(
+            dict(DYNAMIC_NONE, PREEMPT_NONE="n", PREEMPT_LAZY="y"), "lazy",
+            "CONFIG_PREEMPT_DYNAMIC=y, CONFIG_PREEMPT_LAZY=y",
+            cmdline="preempt=voluntary", no_effect="voluntary")
+
+    def test_read_model_is_not_assumed(self) -> None:
+        self.put("proc/sys/kernel/osrelease", "7.1.2\n")
+        path = self.put(DEBUGFS[1:], "full (lazy) \n")
+        f, err = host_run(self.root)
+        self.assert_preempt(f, "lazy", f"{path}: full (lazy)")
+        self.assertNotIn("assumed", err)
+
+    def test_a_none_config_is_said_not_offered(self) -> None:
+        # No x86 7.0 can build it (PREEMPT_NONE needs ARCH_NO_PREEMPT).
+        self.put("proc/sys/kernel/osrelease", "7.0.0\n")
+        self.assert_from_config(DYNAMIC_NONE, "none",
+                                "CONFIG_PREEMPT_DYNAMIC=y, CONFIG_PREEMPT_NONE=y; "
+                                "not a model x86 Linux 7.0.0 offers")
+
+    def test_before_7_unknown_stays_unknown(self) -> None:
+        self.put("proc/sys/kernel/osrelease", "6.19.3\n")
+        f, err = host_run(self.root)
+        self.assertEqual(f["preempt"], "unknown")
+        self.assertNotIn("assumed", err)
 
 
 class InitOnTest(FakeHostTest):
