@@ -349,13 +349,15 @@ class StrategyTest(unittest.TestCase):
                                 self.assertEqual((s.order, s.chunk), ("converging-page", None), what)
                                 self.assertIn("clear_gigantic_page" if folio == "1G"
                                               else "process_huge_page", s.why)
-                            elif model in ("full", "lazy"):
+                            elif model in ("full", "lazy", "unknown", None):
+                                # x86 7.0 is full or lazy: unknown is full.
                                 self.assertEqual((s.order, s.chunk), ("neighbourhood-last", None), what)
+                                if model in ("unknown", None):
+                                    self.assertIn("model unknown: full assumed", s.why)
                             else:
                                 self.assertEqual((s.order, s.chunk),
                                                  ("neighbourhood-last", 32 << 20), what)
-                                if model in ("unknown", None):
-                                    self.assertIn("model unknown", s.why)
+                                self.assertIn("not offered by x86 Linux 7.0", s.why)
 
     def test_primitive_without_erms(self) -> None:
         s = split.strategy(host("6.18", "none", "0"), ["avx2"], "2M", "hugetlb")
@@ -419,10 +421,11 @@ class SplitChoiceTest(unittest.TestCase):
 
     def test_old_host_record_says_model_unknown(self) -> None:
         text = self.split_text(companion_log("kernel=7.0.1", [
-            ("neighbourhood-last", f"chunk={32 << 20} radius=2 cache=cold")]).text())
+            ("neighbourhood-last", f"chunk={2 << 20} radius=2 cache=cold")]).text())
         self.assertIn("preempt=unknown (not in the host record", text)
-        self.assertIn("model unknown", text)
-        self.assertIn("bare, Linux's own: erms + neighbourhood-last 32M", text)
+        self.assertIn("model unknown: full assumed", text)
+        self.assertIn("Linux's own for hugetlb: erms + neighbourhood-last (whole ranges)", text)
+        self.assertIn("bare, Linux's own: erms + neighbourhood-last 2M", text)
 
     def test_bare_row_of_the_fault_settings_is_chosen(self) -> None:
         h = "kernel=6.18.0 preempt=none init_on_alloc=0"

@@ -121,14 +121,18 @@ def strategy(host: Mapping[str, str], features: list[str], folio: str,
                "process_huge_page, converging on the faulting 4K page")
         return Strategy("converging-page", prim, None,
                         f"before 7.0: {how}, cond_resched before every 4K page", prim_why)
-    if model in ("full", "lazy"):
+    # x86 7.0 offers full and lazy only (lib/preempt.h): an older
+    # companion's unknown model is full, as today's companion takes it.
+    if model in ("full", "lazy", "unknown"):
+        why = (f"7.0 and later, preempt={model}" if model != "unknown" else
+               "7.0 and later, model unknown: full assumed, x86 7.0 offers only "
+               "full and lazy")
         return Strategy("neighbourhood-last", prim, None,
-                        f"7.0 and later, preempt={model}: each of the three ranges in "
-                        "one clear_pages call, no cond_resched", prim_why)
-    why = (f"7.0 and later, preempt={model}" if model != "unknown" else
-           "7.0 and later, model unknown: none/voluntary assumed")
+                        f"{why}: each of the three ranges in one clear_pages call, "
+                        "no cond_resched", prim_why)
     return Strategy("neighbourhood-last", prim, batch,
-                    f"{why}: clear_pages in {dims.size_name(batch)} units "
+                    f"7.0 and later, preempt={model}, {results.NOT_OFFERED}: "
+                    f"clear_pages in {dims.size_name(batch)} units "
                     "(PROCESS_PAGES_NON_PREEMPT_BATCH), "
                     "cond_resched between them", prim_why)
 
