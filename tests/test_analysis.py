@@ -190,6 +190,35 @@ class RoofTest(unittest.TestCase):
         self.assertIn(" roof ", out.getvalue())
         self.assertIn(" 0.25 ", out.getvalue())
 
+    def test_like_with_like_cache_state(self) -> None:
+        """A warm row that fits in the LLC (4x the cold rate here) sets the
+        roof of warm rows only; the cold rows keep their own best."""
+        common = "folio=2M chunk=0 size=4194304 folios=2 touch=seq offset=first access=none"
+        text = (Log()
+                .config(f"bench=fault clear=erms order=contiguous-page {common} cache=cold",
+                        [{"fault": [4000, 4000], "clear": [2000, 2000]}])
+                .config(f"bench=fault clear=avx2 order=contiguous-page {common} cache=cold",
+                        [{"fault": [3000, 3000], "clear": [1000, 1000]}])
+                .config(f"bench=fault clear=erms order=contiguous-page {common} cache=warm "
+                        "llc=33554432 fits_llc=1",
+                        [{"fault": [1000, 1000], "clear": [250, 250]}])
+                .config(f"bench=fault clear=erms order=contiguous-page folio=1G chunk=0 "
+                        "size=1073741824 folios=1 touch=seq offset=first access=none "
+                        "cache=cold", [{"fault": [400000], "clear": [200000]}]).text())
+        rows = rows_of(text)
+        # cold 2M: best clear 1000 ticks a folio; warm 2M: 250; 1G: its own.
+        self.assertEqual([round(float(r["roof"]), 3) for r in rows],
+                         [0.25, round(1000 / 3000, 3), 0.25, 0.5])
+        out = io.StringIO()
+        report.write(records.parse(text), out)
+        self.assertIn("best clearing GB/s of the folio size and cache state", out.getvalue())
+        # One cache state: the words as before.
+        one = Log().config(f"bench=fault clear=erms order=contiguous-page {common} cache=cold",
+                           [{"fault": [4000, 4000], "clear": [2000, 2000]}]).text()
+        out = io.StringIO()
+        report.write(records.parse(one), out)
+        self.assertIn("best clearing GB/s of the folio size\n", out.getvalue())
+
     def test_kernel_log(self) -> None:
         rows = rows_of((DATA / "kernel-bench.log").read_text())
         best = max(float(r["clear_gbps_mean"]) for r in rows)

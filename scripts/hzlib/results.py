@@ -451,17 +451,35 @@ def probe_figures(boot: Boot, c: Config, us: Callable[[float], float]) -> dict[s
     return {**{k: us(v) for k, v in zip(keys, vals)}, "probe_lost": lost}
 
 
+def roof_key(r: dict[str, object]) -> tuple[object, ...]:
+    """What a row's roof is taken over: its boot, folio size and cache
+    state (a warm row that fits in the LLC clears a cache, not memory, so
+    it sets no roof for cold rows).  A row without a cache state (an older
+    companion's) shares its roof with the others that have none."""
+    d = r.get("dims") or {}
+    return (r["boot"], r["folio"], d.get("cache", "") if isinstance(d, dict) else "")
+
+
+def roof_of(boot: Boot) -> str:
+    """What @boot's roofs are over, in words: 'the folio size', and its
+    cache state too where the boot has more than one (with one, the two
+    say the same, and older reports said the first)."""
+    states = {dims.of(r.f).get("cache", "") for r in boot.records if r.type == "config"}
+    return "the folio size and cache state" if len(states) > 1 else "the folio size"
+
+
 def add_roof(rows: list[dict[str, object]]) -> None:
-    """Each row's rate as a fraction of the best clearing rate of its boot
-    and folio size (the row's 'roof'): how far from the hardware."""
-    best: dict[tuple[object, object], float] = {}
+    """Each row's rate as a fraction of the best clearing rate of its boot,
+    folio size and cache state (the row's 'roof'): how far from the
+    hardware, like with like."""
+    best: dict[tuple[object, ...], float] = {}
     for r in rows:
         v = r["clear_gbps_mean"]
         if r["status"] == "ok" and isinstance(v, float) and not math.isnan(v):
-            k = (r["boot"], r["folio"])
+            k = roof_key(r)
             best[k] = max(best.get(k, 0.0), v)
     for r in rows:
-        top, g = best.get((r["boot"], r["folio"])), r["gbps_mean"]
+        top, g = best.get(roof_key(r)), r["gbps_mean"]
         if top and isinstance(g, float) and not math.isnan(g):
             r["roof"] = g / top
 
