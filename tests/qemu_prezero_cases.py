@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from hzlib import qemu, records
+from hzlib import qemu, records, results
 
 from qemu_cases import Case, Check, all_of, expect_log, expect_rc, passes, scalable
 
@@ -125,7 +125,42 @@ def moved_to_free(res: qemu.BootResult) -> str | None:
     return None
 
 
+def nets_agree(res: qemu.BootResult) -> str | None:
+    """The kernel's summary and the host tools net a pre-zeroed fault (one
+    timer pair in its window) and an inline one (two) alike: most faults
+    pre-zeroed, so the median is one of them and a pair counted twice
+    would show."""
+    boots = records.parse(res.log)
+    if len(boots) != 1 or boots[0].problems:
+        return f"records damaged: {boots[0].problems[:3] if boots else 'none'}"
+    for c, row in results.pairs(boots[0]):
+        s, hz = c.summary, results.tsc_hz(boots[0])
+        if s is None or row["status"] != "ok" or not hz:
+            return f"{c.name}: status {row['status']}, tsc_hz {hz}"
+        pz = sum(r.int("prezeroed_faults") for r in c.measured)
+        faults = sum(r.int("faults") for r in c.measured)
+        if not 0 < pz < faults or pz * 2 <= faults:
+            return f"{c.name}: {pz} of {faults} faults pre-zeroed: expected most, not all"
+        if s.int("net_of_ticks") >= s.int("fault_net_of_ticks"):
+            return f"{c.name}: a fault window's pairs cost no more than one: {s.f}"
+        tick_ns = 1e9 / hz
+        host_ns = float(row["fault_us_median"]) * 1e3
+        if abs(host_ns - s.int("fault_ns_median")) > tick_ns + 1:
+            return (f"{c.name}: fault median {s.int('fault_ns_median')} ns in the "
+                    f"summary, {host_ns:.1f} ns from the samples")
+        host_milli = float(row["gbps_mean"]) * 1e3
+        if abs(host_milli - s.int("gibps_milli_mean")) > 1:
+            return (f"{c.name}: {s.int('gibps_milli_mean')} milli-GB/s in the "
+                    f"summary, {host_milli:.2f} from the samples")
+    return None
+
+
 CASES = [
+    # runs=1: the summary's median of per-run medians is then the host's
+    # median over every fault.
+    Case("prezero-net-of-timer", args=[*BASE, "clear=erms", "prezero=request",
+                                       "prezero_n=6", "runs=1"],
+         check=all_of(passes, nets_agree)),
     Case("prezero-request", args=[*BASE, "clear=erms,avx2", "prezero=none,request"],
          check=all_of(passes, request_takes_over)),
     Case("prezero-on-free-idle",
