@@ -350,6 +350,12 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 		rec_str(&r, "prezero_by", p->prezero_by);
 		rec_u64(&r, "prezero_ticks", p->prezero_ticks);
 		rec_u64(&r, "prezero_folios", p->prezero_folios);
+		if (p->zeroer_counted) {
+			rec_u64(&r, "prezero_resched", p->prezero_resched);
+			rec_u64(&r, "prezero_waits", p->prezero_waits);
+			rec_u64(&r, "prezero_wait_ticks",
+				p->prezero_wait_ticks);
+		}
 	}
 	if (p->rusage) {
 		rec_u64(&r, "stime_us", p->stime_us);

@@ -89,6 +89,11 @@ struct bench_pass {
 	u32 prezeroed;			/* faults served by a zeroed folio */
 	bool prezeroed_unknown;		/* Linux does not say which were */
 	u64 prezero_ticks, prezero_folios;
+	/* The kernel's: the resched points the zeroing ahead took, and
+	 * the faults that waited for a folio a zeroer held, and how long
+	 * (TSC ticks, inside their fault windows) */
+	bool zeroer_counted;
+	u64 prezero_resched, prezero_waits, prezero_wait_ticks;
 	/* The core's effective frequency over the pass (APERF/MPERF
 	 * against the TSC) and the SMIs that arrived in it */
 	bool has_freq, has_smi;

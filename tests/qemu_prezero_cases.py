@@ -155,7 +155,63 @@ def nets_agree(res: qemu.BootResult) -> str | None:
     return None
 
 
+def resched_points(res: qemu.BootResult) -> str | None:
+    """request and on-free take resched points where Linux's code does
+    (kernel/bench/prezero.c): request the plan's inside each folio (one
+    unit a 4K page here: prezero_order=batched-pages with no chunk=) and
+    one after each folio; on-free none inside, one after each 2M folio
+    (mm/mmu_gather.c's batches of 512 pages).  Exact counts, under either
+    model; nothing waited, no zeroer ran beside the faults."""
+    boots = records.parse(res.log)
+    if len(boots) != 1 or boots[0].problems:
+        return f"records damaged: {boots[0].problems[:3] if boots else 'none'}"
+    seen = set()
+    for c in results.configs(boots[0]):
+        mode, folios = c.rec.f["prezero"], c.rec.int("folios")
+        want = {"request": folios * (512 + 1), "on-free": folios}[mode]
+        for r in c.runs:
+            if r.f.get("verify") != "ok":
+                return f"{c.name} run {r.f['run']}: zero check {r.f.get('verify')}"
+            got = r.int("prezero_resched", -1)
+            if r.int("prezero_folios") != folios or got != want:
+                return (f"{c.name} run {r.f['run']}: {got} resched points over "
+                        f"{r.f.get('prezero_folios')} folios, expected {want} over {folios}")
+            if r.int("prezero_waits", -1) != 0 or r.int("prezero_wait_ticks", -1) != 0:
+                return f"{c.name} run {r.f['run']}: waits recorded without a zeroer beside: {r.f}"
+        seen.add((mode, c.rec.f["preempt"]))
+    want_seen = {(m, p) for m in ("request", "on-free") for p in ("none", "full")}
+    return None if seen == want_seen else f"configurations {sorted(seen)}, expected {sorted(want_seen)}"
+
+
+def waits_recorded(res: qemu.BootResult) -> str | None:
+    """dedicated: every run says how many faults waited for the zeroer's
+    folio and for how long; a wait is inside its fault's time, and a count
+    of none has no time (whether a fault must wait is the host's timing:
+    the self-test pool_counts_waits makes one wait for certain)."""
+    boots = records.parse(res.log)
+    if len(boots) != 1 or boots[0].problems:
+        return f"records damaged: {boots[0].problems[:3] if boots else 'none'}"
+    runs = [r for r in boots[0].records if r.type == "run" and
+            r.f.get("prezero_by") == "dedicated"]
+    if not runs:
+        return "no run of prezero=dedicated"
+    for r in runs:
+        if "prezero_waits" not in r.f or "prezero_wait_ticks" not in r.f:
+            return f"run {r.f['run']}: no prezero_waits or prezero_wait_ticks: {r.f}"
+        n, t = r.int("prezero_waits"), r.int("prezero_wait_ticks")
+        if (n == 0) != (t == 0) or n > r.int("faults") or t > r.int("fault_ticks"):
+            return (f"run {r.f['run']}: {n} waits of {t} ticks, {r.f['faults']} faults "
+                    f"of {r.f['fault_ticks']} ticks")
+    return None
+
+
 CASES = [
+    # A SIMD zeroer under a model: its kernel_fpu brackets and resched
+    # points, every folio verified.
+    Case("prezero-resched-points",
+         args=[*BASE, "clear=erms", "prezero=request,on-free", "prezero_clear=avx2",
+               "prezero_order=batched-pages", "preempt=none,full", "runs=1"],
+         check=all_of(passes, resched_points)),
     # runs=1: the summary's median of per-run medians is then the host's
     # median over every fault.
     Case("prezero-net-of-timer", args=[*BASE, "clear=erms", "prezero=request",
@@ -212,7 +268,7 @@ SMP_CASES = [
         # How far ahead the zeroer gets in 50 ms is the host's to say
         # (4 of 8 seen beside other boots): that it served faults, each
         # verified, is the kernel's.
-        check=all_of(passes, served("dedicated", "dedicated", 0.0),
+        check=all_of(passes, served("dedicated", "dedicated", 0.0), waits_recorded,
                      expect_log(rf"prezero_cpu={n - 1}\b", "the zeroing CPU recorded")))),
     scalable(2, lambda n: Case(
         "prezero-interference", smp=n,

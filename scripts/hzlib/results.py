@@ -422,7 +422,28 @@ def zeroing_figures(boot: Boot, c: Config) -> dict[str, object]:
     return {"prezeroed_pct": pct, "prezero_by": by, "fault_ms_per_run": fault,
             "inline_clear_ms_per_run": inline, "prezero_ms_per_run": ahead,
             "zeroing_ms_per_run": inline + ahead,
-            "prezero_gbps": rate if mode not in (None, "none") else math.nan}
+            "prezero_gbps": rate if mode not in (None, "none") else math.nan,
+            **zeroer_figures(ms, hz)}
+
+
+# The kernel's counts of the zeroing ahead (docs/prezero.md, "Records"):
+# columns only where a row has them, so older logs export as before.
+ZEROER_COLUMNS = ("prezero_waits_per_run", "prezero_wait_ms_per_run",
+                  "prezero_resched_per_run")
+
+
+def zeroer_figures(ms: list[Record], hz: int) -> dict[str, object]:
+    """Per measured pass, mean: the faults that waited for a folio a zeroer
+    held, the time they waited (ms, raw ticks: a wait is not a timed pair),
+    and the resched points the zeroing ahead took.  Empty where a pass lacks
+    them (prezero=none, the companion's, older logs)."""
+    if not ms or not all("prezero_waits" in r.f for r in ms):
+        return {k: "" for k in ZEROER_COLUMNS}
+    wait = statistics.fmean(r.int("prezero_wait_ticks") for r in ms)
+    return {"prezero_waits_per_run": statistics.fmean(r.int("prezero_waits") for r in ms),
+            "prezero_wait_ms_per_run": wait * 1e3 / hz if hz else math.nan,
+            "prezero_resched_per_run": statistics.fmean(r.int("prezero_resched", 0)
+                                                        for r in ms)}
 
 
 def ahead_gbps(c: Config, ms: list[Record], hz: int, o: int) -> float:
@@ -506,8 +527,10 @@ def extra_dims(rs: list[dict[str, object]], have: list[str]) -> list[str]:
 
 
 def csv_columns(rs: list[dict[str, object]]) -> list[str]:
-    """CSV_COLUMNS, any dimension newer than them, then the counters'."""
-    return CSV_COLUMNS + extra_dims(rs, CSV_COLUMNS) + counters.columns(rs)
+    """CSV_COLUMNS, any dimension newer than them, the zeroers' counts
+    where a row has them, then the counters'."""
+    zeroer = [k for k in ZEROER_COLUMNS if any(r.get(k, "") != "" for r in rs)]
+    return CSV_COLUMNS + extra_dims(rs, CSV_COLUMNS) + zeroer + counters.columns(rs)
 
 
 SAMPLE_COLUMNS = ["boot", "cfg", "name", "bench", "folio", "clear", "order",
