@@ -275,8 +275,12 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	rec_str(&r, "cache", d->linux_folios ? "linux" : cache_names[c->cache]);
 	rec_str(&r, "fill", d->linux_folios ? "none" : "movq");
 	rec_u64(&r, "llc", d->llc);
-	/* A warm run over less than 4 x LLC measures a cache, not memory. */
-	rec_u64(&r, "fits_llc", d->llc && d->size < 4 * d->llc);
+	/* A warm run over less than 4 x LLC measures a cache, not memory:
+	 * every region of the group on this LLC counts against it. */
+	rec_u64(&r, "fits_llc", d->llc && d->size * MAX(d->llc_regions, 1u) <
+		4 * d->llc);
+	if (d->llc_regions > 1)
+		rec_u64(&r, "llc_regions", d->llc_regions);
 	rec_str(&r, "pte", pte_names[c->pte]);
 	if (d->preempt)
 		rec_str(&r, "preempt", d->preempt);

@@ -45,6 +45,9 @@ struct bench_desc {
 	struct zero_plan plan;		/* what the planner runs there */
 	const char *preempt;		/* "off" or the model */
 	u64 llc;			/* last-level cache bytes, 0 unknown */
+	/* The group's regions on this CPU's LLC, its own included
+	 * (lib/llc.h); 0 or 1: its own alone */
+	u32 llc_regions;
 	bool linux_folios;		/* Linux allocates and fills them */
 	const char *probe_policy;	/* companion: the probe's policy */
 	u64 kernel_fpu_ticks;		/* a SIMD clear's begin/end pair; 0 none */

@@ -270,3 +270,32 @@ TEST(prezeroed_faults_net_one_pair)
 	bench_keep_run(&o, &p, scratch);
 	EXPECT_EQ(o.fault_total[1], 2680 - 4 * 70);
 }
+
+/* fits_llc counts every region on the LLC: 4 regions of 10M against a
+ * 32M L3 are 40M, under 4 x 32M; 16 of them are not. */
+TEST(fits_llc_counts_every_region_on_the_llc)
+{
+	struct hz_config c;
+	struct bench_desc d;
+	struct rec_writer w;
+
+	config_defaults(&c);
+	memset(&d, 0, sizeof(d));
+	d.c = &c;
+	d.bench = d.folio = d.clear = d.order = "x";
+	d.size = 10 * MiB;
+	d.llc = 32 * MiB;
+	rec_writer_init(&w, sink, NULL);
+	bench_rec_config(&w, &d);
+	EXPECT(strstr(last, " fits_llc=1 ") && !strstr(last, "llc_regions"),
+	       "%s", last);
+	d.llc_regions = 4;
+	bench_rec_config(&w, &d);
+	EXPECT(strstr(last, " fits_llc=1 llc_regions=4 "), "%s", last);
+	d.llc_regions = 16;
+	bench_rec_config(&w, &d);
+	EXPECT(strstr(last, " fits_llc=0 llc_regions=16 "), "%s", last);
+	d.llc = 0;		/* unknown: never said to fit */
+	bench_rec_config(&w, &d);
+	EXPECT(strstr(last, " fits_llc=0 "), "%s", last);
+}
