@@ -86,10 +86,15 @@ static void zeroer_resched(void *ctx)
 	cond_resched();
 }
 
-/* A resched point of the zeroer's own loop, counted with the plan's. */
+/* A resched point of the zeroer's own loop, counted with the plan's:
+ * with interrupts on under a model, where cond_resched() can act. */
 static void loop_resched(struct prezero *z)
 {
+	if (z->model_on)
+		irq_enable();
 	cond_resched();
+	if (z->model_on)
+		irq_disable();
 	z->resched++;
 }
 
