@@ -57,6 +57,9 @@ void hugetlb_restore(void);
 u32 cpus_usable(const struct cpu_set *want, struct cpu_set *out);
 /* The NUMA node of @cpu (sysfs's cpuN/nodeM), 0 without one. */
 u32 cpu_node(u32 cpu);
+/* The CPUs of @set on @cpu's last-level cache, @cpu counted once (sysfs
+ * cacheinfo; unreadable: all of @set). */
+u32 cpu_llc_sharers(u32 cpu, const struct cpu_set *set);
 /* NUMA nodes online; 1 without sysfs's node directory. */
 u32 numa_nodes(void);
 

@@ -79,3 +79,45 @@ u32 numa_nodes(void)
 		return 1;
 	return MAX(cpu_set_count(&nodes, CPUSET_MAX), 1u);
 }
+
+/*
+ * The CPUs of @set on @cpu's last-level cache, @cpu counted once: the
+ * shared_cpu_list of its highest-level data or unified cache in sysfs
+ * (Linux's cacheinfo, from the same CPUID sharing and APIC IDs as
+ * lib/llc.h), under $HUGEZERO_HOST_ROOT.  Not readable: every CPU of
+ * @set, as lib/llc.h takes a CPU that does not say.
+ */
+u32 cpu_llc_sharers(u32 cpu, const struct cpu_set *set)
+{
+	const char *root = getenv("HUGEZERO_HOST_ROOT");
+	struct cpu_set shared, best;
+	char path[256], buf[64];
+	long level = -1;
+	u32 n = 0;
+
+	for (u32 i = 0; i < 16; i++) {
+		long l;
+
+		snprintf(path, sizeof(path), "%s" SYS_CPU "/cpu%u/cache/index%u/level",
+			 root ? root : "", cpu, i);
+		if (!host_read_line(path, buf, sizeof(buf)))
+			break;
+		l = strtol(buf, NULL, 10);
+		snprintf(path, sizeof(path), "%s" SYS_CPU "/cpu%u/cache/index%u/type",
+			 root ? root : "", cpu, i);
+		if (!host_read_line(path, buf, sizeof(buf)) ||
+		    strcmp(buf, "Instruction") == 0 || l <= level)
+			continue;
+		snprintf(path, sizeof(path), "%s" SYS_CPU "/cpu%u/cache/index%u/"
+			 "shared_cpu_list", root ? root : "", cpu, i);
+		if (read_cpulist(path, &shared)) {
+			best = shared;
+			level = l;
+		}
+	}
+	if (level < 0)
+		return MAX(cpu_set_count(set, CPUSET_MAX), 1u);
+	for (u32 c = 0; c < CPUSET_MAX; c++)
+		n += cpu_set_has(set, c) && cpu_set_has(&best, c) && c != cpu;
+	return n + 1;
+}

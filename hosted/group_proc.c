@@ -178,6 +178,8 @@ void group_config_begin(struct bench_desc *d)
 		    &me.place);
 	d->id = me.first_id + me.nconfigs * me.sh->n + me.index;
 	d->smp = &me.place.smp;
+	/* Every region of the group on this CPU's LLC counts in fits_llc. */
+	d->llc_regions = cpu_llc_sharers(me.place.smp.cpu, &me.g->set);
 	me.nconfigs++;
 	me.bytes = d->size;
 }

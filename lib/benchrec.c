@@ -275,8 +275,12 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	rec_str(&r, "cache", d->linux_folios ? "linux" : cache_names[c->cache]);
 	rec_str(&r, "fill", d->linux_folios ? "none" : "movq");
 	rec_u64(&r, "llc", d->llc);
-	/* A warm run over less than 4 x LLC measures a cache, not memory. */
-	rec_u64(&r, "fits_llc", d->llc && d->size < 4 * d->llc);
+	/* A warm run over less than 4 x LLC measures a cache, not memory:
+	 * every region of the group on this LLC counts against it. */
+	rec_u64(&r, "fits_llc", d->llc && d->size * MAX(d->llc_regions, 1u) <
+		4 * d->llc);
+	if (d->llc_regions > 1)
+		rec_u64(&r, "llc_regions", d->llc_regions);
 	rec_str(&r, "pte", pte_names[c->pte]);
 	if (d->preempt)
 		rec_str(&r, "preempt", d->preempt);
@@ -356,6 +360,12 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 		rec_str(&r, "prezero_by", p->prezero_by);
 		rec_u64(&r, "prezero_ticks", p->prezero_ticks);
 		rec_u64(&r, "prezero_folios", p->prezero_folios);
+		if (p->zeroer_counted) {
+			rec_u64(&r, "prezero_resched", p->prezero_resched);
+			rec_u64(&r, "prezero_waits", p->prezero_waits);
+			rec_u64(&r, "prezero_wait_ticks",
+				p->prezero_wait_ticks);
+		}
 	}
 	if (p->rusage) {
 		rec_u64(&r, "stime_us", p->stime_us);

@@ -48,6 +48,9 @@ struct bench_desc {
 	 * none and voluntary (matrix_linux_offered()); else NULL */
 	const char *linux_offered;
 	u64 llc;			/* last-level cache bytes, 0 unknown */
+	/* The group's regions on this CPU's LLC, its own included
+	 * (lib/llc.h); 0 or 1: its own alone */
+	u32 llc_regions;
 	bool linux_folios;		/* Linux allocates and fills them */
 	const char *probe_policy;	/* companion: the probe's policy */
 	u64 kernel_fpu_ticks;		/* a SIMD clear's begin/end pair; 0 none */
@@ -98,6 +101,11 @@ struct bench_pass {
 	u32 prezeroed;			/* faults served by a zeroed folio */
 	bool prezeroed_unknown;		/* Linux does not say which were */
 	u64 prezero_ticks, prezero_folios;
+	/* The kernel's: the resched points the zeroing ahead took, and
+	 * the faults that waited for a folio a zeroer held, and how long
+	 * (TSC ticks, inside their fault windows) */
+	bool zeroer_counted;
+	u64 prezero_resched, prezero_waits, prezero_wait_ticks;
 	/* The core's effective frequency over the pass (APERF/MPERF
 	 * against the TSC) and the SMIs that arrived in it */
 	bool has_freq, has_smi;

@@ -71,20 +71,50 @@ static void keep_probe(struct bench_outcome *o, u32 i,
 	o->probe_max[i] = s.max;
 }
 
+/*
+ * What fault @k's sample is net of: the pairs of a fault window, or the
+ * workload's pair alone for a fault served by a folio zeroed in advance
+ * (prezero=: its clear is 0, the handler timed none).  The host tools
+ * net it the same way (scripts/hzlib/results.py sample_timers()).
+ */
+static u64 fault_timer(const struct bench_outcome *o,
+		       const struct bench_pass *p, u32 k)
+{
+	return p->prezeroed && p->clear && !p->clear[k] ? o->net_of :
+	       o->fault_net_of;
+}
+
+/* Σ of @v's samples, each net of its own timer, as the host sums them. */
+static u64 net_sum(const struct bench_outcome *o, const struct bench_pass *p,
+		   const u64 *v, bool fault)
+{
+	u64 s = 0;
+
+	for (u32 k = 0; k < p->faults; k++)
+		s += net(v[k], fault ? fault_timer(o, p, k) : o->net_of);
+	return s;
+}
+
 void bench_keep_run(struct bench_outcome *o, const struct bench_pass *p,
 		    u64 *scratch)
 {
 	u32 i = o->nruns, n = p->faults;
-	u64 ov = o->net_of, fov = o->fault_net_of;
+	u64 ov = o->net_of;
 
 	if (i == BENCH_MAX_RUNS)
 		return;
 	o->nruns++;
 	o->resched = p->resched;
-	o->fault_total[i] = net(sum_u64(p->fault, n), fov * n);
-	o->clear_total[i] = net(sum_u64(p->clear, n), ov * n);
-	if (p->fault)
-		o->fault_med[i] = net(median_of(p->fault, n, scratch), fov);
+	o->fault_total[i] = p->fault ? net_sum(o, p, p->fault, true) : 0;
+	o->clear_total[i] = p->clear ? net_sum(o, p, p->clear, false) : 0;
+	if (p->fault) {
+		struct stats s;
+
+		for (u32 k = 0; k < n; k++)
+			scratch[k] = net(p->fault[k], fault_timer(o, p, k));
+		stats_of(scratch, n, &s);
+		o->fault_med[i] = s.median;
+	}
 	if (p->clear)
 		o->clear_med[i] = net(median_of(p->clear, n, scratch), ov);
 	if (p->fault && p->clear) {
@@ -92,7 +122,8 @@ void bench_keep_run(struct bench_outcome *o, const struct bench_pass *p,
 
 		/* Overhead: each net fault less its net clear. */
 		for (u32 k = 0; k < n; k++)
-			scratch[k] = net(net(p->fault[k], fov), net(p->clear[k], ov));
+			scratch[k] = net(net(p->fault[k], fault_timer(o, p, k)),
+					 net(p->clear[k], ov));
 		stats_of(scratch, n, &s);
 		o->over_med[i] = s.median;
 	}

@@ -33,7 +33,10 @@ struct bench_outcome {
 
 /*
  * Keep a measured pass's totals and medians, net of the timer
- * (o->fault_net_of per fault sample, o->net_of per clear or access one).
+ * (o->fault_net_of per fault sample, o->net_of per clear or access one,
+ * and per fault served by a folio zeroed in advance: its clear is 0 and
+ * its window holds the workload's pair alone), each sample on its own
+ * and clamped at 0, as the host tools net them.
  * Sorts copies in @scratch (n entries), never the caller's arrays.
  */
 void bench_keep_run(struct bench_outcome *o, const struct bench_pass *p,

@@ -408,6 +408,26 @@ def numa2_case(numa: str, n: int) -> Case:
                 check=all_of(*check))
 
 
+def llc_per_socket(per_llc: int, fits: int) -> Check:
+    """fits_llc counts every region of the group on a CPU's LLC: QEMU's
+    L3 is a socket's, so each CPU's config records name @per_llc regions
+    (its socket's members), and fits_llc weighs them all."""
+    def run(res: qemu.BootResult) -> str | None:
+        boots = records.parse(res.log)
+        if len(boots) != 1 or boots[0].problems:
+            return f"records damaged: {boots[0].problems[:3] if boots else 'none'}"
+        cfgs = [r for r in boots[0].records if r.type == "config"]
+        for r in cfgs:
+            regions, llc, size = r.int("llc_regions", 1), r.int("llc"), r.int("size")
+            if regions != per_llc:
+                return f"cpu {r.f.get('cpu')}: llc_regions={regions}, expected {per_llc}"
+            if r.int("fits_llc") != fits or fits != int(0 < llc and size * regions < 4 * llc):
+                return (f"cpu {r.f.get('cpu')}: fits_llc={r.f['fits_llc']} for {regions} x "
+                        f"{size} bytes on {llc}, expected {fits}")
+        return None if cfgs else "no config record"
+    return run
+
+
 # Each case of a CPU count boots at any other (tests/README.md, make
 # test-smp8) unless its count is what it tests; its checks take the count.
 CASES = [
@@ -432,6 +452,14 @@ CASES = [
                "order=contiguous-page", "cpus=all", "runs=2", "access=write"],
          check=all_of(passes, cpus_up(6, [0, 1, 2, 4, 5, 6]),
                       groups_ok(6, 1, cpus="0-5"), reports(6, spread=True))),
+    # QEMU's L3 is a socket's: 16M, shared by 4 APIC IDs (CPUID 4; its
+    # AMD models say nothing of sharing under TCG, no TOPOEXT).  32M a CPU
+    # fits 4 x 16M alone, not three on one L3.
+    Case("smp-llc-regions", cpu="max,vendor=GenuineIntel", smp="6,sockets=2,cores=3",
+         fixed_cpus="two sockets of three cores: three regions on each L3",
+         args=[*SMALL, "folio=2M", "size=32M", "clear=erms",
+               "order=contiguous-page", "cpus=all", "cache=warm"],
+         check=all_of(passes, llc_per_socket(3, fits=0))),
     scalable(4, lambda n: Case(
         "smp-x2apic", cpu="max,+x2apic", smp=n, unable=qemu.tcg_x2apic_missing,
         args=[*SMALL, "folio=2M", "size=2M", "clear=erms",

@@ -234,6 +234,35 @@ class RoofTest(unittest.TestCase):
         self.assertIn(" roof ", out.getvalue())
         self.assertIn(" 0.25 ", out.getvalue())
 
+    def test_like_with_like_cache_state(self) -> None:
+        """A warm row that fits in the LLC (4x the cold rate here) sets the
+        roof of warm rows only; the cold rows keep their own best."""
+        common = "folio=2M chunk=0 size=4194304 folios=2 touch=seq offset=first access=none"
+        text = (Log()
+                .config(f"bench=fault clear=erms order=contiguous-page {common} cache=cold",
+                        [{"fault": [4000, 4000], "clear": [2000, 2000]}])
+                .config(f"bench=fault clear=avx2 order=contiguous-page {common} cache=cold",
+                        [{"fault": [3000, 3000], "clear": [1000, 1000]}])
+                .config(f"bench=fault clear=erms order=contiguous-page {common} cache=warm "
+                        "llc=33554432 fits_llc=1",
+                        [{"fault": [1000, 1000], "clear": [250, 250]}])
+                .config(f"bench=fault clear=erms order=contiguous-page folio=1G chunk=0 "
+                        "size=1073741824 folios=1 touch=seq offset=first access=none "
+                        "cache=cold", [{"fault": [400000], "clear": [200000]}]).text())
+        rows = rows_of(text)
+        # cold 2M: best clear 1000 ticks a folio; warm 2M: 250; 1G: its own.
+        self.assertEqual([round(float(r["roof"]), 3) for r in rows],
+                         [0.25, round(1000 / 3000, 3), 0.25, 0.5])
+        out = io.StringIO()
+        report.write(records.parse(text), out)
+        self.assertIn("best clearing GB/s of the folio size and cache state", out.getvalue())
+        # One cache state: the words as before.
+        one = Log().config(f"bench=fault clear=erms order=contiguous-page {common} cache=cold",
+                           [{"fault": [4000, 4000], "clear": [2000, 2000]}]).text()
+        out = io.StringIO()
+        report.write(records.parse(one), out)
+        self.assertIn("best clearing GB/s of the folio size\n", out.getvalue())
+
     def test_kernel_log(self) -> None:
         rows = rows_of((DATA / "kernel-bench.log").read_text())
         best = max(float(r["clear_gbps_mean"]) for r in rows)
@@ -522,6 +551,46 @@ class PrezeroTest(unittest.TestCase):
         out = io.StringIO()
         report.write(records.parse(kernel_log()), out)
         self.assertNotIn("where the zeroing went", out.getvalue())
+
+    def test_waits_for_a_zeroers_folio(self) -> None:
+        """The kernel's counts of faults that waited for a folio a zeroer
+        held: per pass in the row, two more report columns and CSV ones
+        only where the records have them."""
+        log = Log(timebase="tsc_hz=1000000000 source=hpet invariant=1 overhead_median=10")
+        log.config(kernel_config(name="dedicated.2M.erms.contiguous-page", prezero="dedicated",
+                                 prezero_clear="erms", prezero_order="contiguous-page",
+                                 prezero_cpu="1", prezero_low="33", prezero_high="50"),
+                   [{"fault": [1000030, 400010], "clear": [900010, 0]},
+                    {"fault": [1100030, 30010], "clear": [1000010, 0]}],
+                   summary="fault_net_of_ticks=30",
+                   run_extra=[f"prezeroed_faults=1 prezero_by=dedicated prezero_ticks=900010 "
+                              f"prezero_folios=1 prezero_resched=0 prezero_waits={n} "
+                              f"prezero_wait_ticks={t}" for n, t in ((1, 350000), (0, 0))])
+        (r,) = rows_of(log.text())
+        self.assertEqual(r["prezero_waits_per_run"], 0.5)
+        self.assertAlmostEqual(r["prezero_wait_ms_per_run"], 0.175)
+        self.assertEqual(r["prezero_resched_per_run"], 0.0)
+        out = io.StringIO()
+        report.write(records.parse(log.text()), out)
+        text = out.getvalue()
+        self.assertIn("waits = the faults per pass that waited for a folio a zeroer held", text)
+        self.assertIn("ahead GB/s    waits    wait ms  ahead with\n", text)
+        self.assertRegex(text, r"\ndedicated .* 1\.850 +2\.17 +0\.5 +0\.175  erms contiguous-page cpu=1")
+        with tempfile.TemporaryDirectory() as d:
+            p = Path(d) / "w.log"
+            p.write_text(log.text())
+            csv_text = subprocess.run([sys.executable, str(ROOT / "scripts" / "hugezero"),
+                                       "parse", str(p), "--format", "csv"],
+                                      capture_output=True, text=True).stdout
+        head = list(csv.DictReader(io.StringIO(csv_text)))[0]
+        self.assertEqual(head["prezero_waits_per_run"], "0.5")
+        self.assertEqual(head["prezero_wait_ms_per_run"], "0.175")
+        # Without the fields (prezero_log): no such columns.
+        out = io.StringIO()
+        report.write(records.parse(prezero_log().text()), out)
+        self.assertNotIn("wait ms", out.getvalue())
+        self.assertNotIn("prezero_waits_per_run",
+                         results.csv_columns(rows_of(prezero_log().text())))
 
     def test_skipped_configuration_has_no_figures(self) -> None:
         log = prezero_log()

@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import unittest
 from collections import defaultdict
 from pathlib import Path
@@ -168,6 +169,37 @@ class CompanionSmpTest(unittest.TestCase):
         boot = one_boot(self, r)
         self.assertTrue(all(x.f["verify"] == "ok" for x in of_type(boot, "run")))
         self.check_group(boot, passes=1, measured=1)
+
+    def test_llc_regions_from_sysfs_cacheinfo(self) -> None:
+        """fits_llc counts every region of the group on a CPU's LLC, from
+        sysfs cacheinfo (a fake tree under HUGEZERO_HOST_ROOT): CPUs 0 and
+        1 on one L3, two regions each; on an L3 each, one (and no
+        llc_regions field).  fits_llc follows against the L3 CPUID gives."""
+        self.need_cpus_0_1()
+        for shared, regions in (("0-1", "2"), (None, None)):
+            with tempfile.TemporaryDirectory() as root:
+                for cpu in (0, 1):
+                    for i, (level, kind) in enumerate((("1", "Data"), ("1", "Instruction"),
+                                                       ("2", "Unified"), ("3", "Unified"))):
+                        d = Path(root, f"sys/devices/system/cpu/cpu{cpu}/cache/index{i}")
+                        d.mkdir(parents=True)
+                        (d / "level").write_text(level + "\n")
+                        (d / "type").write_text(kind + "\n")
+                        (d / "shared_cpu_list").write_text(
+                            (shared if level == "3" and shared else str(cpu)) + "\n")
+                r = subprocess.run([str(EXE), "bench=bare", "cpus=0,1", "folio=2M",
+                                    "size=4M", "runs=1", "warmups=0", "clear=rep",
+                                    "order=contiguous-page"],
+                                   capture_output=True, text=True, timeout=120,
+                                   env={**os.environ, "HUGEZERO_HOST_ROOT": root})
+            boot = one_boot(self, r)
+            cfgs = of_type(boot, "config")
+            self.assertEqual(len(cfgs), 2)
+            for c in cfgs:
+                self.assertEqual(c.f.get("llc_regions"), regions, c.f)
+                want = int(0 < c.int("llc") and c.int("size") * int(regions or 1) <
+                           4 * c.int("llc"))
+                self.assertEqual(c.int("fits_llc"), want, c.f)
 
     def test_cpu_not_there_is_left_out(self) -> None:
         r = run("bench=linux-fault", "cpus=0,99", "folio=4K", "backing=base",

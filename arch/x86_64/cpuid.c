@@ -91,8 +91,11 @@ static bool caches_from(u32 leaf)
 			cpu_info.l1d = size;
 		else if (level == 2 && type != 2)
 			cpu_info.l2 = size;
-		else if (level == 3 && type != 2)
+		else if (level == 3 && type != 2) {
 			cpu_info.l3 = size;
+			/* EAX[25:14]: logical processors sharing it, less 1 */
+			cpu_info.l3_sharing = ((r.eax >> 14) & 0xfff) + 1;
+		}
 	}
 	return any;
 }

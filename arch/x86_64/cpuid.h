@@ -25,6 +25,8 @@ struct cpu_info {
 	bool has_apic, has_x2apic, has_tsc_deadline, has_clflushopt;
 	u32 cache_line;
 	u64 l1d, l2, l3;	/* bytes, 0 if not reported */
+	u32 l3_sharing;		/* logical processors sharing the L3 (CPUID 4
+				 * or 8000001Dh), 0 if not reported */
 };
 
 extern struct cpu_info cpu_info;

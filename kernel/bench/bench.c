@@ -24,6 +24,7 @@
 #include "lib/benchrun.h"
 #include "lib/cpulist.h"
 #include "lib/format.h"
+#include "lib/llc.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 
@@ -107,6 +108,18 @@ static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
 	drop_pool(&b);
 }
 
+/* The group's members on the LLC of the CPU with @apic_id: their regions
+ * share it (lib/llc.h).  The boot CPU's CPUID speaks for every CPU. */
+static u32 llc_regions(const struct bench_group *g, u32 apic_id)
+{
+	u32 ids[MAX_CPUS], n = 0;
+
+	for (u32 i = 0; i < g->n; i++)
+		if (smp.by_cpu[g->cpu[i]])
+			ids[n++] = smp.by_cpu[g->cpu[i]]->apic_id;
+	return llc_sharers(ids, n, apic_id, cpu_info.l3_sharing);
+}
+
 /* Each member of the group, on its own CPU, at once. */
 static void bench_worker(void *arg)
 {
@@ -121,6 +134,7 @@ static void bench_worker(void *arg)
 	proto.c = proto.d.c = g->c;
 	proto.d.bench = "fault";
 	proto.d.llc = cpu_info.l3;
+	proto.d.llc_regions = llc_regions(g, this_cpu()->apic_id);
 	proto.smp.cpus = g->cpus;
 	proto.smp.ncpus = g->n;
 	proto.smp.cpu = cpu;

@@ -30,27 +30,93 @@ void prezero_setup(struct prezero *z, const struct hz_config *c,
 	}
 	z->low = (u32)((u64)p->n * c->prezero_low / 100);
 	z->high = (u32)MAX((u64)p->n * c->prezero_high / 100, (u64)1);
-	z->ticks = z->folios = 0;
+	z->ticks = z->folios = z->resched = 0;
+	z->freed_pages = 0;
 	z->run = z->running = 0;
+	z->fpu_area = NULL;
+	z->model_on = false;
 }
 
-/* One folio, as the fault path would (from its first page), timed. */
+/* One folio, as the fault path would (from its first page), timed;
+ * the resched points it took counted where @ops takes them. */
 static void zero_with(struct prezero *z, struct folio *f,
 		      const struct zero_ops *ops)
 {
 	u64 t0 = tsc_begin();
+	s64 points;
 
-	folio_zero(phys_to_virt(f->pa), (u32)(z->pool->bytes / SZ_4K), 0,
-		   &z->plan, ops);
+	points = folio_zero(phys_to_virt(f->pa), (u32)(z->pool->bytes / SZ_4K),
+			    0, &z->plan, ops);
 	z->ticks += tsc_end() - t0;
 	z->folios++;
+	if (points > 0 && ops->resched)
+		z->resched += (u64)points;
 }
 
+/* dedicated: interrupts off on a CPU of its own, no model, no points. */
 static void zero_one(struct prezero *z, struct folio *f)
 {
 	struct zero_ops ops = { z->prim, NULL, NULL, NULL, NULL };
 
 	zero_with(z, f, &ops);
+}
+
+/* A SIMD zeroer's kernel_fpu_begin()/end() around each primitive call,
+ * as the fault path's (fault.c call_enter()): not preemptible inside a
+ * call, preemptible between calls. */
+static void zeroer_enter(void *ctx)
+{
+	struct prezero *z = ctx;
+
+	if (z->fpu_area)
+		kernel_fpu_begin(z->fpu_area);
+}
+
+static void zeroer_leave(void *ctx)
+{
+	struct prezero *z = ctx;
+
+	if (z->fpu_area)
+		kernel_fpu_end(z->fpu_area);
+}
+
+static void zeroer_resched(void *ctx)
+{
+	(void)ctx;
+	cond_resched();
+}
+
+/* A resched point of the zeroer's own loop, counted with the plan's:
+ * with interrupts on under a model, where cond_resched() can act. */
+static void loop_resched(struct prezero *z)
+{
+	if (z->model_on)
+		irq_enable();
+	cond_resched();
+	if (z->model_on)
+		irq_disable();
+	z->resched++;
+}
+
+/*
+ * request and on-free: in the benchmark task's own context, as a write
+ * to zeroable_hugepages or a free runs in Linux's task context.  Under a
+ * model with interrupts on (the model's tick and preemption act), a SIMD
+ * primitive between kernel_fpu_begin() and kernel_fpu_end() around each
+ * call.  @points: the plan's resched points, as folio_zero_user() takes
+ * them (request), or none, as kernel_init_pages() clears a freed folio
+ * page by page without one (on-free).
+ */
+static void zero_in_task(struct prezero *z, struct folio *f, bool points)
+{
+	struct zero_ops ops = { z->prim, points ? zeroer_resched : NULL, z,
+				zeroer_enter, zeroer_leave };
+
+	if (z->model_on)
+		irq_enable();
+	zero_with(z, f, &ops);
+	if (z->model_on)
+		irq_disable();
 }
 
 /* Between the watermarks: start below the low one, stop at the high one
@@ -66,20 +132,53 @@ static bool wants_more(struct prezero *z)
 	return z->filling;
 }
 
+/*
+ * Li Zhe's zeroable_hugepages write, on the pre-zeroing of Frank van der
+ * Linden's "mm/hugetlb: optionally pre-zero hugetlb pages", which clears
+ * each folio with folio_zero_user(folio, 0): the plan's resched points
+ * inside a folio, and one after each folio, where the write's loop can be
+ * interrupted (its changelog's point 4) and where mm/hugetlb.c's
+ * free_hpage_workfn() takes its cond_resched() after each folio.
+ */
 void prezero_request(struct prezero *z, u64 n)
 {
 	struct folio *f;
 
 	for (u64 i = 0; i < n && (f = pool_take_unzeroed(z->pool)); i++) {
-		zero_one(z, f);
+		zero_in_task(z, f, true);
 		pool_put_zeroed(z->pool, f);
+		loop_resched(z);
 	}
 }
 
+/* init_on_free: pages freed in batches of at most this many 4K pages
+ * (mm/mmu_gather.c MAX_NR_FOLIOS_PER_FREE, counted in pages under
+ * init_on_free), a cond_resched() after each batch. */
+#define FREE_BATCH_PAGES 512
+
+/*
+ * As init_on_free's: kernel_init_pages() clears the folio page by page
+ * with no resched point inside; __tlb_batch_free_encoded_pages() takes
+ * one after each batch, whose size it counts in pages under
+ * init_on_free, at least one folio: after every 2M or 1G folio, after
+ * every 512 of 4K.
+ */
 void prezero_on_free(struct prezero *z, struct folio *f)
 {
-	zero_one(z, f);
+	zero_in_task(z, f, false);
 	f->zeroed = FOLIO_ZEROED;
+	z->freed_pages += (u32)(z->pool->bytes / SZ_4K);
+	if (z->freed_pages >= FREE_BATCH_PAGES)
+		prezero_free_end(z);
+}
+
+/* The last batch of a free, short or not, ends with its resched point. */
+void prezero_free_end(struct prezero *z)
+{
+	if (!z->freed_pages)
+		return;
+	z->freed_pages = 0;
+	loop_resched(z);
 }
 
 /*
@@ -155,35 +254,13 @@ void prezero_dedicated_stop(struct prezero *z)
 	smp_wait(z->cpu);
 }
 
-static void idle_enter(void *ctx)
-{
-	struct prezero *z = ctx;
-
-	if (z->fpu_area)
-		kernel_fpu_begin(z->fpu_area);
-}
-
-static void idle_leave(void *ctx)
-{
-	struct prezero *z = ctx;
-
-	if (z->fpu_area)
-		kernel_fpu_end(z->fpu_area);
-}
-
-static void idle_resched(void *ctx)
-{
-	(void)ctx;
-	cond_resched();
-}
-
 /* The idle task's unit: one folio, with interrupts on, giving the CPU
  * back at the plan's resched points as the model says. */
 static bool idle_unit(void *arg)
 {
 	struct prezero *z = arg;
-	struct zero_ops ops = { z->prim, idle_resched, z, idle_enter,
-				idle_leave };
+	struct zero_ops ops = { z->prim, zeroer_resched, z, zeroer_enter,
+				zeroer_leave };
 	struct folio *f;
 
 	if (!z->run || !wants_more(z) || !(f = pool_take_unzeroed(z->pool)))
@@ -229,10 +306,18 @@ static u32 zeroing_cpu(const struct bench_cfg *b)
 	return ~0u;
 }
 
+/* The primitive the zeroers clear with. */
+static u32 zeroer_prim(const struct bench_cfg *b)
+{
+	return b->c->prezero_clear == PREZERO_SAME ? b->d.at.v[AXIS_PRIM] :
+	       b->c->prezero_clear;
+}
+
 /* Every configuration starts with no folio zeroed ahead. */
 void prezero_config(struct bench_cfg *b)
 {
 	struct pool *pool = &b->bc->pool;
+	struct prezero *z = &b->bc->prezero;
 
 	b->prezero = matrix_prezero(&b->d.at);
 	b->d.prezero = b->c->prezeros ? prezero_names[b->prezero] : NULL;
@@ -240,8 +325,12 @@ void prezero_config(struct bench_cfg *b)
 	for (u32 i = 0; i < pool->n; i++)
 		pool->f[i].zeroed = FOLIO_UNZEROED;
 	pool_reset(pool);
-	prezero_setup(&b->bc->prezero, b->c, pool, b->d.at.v[AXIS_PRIM],
-		      &b->d.plan);
+	prezero_setup(z, b->c, pool, b->d.at.v[AXIS_PRIM], &b->d.plan);
+	/* request and on-free zero in this task (model_up() checked the
+	 * area's size); idle brings its own area. */
+	z->model_on = b->d.at.v[AXIS_PREEMPT] != PREEMPT_MODEL_OFF;
+	if (z->model_on && prim_is_simd(zeroer_prim(b)))
+		z->fpu_area = b->bc->fpu_area;
 }
 
 /* prezero_pool=apart: as many folios again, for the zeroer alone. */
@@ -310,14 +399,15 @@ void prezero_before(struct bench_cfg *b, struct bench_outcome *o)
 {
 	struct prezero *z = &b->bc->prezero;
 
-	z->ticks = z->folios = 0;
+	z->ticks = z->folios = z->resched = 0;
+	z->freed_pages = 0;
+	pool_wait_reset(z->pool);
 	if (b->prezero == PREZERO_REQUEST)
 		prezero_request(z, b->c->prezero_n);
 	if (b->prezero == PREZERO_IDLE)
 		prezero_idle(z, b->bc->cpu, b->c->prezero_idle_ms,
-			     timebase.tsc_hz, prim_is_simd(b->c->prezero_clear ==
-			     PREZERO_SAME ? b->d.at.v[AXIS_PRIM] :
-			     b->c->prezero_clear) ? b->bc->idle_fpu : NULL);
+			     timebase.tsc_hz, prim_is_simd(zeroer_prim(b)) ?
+			     b->bc->idle_fpu : NULL);
 	if (b->prezero != PREZERO_DEDICATED)
 		return;
 	if (!(b->c->prezero_pool == PREZERO_POOL_APART ?
@@ -344,4 +434,9 @@ void prezero_account(struct bench_cfg *b, struct bench_pass *p)
 	p->prezeroed = b->bc->fault.prezeroed;
 	p->prezero_ticks = z->ticks;
 	p->prezero_folios = z->folios;
+	/* The kernel's own: Linux says neither. */
+	p->zeroer_counted = true;
+	p->prezero_resched = z->resched;
+	p->prezero_waits = z->pool->waits;
+	p->prezero_wait_ticks = z->pool->wait_ticks;
 }

@@ -26,7 +26,12 @@ struct prezero {
 	volatile u32 run, running;
 	bool filling;		/* between the watermarks, going up */
 	struct pool *apart;	/* dedicated, prezero_pool=apart: its own */
-	void *fpu_area;		/* idle: kernel_fpu_begin()'s for a SIMD one */
+	/* kernel_fpu_begin()'s area for a SIMD zeroer under a model: the
+	 * idle task's (idle), the benchmark task's (request, on-free) */
+	void *fpu_area;
+	bool model_on;		/* request, on-free: a scheduling model */
+	u64 resched;		/* this pass: resched points the zeroing took */
+	u32 freed_pages;	/* on-free: 4K pages since the last point */
 };
 
 /* For pool @p: how its folios are zeroed (prezero_clear=, prezero_order=
@@ -35,8 +40,11 @@ void prezero_setup(struct prezero *z, const struct hz_config *c,
 		   struct pool *p, u32 prim, const struct zero_plan *plan);
 /* request: up to @n unzeroed free folios zeroed now, here. */
 void prezero_request(struct prezero *z, u64 n);
-/* on-free: folio @f, just unmapped, zeroed now, here. */
+/* on-free: folio @f, just unmapped, zeroed now, here; the free's
+ * resched point after each batch of FREE_BATCH_PAGES pages. */
 void prezero_on_free(struct prezero *z, struct folio *f);
+/* on-free: the free is over; its last batch's resched point. */
+void prezero_free_end(struct prezero *z);
 /* dedicated: CPU @cpu keeps the pool's zeroed folios between the
  * watermarks until stopped; false when @cpu cannot take work. */
 bool prezero_dedicated_start(struct prezero *z, u32 cpu);

@@ -380,10 +380,12 @@ static void op_release(void *ctx, struct bench_pass *p,
 				   folio_of(b, k), (unsigned long long)f->pa,
 				   (unsigned long long)first);
 	}
+	prezero_free_end(z);
 	write_cr3(read_cr3());
 	check_guards(b, o);
 	p->prezero_ticks = z->ticks;
 	p->prezero_folios = z->folios;
+	p->prezero_resched = z->resched;
 }
 
 const struct bench_ops bench_fault_ops = {

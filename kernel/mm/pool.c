@@ -8,6 +8,7 @@
  * The benchmark fills the guards with its pattern and checks them after
  * every run, so a clear that runs past its folio shows.
  */
+#include "arch/x86_64/tsc.h"
 #include "kernel/mm/memory.h"
 #include "kernel/mm/pool.h"
 #include "kernel/smp/smp.h"
@@ -30,6 +31,7 @@ static void pool_init(struct pool *p, struct folio *slots, u64 bytes, u32 cpu)
 	p->nruns = p->nguards = 0;
 	p->lock = (struct spinlock)SPINLOCK_INIT;
 	p->busy = 0;
+	pool_wait_reset(p);
 	p->zeroed = p->unzeroed = (struct folio_list){ 0, 0, 0 };
 }
 
@@ -230,6 +232,18 @@ static u32 free_count(const struct pool *p)
 	       __atomic_load_n(&p->unzeroed.count, __ATOMIC_RELAXED);
 }
 
+/* The wait under way, if any, is over: counted, timed. */
+static void waited(struct pool *p)
+{
+	u64 t0 = p->wait_since;
+
+	if (!t0)
+		return;
+	p->waits++;
+	p->wait_ticks += rdtsc() - t0;
+	__atomic_store_n(&p->wait_since, 0, __ATOMIC_RELEASE);
+}
+
 struct folio *pool_take(struct pool *p)
 {
 	for (u32 spins = 0, watched = 0;;) {
@@ -241,14 +255,21 @@ struct folio *pool_take(struct pool *p)
 		if (!f)
 			f = pop(p, &p->unzeroed);
 		spin_unlock_irqrestore(&p->lock, flags);
-		if (f || !busy)
+		if (f || !busy) {
+			waited(p);
 			return f;
+		}
+		if (!p->wait_since)	/* never 0: 0 is no wait */
+			__atomic_store_n(&p->wait_since, rdtsc() | 1,
+					 __ATOMIC_RELEASE);
 		/* The zeroer gives one back within a folio's clear: until
 		 * it does, read the counts rather than take the lock. */
 		while (!free_count(p) &&
 		       __atomic_load_n(&p->busy, __ATOMIC_ACQUIRE)) {
-			if (smp_aborted)
+			if (smp_aborted) {
+				waited(p);
 				return NULL;
+			}
 			pool_backoff(&spins, TAKE_BACKOFF_MAX);
 			watch_wait(&watched, ~0u, "for a folio a zeroer holds",
 				   WATCH_LOOSE);

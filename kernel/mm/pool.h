@@ -59,6 +59,12 @@ struct pool {
 	struct folio *f;
 	struct folio_list zeroed, unzeroed;
 	u32 busy;		/* taken by a zeroer, not yet back */
+	/* Faults that waited for a zeroer's folio, and for how long (TSC
+	 * ticks): hugetlb's hpage_wait_zerobusy() in Frank van der Linden's
+	 * pre-zeroing, whose test counts its "prezero waits". */
+	u32 waits;
+	u64 wait_ticks;
+	u64 wait_since;		/* the TSC a wait under way began at; 0 none */
 	struct spinlock lock;
 	u32 cpu;		/* whose: the CPU that faults on it */
 	u32 nruns, nguards;
@@ -102,6 +108,13 @@ u32 pool_destroy(struct pool *p);
  * is free, or the run was aborted while it waited.
  */
 struct folio *pool_take(struct pool *p);
+/* Count waits from none again (before a pass). */
+static inline void pool_wait_reset(struct pool *p)
+{
+	p->waits = 0;
+	p->wait_ticks = 0;
+	p->wait_since = 0;
+}
 /* For a zeroer: the oldest unzeroed free folio, held until it puts it
  * back zeroed; NULL when there is none (seen without the lock). */
 struct folio *pool_take_unzeroed(struct pool *p);

@@ -2,8 +2,11 @@
 /* Self-tests: the frame allocator on the real memory map. */
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/paging.h"
+#include "arch/x86_64/tsc.h"
 #include "kernel/mm/memory.h"
 #include "kernel/mm/pool.h"
+#include "kernel/smp/smp.h"
+#include "kernel/timebase.h"
 #include "kernel/selftest/selftest.h"
 
 static const char *size_name(u64 size)
@@ -160,6 +163,66 @@ static void pool_zeroed_first(struct tctx *t)
 	pool_destroy(&p);
 }
 
+/* A zeroer on another CPU: holds its folio until the faulting CPU is
+ * seen waiting for it (or a second has passed), then puts it back
+ * zeroed. */
+struct zeroer_hold {
+	struct pool *p;
+	struct folio *f;
+};
+
+static void hold_then_put(void *arg)
+{
+	struct zeroer_hold *h = arg;
+	u64 end = rdtsc() + timebase.tsc_hz;
+
+	while (!__atomic_load_n(&h->p->wait_since, __ATOMIC_ACQUIRE) &&
+	       rdtsc() < end)
+		cpu_relax();
+	pool_put_zeroed(h->p, h->f);
+}
+
+/*
+ * A fault that finds no free folio while a zeroer holds one waits for it
+ * (hugetlb's hpage_wait_zerobusy()): the wait is counted and timed, and
+ * the fault gets that folio, zeroed.  A take that finds one waits not.
+ */
+static void pool_counts_waits(struct tctx *t)
+{
+	static struct folio slots[1];
+	static struct zeroer_hold h;
+	struct pool p;
+	struct folio *f;
+	u32 cpu = 1;
+
+	if (!smp_is_up(cpu)) {
+		skip(t, "needs a second CPU for the zeroer (-smp 2)");
+		return;
+	}
+	if (!check(t, pool_create(&p, slots, SZ_4K, 1) == 1, "no frame"))
+		return;
+	h = (struct zeroer_hold){ &p, pool_take_unzeroed(&p) };
+	if (!check(t, h.f && !pool_zeroed(&p), "the zeroer took no folio") ||
+	    !check(t, on_cpu(cpu, hold_then_put, &h), "cpu %u took no work",
+		   cpu)) {
+		pool_destroy(&p);
+		return;
+	}
+	f = pool_take(&p);
+	smp_wait(cpu);
+	check(t, f == &slots[0] && f->zeroed == FOLIO_ZEROED, "the fault got "
+	      "%ld, zeroed %u", f ? (long)(f - slots) : -1L, f ? f->zeroed : 0);
+	check(t, p.waits == 1 && p.wait_ticks > 0, "%u waits, %llu ticks: "
+	      "expected one, timed", p.waits, (unsigned long long)p.wait_ticks);
+	note(t, "waited %llu ticks", (unsigned long long)p.wait_ticks);
+	pool_reset(&p);
+	pool_wait_reset(&p);
+	f = pool_take(&p);
+	check(t, f && !p.waits && !p.wait_ticks, "a free folio was waited for: "
+	      "%u waits", p.waits);
+	pool_destroy(&p);
+}
+
 static u64 held(void)
 {
 	return frame_free_bytes() + frame_kept_bytes();
@@ -227,5 +290,6 @@ SUITE(suite_frame, "frame",
 	{ "double_free", double_free },
 	{ "exhaustion", exhaustion },
 	{ "pool_zeroed_first", pool_zeroed_first },
+	{ "pool_counts_waits", pool_counts_waits },
 	{ "pools_together", pools_together },
 );

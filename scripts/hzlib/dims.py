@@ -33,6 +33,7 @@ BOOKKEEPING: dict[str, str] = {
     "sample_lines_per_page": "how much the zero check reads, after the timed pass",
     "llc": "the machine's last-level cache (its machine record says it too)",
     "fits_llc": "size against llc: follows from size and the machine",
+    "llc_regions": "the group's regions on this CPU's LLC: follows from cpus and the machine",
     "kernel_fpu_ticks": "a measurement of the machine (the SIMD begin/end pair)",
     "linux_offered": "whether x86 Linux 7.0 offers order=linux's model: follows from order and preempt",
     "pmu_counted": "which pmu= events this machine's counters could count",

@@ -24,6 +24,9 @@ TITLE = ("where the zeroing went, ms per measured pass (net of the timer): fault
          "done before they wanted it, and by whom; total = inline + ahead, the total cost "
          "moved, not only the fault time saved")
 
+WAIT_TITLE = ("; waits = the faults per pass that waited for a folio a zeroer held, "
+              "and wait ms the time they waited (inside their fault times)")
+
 COLS = ("mode      folio order               chunk rad clear      status pre-zeroed   "
         "fault ms  inline ms   ahead ms by           total ms ahead GB/s  ahead with")
 
@@ -54,7 +57,22 @@ def heading(r: Row) -> str:
                         f"size={dims.value(d, 'size')} ({r['folios']} folios)", 1)
 
 
-def line(r: Row) -> str:
+# With the kernel's counts of faults that waited for a zeroer's folio
+# (newer logs), two more columns before 'ahead with'.
+WAIT_COLS = "    waits    wait ms"
+
+
+def has_waits(rows: list[Row]) -> bool:
+    return any(r.get("prezero_waits_per_run", "") != "" for r in rows)
+
+
+def waits(r: Row) -> str:
+    """The faults that waited for a zeroer's folio per pass, and the time
+    they waited, ms; '-' where the row has none."""
+    return f"{ms(r.get('prezero_waits_per_run'), '9.1f')} {ms(r.get('prezero_wait_ms_per_run'))}"
+
+
+def line(r: Row, with_waits: bool = False) -> str:
     d: dict[str, str] = r["dims"]  # type: ignore[assignment]
     rad = d.get("radius", "0")
     pct = r["prezeroed_pct"]
@@ -63,8 +81,8 @@ def line(r: Row) -> str:
             f"{'' if rad == '0' else rad:>3} {r['clear']:<10} {r['status']:<6} {pz} "
             f"{ms(r['fault_ms_per_run'])} {ms(r['inline_clear_ms_per_run'])} "
             f"{ms(r['prezero_ms_per_run'])} {r['prezero_by'] or '-':<10} "
-            f"{ms(r['zeroing_ms_per_run'])} {ms(r.get('prezero_gbps'), '10.2f')}  "
-            f"{ahead_with(d)}").rstrip()
+            f"{ms(r['zeroing_ms_per_run'])} {ms(r.get('prezero_gbps'), '10.2f')}"
+            f"{' ' + waits(r) if with_waits else ''}  {ahead_with(d)}").rstrip()
 
 
 def write(pairs: list[tuple[Config, Row]], out: IO[str]) -> None:
@@ -74,11 +92,13 @@ def write(pairs: list[tuple[Config, Row]], out: IO[str]) -> None:
     if not rows:
         return
     grouped = any(r["group"] != "" for r in rows)
-    out.write(f"\n{TITLE}\n")
+    w = has_waits(rows)
+    cols = COLS.replace("  ahead with", WAIT_COLS + "  ahead with") if w else COLS
+    out.write(f"\n{TITLE}{WAIT_TITLE if w else ''}\n")
     last = None
     for r in rows:
         h = heading(r)
         if h != last:
-            out.write(f"\n{h}\n{smpreport.CPU_PREFIX if grouped else ''}{COLS}\n")
+            out.write(f"\n{h}\n{smpreport.CPU_PREFIX if grouped else ''}{cols}\n")
             last = h
-        out.write((smpreport.cpu_prefix(r) if grouped else "") + line(r) + "\n")
+        out.write((smpreport.cpu_prefix(r) if grouped else "") + line(r, w) + "\n")

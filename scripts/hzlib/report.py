@@ -39,7 +39,7 @@ def header(boot: Boot, out: IO[str]) -> None:
     if t:
         out.write(f"figures are net of the timer: {results.timer_ticks(boot)} ticks "
                   "(timebase overhead_median) off every timed sample; roof = GB/s "
-                  "over the boot's best clearing GB/s of the folio size\n")
+                  f"over the boot's best clearing GB/s of {results.roof_of(boot)}\n")
 
 
 COLS = ("folio order               chunk rad clear      status  GB/s (mean +- sd)   roof "

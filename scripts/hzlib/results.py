@@ -453,7 +453,28 @@ def zeroing_figures(boot: Boot, c: Config) -> dict[str, object]:
     return {"prezeroed_pct": pct, "prezero_by": by, "fault_ms_per_run": fault,
             "inline_clear_ms_per_run": inline, "prezero_ms_per_run": ahead,
             "zeroing_ms_per_run": inline + ahead,
-            "prezero_gbps": rate if mode not in (None, "none") else math.nan}
+            "prezero_gbps": rate if mode not in (None, "none") else math.nan,
+            **zeroer_figures(ms, hz)}
+
+
+# The kernel's counts of the zeroing ahead (docs/prezero.md, "Records"):
+# columns only where a row has them, so older logs export as before.
+ZEROER_COLUMNS = ("prezero_waits_per_run", "prezero_wait_ms_per_run",
+                  "prezero_resched_per_run")
+
+
+def zeroer_figures(ms: list[Record], hz: int) -> dict[str, object]:
+    """Per measured pass, mean: the faults that waited for a folio a zeroer
+    held, the time they waited (ms, raw ticks: a wait is not a timed pair),
+    and the resched points the zeroing ahead took.  Empty where a pass lacks
+    them (prezero=none, the companion's, older logs)."""
+    if not ms or not all("prezero_waits" in r.f for r in ms):
+        return {k: "" for k in ZEROER_COLUMNS}
+    wait = statistics.fmean(r.int("prezero_wait_ticks") for r in ms)
+    return {"prezero_waits_per_run": statistics.fmean(r.int("prezero_waits") for r in ms),
+            "prezero_wait_ms_per_run": wait * 1e3 / hz if hz else math.nan,
+            "prezero_resched_per_run": statistics.fmean(r.int("prezero_resched", 0)
+                                                        for r in ms)}
 
 
 def ahead_gbps(c: Config, ms: list[Record], hz: int, o: int) -> float:
@@ -482,17 +503,35 @@ def probe_figures(boot: Boot, c: Config, us: Callable[[float], float]) -> dict[s
     return {**{k: us(v) for k, v in zip(keys, vals)}, "probe_lost": lost}
 
 
+def roof_key(r: dict[str, object]) -> tuple[object, ...]:
+    """What a row's roof is taken over: its boot, folio size and cache
+    state (a warm row that fits in the LLC clears a cache, not memory, so
+    it sets no roof for cold rows).  A row without a cache state (an older
+    companion's) shares its roof with the others that have none."""
+    d = r.get("dims") or {}
+    return (r["boot"], r["folio"], d.get("cache", "") if isinstance(d, dict) else "")
+
+
+def roof_of(boot: Boot) -> str:
+    """What @boot's roofs are over, in words: 'the folio size', and its
+    cache state too where the boot has more than one (with one, the two
+    say the same, and older reports said the first)."""
+    states = {dims.of(r.f).get("cache", "") for r in boot.records if r.type == "config"}
+    return "the folio size and cache state" if len(states) > 1 else "the folio size"
+
+
 def add_roof(rows: list[dict[str, object]]) -> None:
-    """Each row's rate as a fraction of the best clearing rate of its boot
-    and folio size (the row's 'roof'): how far from the hardware."""
-    best: dict[tuple[object, object], float] = {}
+    """Each row's rate as a fraction of the best clearing rate of its boot,
+    folio size and cache state (the row's 'roof'): how far from the
+    hardware, like with like."""
+    best: dict[tuple[object, ...], float] = {}
     for r in rows:
         v = r["clear_gbps_mean"]
         if r["status"] == "ok" and isinstance(v, float) and not math.isnan(v):
-            k = (r["boot"], r["folio"])
+            k = roof_key(r)
             best[k] = max(best.get(k, 0.0), v)
     for r in rows:
-        top, g = best.get((r["boot"], r["folio"])), r["gbps_mean"]
+        top, g = best.get(roof_key(r)), r["gbps_mean"]
         if top and isinstance(g, float) and not math.isnan(g):
             r["roof"] = g / top
 
@@ -519,10 +558,13 @@ def extra_dims(rs: list[dict[str, object]], have: list[str]) -> list[str]:
 
 
 def csv_columns(rs: list[dict[str, object]]) -> list[str]:
-    """CSV_COLUMNS, any dimension newer than them, the counters', then
-    fields only newer logs have, where a row has them."""
+    """CSV_COLUMNS, any dimension newer than them, the zeroers' counts
+    where a row has them, the counters', then fields only newer logs have,
+    where a row has them."""
+    zeroer = [k for k in ZEROER_COLUMNS if any(r.get(k, "") != "" for r in rs)]
     newer = [k for k in NEWER_COLUMNS if any(r.get(k, "") != "" for r in rs)]
-    return CSV_COLUMNS + extra_dims(rs, CSV_COLUMNS) + counters.columns(rs) + newer
+    return (CSV_COLUMNS + extra_dims(rs, CSV_COLUMNS) + zeroer
+            + counters.columns(rs) + newer)
 
 
 SAMPLE_COLUMNS = ["boot", "cfg", "name", "bench", "folio", "clear", "order",

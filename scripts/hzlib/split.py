@@ -353,7 +353,7 @@ def write(boots: list[Boot], out: IO[str]) -> int:
                   f"{', a VIRTUAL MACHINE (see docs/companion.md)' if h.f.get('vm') == '1' else ''}\n")
         host_lines(b, out)
         out.write(f"  times and GB/s net of the timer ({results.timer_ticks(b)} ticks a "
-                  "sample); roof: GB/s over the boot's best clearing GB/s of the folio size\n")
+                  f"sample); roof: GB/s over the boot's best clearing GB/s of {results.roof_of(b)}\n")
         if kernels and not same:
             out.write("  (kernel records given are of another machine: not shown)\n")
         for folio in ("4K", "2M", "1G"):

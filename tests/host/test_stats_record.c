@@ -232,3 +232,70 @@ TEST(config_fails_without_running)
 	EXPECT(!strstr(lines[0], "clamped"), "%s", lines[0]);
 	EXPECT(strstr(lines[1], "status=skip") != NULL, "%s", lines[1]);
 }
+
+/*
+ * A fault served by a folio zeroed in advance (clear 0) holds one timer
+ * pair, the others two: each is netted by its own, as the host tools do
+ * (scripts/hzlib/results.py sample_timers()).
+ */
+TEST(prezeroed_faults_net_one_pair)
+{
+	static struct bench_outcome o;
+	u64 fault[4] = { 1100, 150, 1300, 130 };	/* 2nd, 4th pre-zeroed */
+	u64 clear[4] = { 800, 0, 900, 0 };
+	u64 scratch[4];
+	struct bench_pass p;
+
+	memset(&o, 0, sizeof(o));
+	memset(&p, 0, sizeof(p));
+	o.net_of = 30;
+	o.fault_net_of = 70;
+	p.faults = 4;
+	p.fault = fault;
+	p.clear = clear;
+	p.prezeroed = 2;
+	bench_keep_run(&o, &p, scratch);
+	/* 1030 + 120 + 1230 + 100; clears 770 + 0 + 870 + 0 */
+	EXPECT_EQ(o.fault_total[0], 2480);
+	EXPECT_EQ(o.clear_total[0], 1640);
+	/* nets 100, 120, 1030, 1230: (120 + 1030) / 2 */
+	EXPECT_EQ(o.fault_med[0], 575);
+	/* overheads 260, 120, 360, 100 */
+	EXPECT_EQ(o.over_med[0], 190);
+	/* The caller's samples stay raw. */
+	EXPECT_EQ(fault[1], 150);
+	/* Without pre-zeroing every fault is net of both pairs. */
+	p.prezeroed = 0;
+	clear[1] = clear[3] = 50;
+	bench_keep_run(&o, &p, scratch);
+	EXPECT_EQ(o.fault_total[1], 2680 - 4 * 70);
+}
+
+/* fits_llc counts every region on the LLC: 4 regions of 10M against a
+ * 32M L3 are 40M, under 4 x 32M; 16 of them are not. */
+TEST(fits_llc_counts_every_region_on_the_llc)
+{
+	struct hz_config c;
+	struct bench_desc d;
+	struct rec_writer w;
+
+	config_defaults(&c);
+	memset(&d, 0, sizeof(d));
+	d.c = &c;
+	d.bench = d.folio = d.clear = d.order = "x";
+	d.size = 10 * MiB;
+	d.llc = 32 * MiB;
+	rec_writer_init(&w, sink, NULL);
+	bench_rec_config(&w, &d);
+	EXPECT(strstr(last, " fits_llc=1 ") && !strstr(last, "llc_regions"),
+	       "%s", last);
+	d.llc_regions = 4;
+	bench_rec_config(&w, &d);
+	EXPECT(strstr(last, " fits_llc=1 llc_regions=4 "), "%s", last);
+	d.llc_regions = 16;
+	bench_rec_config(&w, &d);
+	EXPECT(strstr(last, " fits_llc=0 llc_regions=16 "), "%s", last);
+	d.llc = 0;		/* unknown: never said to fit */
+	bench_rec_config(&w, &d);
+	EXPECT(strstr(last, " fits_llc=0 "), "%s", last);
+}
