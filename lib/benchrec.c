@@ -375,6 +375,8 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 		rec_u64(&r, "eff_khz", p->eff_khz);
 	if (p->has_smi)
 		rec_u64(&r, "smis", p->smis);
+	if (p->has_wall)
+		rec_u64(&r, "wall_ns", p->wall_ns);
 	if (p->probe) {
 		rec_u64(&r, "probe_wakeups", p->nprobe);
 		rec_u64(&r, "probe_expected", p->probe_expected);

@@ -110,6 +110,10 @@ struct bench_pass {
 	 * against the TSC) and the SMIs that arrived in it */
 	bool has_freq, has_smi;
 	u64 eff_khz, smis;
+	/* Companion, linux-fault: the pass's mmap() and touch loop on the
+	 * wall clock, ns (lib/perfbench.h) */
+	bool has_wall;
+	u64 wall_ns;
 	/* pmu=: per fault, each counted event's delta around the clear */
 	u32 npmu;
 	const char *pmu_name[BENCH_PMU_MAX];

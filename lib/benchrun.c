@@ -55,6 +55,9 @@ static void one_pass(const struct bench_job *j, u32 run, enum pass_kind k)
 	p.verify = access == ACCESS_WRITE ? "n/a" :
 		   j->o->failures > before ? "fail" : "ok";
 	bench_rec_run(j->w, j->d, &p);
+	/* perf bench counts every loop, the first too: warm-ups in. */
+	if (p.has_wall)
+		perfbench_add(&j->o->perfbench, j->d->size, p.wall_ns);
 	if (k == PASS_MEASURE) {
 		write_samples(j, &p);
 		bench_keep_run(j->o, &p, j->scratch);

@@ -246,6 +246,10 @@ void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
 		rec_u64(&r, "resched_per_run", o->resched);
 		if (o->has_probe)
 			probe_summary(&r, o, hz);
+		/* perf's loop touches and nothing more: an access in the
+		 * window is not its figure. */
+		if (d->c->access == ACCESS_NONE)
+			perfbench_rec(&r, &o->perfbench);
 		if (flag_runs(o, flags, sizeof(flags)))
 			rec_str(&r, "flagged", flags);
 	}

@@ -3,6 +3,7 @@
 #define LIB_OUTCOME_H
 
 #include "lib/benchrec.h"
+#include "lib/perfbench.h"
 
 /* What one configuration found, across its passes. */
 struct bench_outcome {
@@ -25,6 +26,7 @@ struct bench_outcome {
 	u64 net_of;	/* ticks taken off each clear and access sample's figures */
 	u64 fault_net_of;	/* ... and off each fault sample's: the timer
 				 * pairs inside a fault window (outer + inner) */
+	struct perfbench perfbench;	/* every timed pass's wall time */
 };
 
 /* A run is flagged when its effective frequency is this far from the

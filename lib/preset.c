@@ -33,7 +33,10 @@ const struct preset presets[PRESET_COUNT] = {
 		"bench=linux-fault cpus=all folio=2M backing=hugetlb,thp "
 		"access=write touch=seq runs=5 warmups=1 size=2G",
 	},
-	/* perf bench mem mmap -p 2MB|1GB -f demand -s 64GB -l 5 */
+	/* v3's tables name no workload (not perf's: its mmap bench came
+	 * with v4, which measures perf bench mem mmap -p 2MB|1GB -f demand
+	 * -s 64GB -l 5): Linux's side is linux-fault, with perf's figure
+	 * beside its own (docs/companion.md). */
 	[PRESET_SEED_001] = {
 		"seed-001",
 		"001: Ankur Arora, [PATCH v3 0/4] mm/folio_zero_user: add "

@@ -99,12 +99,17 @@ CASES = [
                                    r"^seed-001 hugezero, preempt=full$",
                                    r"^  pg-sz=2MB +[\d.]+ \+- +[\d.]+% +[\d.]+ \+- +[\d.]+% +[+-][\d.]+%",
                                    r"^seed-001 Linux \(companion\)",
-                                   # Linux's row, or why this host gave no
-                                   # hugetlb pages (a container's read-only
+                                   # Linux's row, its fault as perf prints it
+                                   # too (warmups=0: the 2 runs are perf's
+                                   # -l 2), or why this host gave no hugetlb
+                                   # pages (a container's read-only
                                    # nr_hugepages).
                                    r"^  pg-sz=2MB +[\d.]+ \+- +[\d.]+% +[\d.]+ \+- +[\d.]+% "
-                                   r"+[+-][\d.]+% .* hugetlb +[\d.]+ \+- +[\d.]+%$"
+                                   r"+[+-][\d.]+% .* hugetlb +[\d.]+ \+- +[\d.]+% +hugetlb "
+                                   r"[\d.]+ [GM]B/sec \(2 loops; the first [\d.]+ [GM]B/sec\)$"
                                    r"|^  linux-fault 2M hugetlb: skip: ",
+                                   r"^  \+-: the sample standard deviation \(n - 1\) of the "
+                                   r"per-run GB/s, in % of the mean; n runs: 2$",
                                    companion=["preset=seed-001", "folio=2M", "size=64M",
                                               "clear=erms,rep", "runs=2", "warmups=0"]))),
     # The 1G row once: folio= left to the sizing, one fault a configuration.

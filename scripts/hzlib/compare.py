@@ -393,6 +393,7 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
     out.write("GB/s (2^30 B/s, net of the timer) per configuration, mean +- stddev% "
               "over runs; change = B vs A.\n'~' marks a change within noise: Welch's "
               f"t-test on the per-run GB/s, two-sided p >= {ALPHA}.\n")
+    out.write(plus_minus(cmp.configs, "run") + "\n")
     out.write("A configuration is every dimension of its config record: rows that "
               "differ in any one are not paired; a CPU of a group pairs only with the "
               "same CPU.\n")
@@ -410,6 +411,7 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
     if cmp.aggregates.keys:
         out.write("\naggregates, every CPU of a group at once: GB/s = total bytes / wall "
                   "time per pass (not net of the timer), mean +- stddev% over passes\n")
+        out.write(plus_minus(cmp.aggregates, "pass") + "\n")
         rows(cmp.aggregates, label, width, out)
     counterreport.changes(cmp.configs.pairs, label, width, out)
     # One log: what both sides lost is said once.
@@ -430,19 +432,39 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
         out.write(f"\n{NO_SCIPY}\n")
 
 
+def counts(sec: Section) -> set[int]:
+    """How many runs (passes) each figure of @sec is over."""
+    return ({len(s.runs) for p in sec.pairs for s in (p.a, p.b)} |
+            {len(o.side.runs) for o in sec.only_a + sec.only_b})
+
+
+def plus_minus(sec: Section, per: str) -> str:
+    """What every +- of @sec is; its n once when every figure has the same,
+    else each row's after it."""
+    n = counts(sec)
+    return (f"+-: the sample standard deviation (n - 1) of the per-{per} GB/s, in % of "
+            f"the mean; n {per}s: " + (f"{n.pop()} for every figure" if len(n) == 1 else
+                                       "given after each row (n=A/B)"))
+
+
 def rows(sec: Section, label: Label, width: int, out: IO[str]) -> None:
-    """The rows of both sides, then those of one side only."""
+    """The rows of both sides, then those of one side only; each with its
+    n where they are not all the same."""
+    each = len(counts(sec)) > 1
     if sec.pairs:
         out.write("\n")
     for p in sec.pairs:
         out.write(f"{label(p.key):<{width}}  {cell(p.a)}  {cell(p.b)}  "
-                  f"{p.change_pct:+7.1f}%{mark(p)}{p.a.note or p.b.note}\n")
+                  f"{p.change_pct:+7.1f}%{mark(p)}"
+                  f"{f'  n={len(p.a.runs)}/{len(p.b.runs)}' if each else ''}"
+                  f"{p.a.note or p.b.note}\n")
     for side, only, oname in (("A", sec.only_a, "B"), ("B", sec.only_b, "A")):
         if only:
             out.write(f"\nonly in {side}:\n")
             for o in only:
                 why = (f"  ({oname} has {dims.contrast(dict(o.key), dict(o.nearest))})"
                        if o.nearest else "")
-                out.write(f"{label(o.key):<{width}}  {cell(o.side)}{why}{o.side.note}\n")
+                n = f"  n={len(o.side.runs)}" if each else ""
+                out.write(f"{label(o.key):<{width}}  {cell(o.side)}{n}{why}{o.side.note}\n")
     if not sec.pairs:
         out.write("\nno configuration is in both\n")

@@ -223,14 +223,97 @@ def has_probe(r: Row) -> bool:
     return isinstance(r.get("probe_us_p99"), float) and not math.isnan(r["probe_us_p99"])  # type: ignore[arg-type]
 
 
+# Where a label may go around its point, in points: nearest first, each
+# ring in the same order of directions (the first is beside the point,
+# up and right, where an uncrowded label always goes).
+LABEL_RINGS = (4, 14, 26, 40, 56, 76, 100, 130)
+LABEL_DIRECTIONS = ((1, 0.75), (1, -1), (-1, 0.75), (-1, -1), (0, 1), (0, -1),
+                    (1, 0), (-1, 0))
+LABEL_PAD = 1.0     # pixels kept clear around a label
+
+
+def box_overlap(a, b) -> float:  # type: ignore[no-untyped-def]
+    """The area two display-space boxes (x0, y0, x1, y1) share."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def place_labels(ax, labels: list[tuple[float, float, str]],  # type: ignore[no-untyped-def]
+                 points: list[tuple[float, float, float]], fontsize: float = 7) -> list:
+    """Each label of @labels (x, y, text: data coordinates) beside its
+    point where its box, in display coordinates, overlaps no label placed
+    before it and no marker of @points (x, y and half its side in points,
+    taken as a square), and stays inside the axes: the candidates are LABEL_RINGS x
+    LABEL_DIRECTIONS, tried in that order, so the same figure is always
+    placed the same way.  A label not beside its point is joined to it by
+    a leader line.  Where no candidate is free, the one overlapping least
+    is taken.  Call with the axes' scales and limits final; returns the
+    annotations."""
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    px = fig.dpi / 72.0
+    area = ax.get_window_extent(renderer)
+    blocked = []
+    for x, y, half in points:
+        cx, cy = ax.transData.transform((x, y))
+        blocked.append((cx - half * px, cy - half * px, cx + half * px, cy + half * px))
+    placed = []
+    for x, y, text in labels:
+        probe = ax.annotate(text, (x, y), fontsize=fontsize, xytext=(0, 0),
+                            textcoords="offset points")
+        ext = probe.get_window_extent(renderer)
+        probe.remove()
+        w, h = ext.width, ext.height
+        at = ax.transData.transform((x, y))
+        best = None
+        for ring in LABEL_RINGS:
+            for dx, dy in LABEL_DIRECTIONS:
+                ox, oy = at[0] + dx * ring * px, at[1] + dy * ring * px
+                x0 = ox if dx > 0 else ox - w if dx < 0 else ox - w / 2
+                y0 = oy if dy > 0 else oy - h if dy < 0 else oy - h / 2
+                box = (x0 - LABEL_PAD, y0 - LABEL_PAD, x0 + w + LABEL_PAD, y0 + h + LABEL_PAD)
+                inside = (box[0] >= area.x0 and box[2] <= area.x1 and
+                          box[1] >= area.y0 and box[3] <= area.y1)
+                cost = sum(box_overlap(box, o) for o in blocked) + (0 if inside else w * h)
+                if best is None or cost < best[0]:
+                    best = (cost, ring, dx, dy, box)
+                if cost == 0:
+                    break
+            if best is not None and best[0] == 0:
+                break
+        _, ring, dx, dy, box = best  # type: ignore[misc]
+        blocked.append(box)
+        leader = ring != LABEL_RINGS[0]
+        placed.append(ax.annotate(
+            text, (x, y), fontsize=fontsize, xytext=(dx * ring, dy * ring),
+            textcoords="offset points",
+            ha="left" if dx > 0 else "right" if dx < 0 else "center",
+            va="bottom" if dy > 0 else "top" if dy < 0 else "center",
+            **({"arrowprops": {"arrowstyle": "-", "color": "0.5", "lw": 0.5,
+                               "shrinkA": 0, "shrinkB": 3}} if leader else {})))
+    return placed
+
+
 def frontier_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignore[no-untyped-def]
+    """The trade the models make (frontier_axes), saved."""
+    fig = frontier_axes(plt, rows, title)
+    if fig is None:
+        return []
+    paths = save(fig, out, "frontier")
+    plt.close(fig)
+    return paths
+
+
+def frontier_axes(plt, rows, title: str):  # type: ignore[no-untyped-def]
     """The trade the models make: clearing GB/s against the probe's wake-up
     latency (p99 filled, max hollow, log axis), one colour per model,
     merged 7.0's choice (order=linux) starred, Linux's own demand fault in
-    black."""
+    black; each point labelled where the label hides no other (place_labels).
+    None without a probed configuration."""
     probed = [r for r in rows if has_probe(r)]
     if not probed:
-        return []
+        return None
     folios = [f for f in ("4K", "2M", "1G") if any(r["folio"] == f for r in probed)]
     fig, axes = plt.subplots(len(folios), 1, figsize=(11, 4.6 * len(folios)), squeeze=False)
     colours = model_colours(probed)
@@ -248,10 +331,6 @@ def frontier_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ig
                        s=36, marker="o", zorder=2)
             ax.plot([r["probe_us_p99"], r["probe_us_max"]], [y, y], color=colour,
                     alpha=0.35, lw=1)
-            what = (f"Linux ({r['backing']})" if linux else
-                    f"{r['clear']} {r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}")
-            ax.annotate(what, (r["probe_us_p99"], y), fontsize=7, xytext=(4, 3),
-                        textcoords="offset points")
         for m, c in colours.items():
             if any(x["dims"].get("preempt") == m for x in probed  # type: ignore[union-attr]
                    if x["folio"] == folio and x["bench"] != "linux-fault"):
@@ -266,9 +345,28 @@ def frontier_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ig
         ax.grid(alpha=0.3, which="both")
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.suptitle(f"Clearing rate against a waiting task's latency — {title}", fontsize=11)
-    paths = save(fig, out, "frontier")
-    plt.close(fig)
-    return paths
+    # The labels last, in display coordinates: every scale and limit set.
+    fig.canvas.draw()
+    for ax, folio in zip(axes[:, 0], folios):
+        place_labels(ax, *frontier_marks([x for x in probed if x["folio"] == folio]))
+    return fig
+
+
+def frontier_marks(rows: list[Row]) -> tuple[list[tuple[float, float, str]],
+                                             list[tuple[float, float, float]]]:
+    """The frontier's labels (at each p99 point) and every marker, with
+    half its side in points (a scatter's s is its area in points²)."""
+    labels, points = [], []
+    for r in rows:
+        y = float(r["gbps_mean"])  # type: ignore[arg-type]
+        linux = r["bench"] == "linux-fault"
+        star = not linux and r["order"] == "linux"
+        what = (f"Linux ({r['backing']})" if linux else
+                f"{r['clear']} {r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}")
+        labels.append((float(r["probe_us_p99"]), y, what))  # type: ignore[arg-type]
+        points += [(float(r["probe_us_p99"]), y, math.sqrt(90 if star else 36) / 2),  # type: ignore[arg-type]
+                   (float(r["probe_us_max"]), y, math.sqrt(36) / 2)]  # type: ignore[arg-type]
+    return labels, points
 
 
 def finite(v: object) -> bool:

@@ -36,6 +36,10 @@ CSV_COLUMNS = [
 
 # Columns only where a row has them, so an older log's CSV is as it was.
 NEWER_COLUMNS = ["linux_offered", "prim_calls_per_fault", "prim_calls_max"]
+# perf bench mem mmap's figure beside the companion's own (docs/companion.md),
+# from its linux-fault run records' wall_ns: columns only where a run has one.
+PERFBENCH_COLUMNS = ["perfbench_gbps", "perfbench_loops", "perfbench_first_gbps",
+                     "perfbench_measured_gbps"]
 
 # A run's effective frequency this many percent off the median of the
 # configuration's measured runs is flagged, as the kernel's summary does
@@ -340,6 +344,7 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         **zeroing_figures(boot, c),
         **cpu_times(measured, hz),
         **counter_figures(c),
+        **perfbench_figures(c),
         **{k: f.get(k, "") for k in CPU_FIELDS},
         "cpu": cpu_of(f, d),
         # Runs not to average in silently: an SMI in them, or an
@@ -398,6 +403,45 @@ def flag_runs(measured: list[Record]) -> str:
                 out.append(f"run {i}: {f} kHz, {off * 100 // med}."
                            f"{off * 1000 // med % 10}% off the median")
     return "; ".join(out)
+
+
+def perfbench_figures(c: Config) -> dict[str, object]:
+    """What `perf bench mem mmap -f demand -l N` would print for the
+    companion's passes (tools/perf/bench/mem-functions.c): every pass that
+    carries `wall_ns` (the mmap and touch loop on the wall clock), warm-ups
+    included, is a loop; the figure is their bytes over the sum of their
+    times, in 2^30 B/s; the first loop alone, and the measured passes
+    alone, beside.  Nothing for a log without wall_ns; NaN where the window
+    held an access (access=write|read: not perf's loop) or the
+    configuration is damaged (a lost run record would be a lost loop)."""
+    loops = sorted((r for r in c.runs if "wall_ns" in r.f), key=lambda r: r.int("run"))
+    if not loops:
+        return {}
+    size = c.rec.int("size", 0)
+    usable = c.dims.get("access", "none") == "none" and not c.problems
+
+    def rate(rs: list[Record]) -> float:
+        ns = sum(r.int("wall_ns") for r in rs)
+        return size * len(rs) / (ns / 1e9) / GIB if usable and rs and ns else math.nan
+
+    return {"perfbench_gbps": rate(loops), "perfbench_loops": len(loops),
+            "perfbench_first_gbps": rate(loops[:1]),
+            "perfbench_measured_gbps": rate([r for r in loops if r.f.get("pass") == "measure"])}
+
+
+def perf_bps(x: float) -> str:
+    """@x bytes a second as perf bench's print_bps() prints it (K = 1024,
+    '%lf'), without its padding; its 'd' after KB is perf's own."""
+    k = 1024.0
+    if math.isnan(x):
+        return "n/a"
+    if x < k:
+        return f"{x:f} bytes/sec"
+    if x < k * k:
+        return f"{x / k:f}d KB/sec"
+    if x < k * k * k:
+        return f"{x / k / k:f} MB/sec"
+    return f"{x / k / k / k:f} GB/sec"
 
 
 def counter_figures(c: Config) -> dict[str, float]:
@@ -559,12 +603,13 @@ def extra_dims(rs: list[dict[str, object]], have: list[str]) -> list[str]:
 
 def csv_columns(rs: list[dict[str, object]]) -> list[str]:
     """CSV_COLUMNS, any dimension newer than them, the zeroers' counts
-    where a row has them, the counters', then fields only newer logs have,
-    where a row has them."""
+    where a row has them, the counters', perf bench's, then fields only
+    newer logs have, where a row has them."""
     zeroer = [k for k in ZEROER_COLUMNS if any(r.get(k, "") != "" for r in rs)]
+    perf = [k for k in PERFBENCH_COLUMNS if any(k in r for r in rs)]
     newer = [k for k in NEWER_COLUMNS if any(r.get(k, "") != "" for r in rs)]
     return (CSV_COLUMNS + extra_dims(rs, CSV_COLUMNS) + zeroer
-            + counters.columns(rs) + newer)
+            + counters.columns(rs) + perf + newer)
 
 
 SAMPLE_COLUMNS = ["boot", "cfg", "name", "bench", "folio", "clear", "order",

@@ -233,10 +233,32 @@ def label(text: str) -> str:
     return f"  {text:<50}"
 
 
+# What every +- of a split line is.
+PLUS_MINUS = ("GB/s: the mean of the measured runs' GB/s; +-: the sample standard "
+              "deviation (n - 1) of those per-run GB/s, in % of the mean; n: the runs")
+
+
 def figures(r: Row, us_key: str, per: str) -> str:
-    """GB/s +- sd%, roof, median µs: the columns of every split line."""
-    return (f"{num(r['gbps_mean']):7.2f} GB/s +- {num(r['gbps_stddev_pct']):5.2f}%  "
-            f"roof {num(r['roof']):4.2f} {num(r[us_key]):9.1f} us/{per}")
+    """GB/s +- sd% over n runs, roof, median µs: the columns of every
+    split line."""
+    return (f"{num(r['gbps_mean']):7.2f} GB/s +- {num(r['gbps_stddev_pct']):5.2f}% "
+            f"n={r['runs']}  roof {num(r['roof']):4.2f} {num(r[us_key]):9.1f} us/{per}")
+
+
+def perfbench_line(r: Row) -> str:
+    """Linux's fault as `perf bench mem mmap -f demand` prints it, from the
+    passes' wall times (results.perfbench_figures); '' without them."""
+    if "perfbench_gbps" not in r:
+        return ""
+    if math.isnan(num(r["perfbench_gbps"])):
+        return ("    as perf prints it: not perf's loop (an access in each pass's "
+                "window, or a damaged configuration)\n")
+    return (f"    as perf bench mem mmap prints it: "
+            f"{results.perf_bps(num(r['perfbench_gbps']) * results.GIB)} over "
+            f"{r['perfbench_loops']} loops, the warm-ups in (wall time of mmap + touch "
+            f"loop, all bytes over the summed time); the first loop "
+            f"{results.perf_bps(num(r['perfbench_first_gbps']) * results.GIB)}, the "
+            f"measured ones {results.perf_bps(num(r['perfbench_measured_gbps']) * results.GIB)}\n")
 
 
 def folio_split(folio: str, rows: list[Row], kernel_rows: list[Row],
@@ -247,7 +269,8 @@ def folio_split(folio: str, rows: list[Row], kernel_rows: list[Row],
     out.write(f"\nfolio {folio}\n")
     for r in linux:
         out.write(label(f"Linux demand fault, {r['backing']}") +
-                  figures(r, "fault_us_median", "fault (median)") + "\n")
+                  figures(r, "fault_us_median", "fault (median)") + "\n" +
+                  perfbench_line(r))
         if r.get("probe_lost", "") != "":
             d: dict[str, str] = r["dims"]  # type: ignore[assignment]
             out.write(f"    probe ({d.get('probe_policy', '?')}, every "
@@ -354,6 +377,7 @@ def write(boots: list[Boot], out: IO[str]) -> int:
         host_lines(b, out)
         out.write(f"  times and GB/s net of the timer ({results.timer_ticks(b)} ticks a "
                   f"sample); roof: GB/s over the boot's best clearing GB/s of {results.roof_of(b)}\n")
+        out.write(f"  {PLUS_MINUS}\n")
         if kernels and not same:
             out.write("  (kernel records given are of another machine: not shown)\n")
         for folio in ("4K", "2M", "1G"):

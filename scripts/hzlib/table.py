@@ -26,11 +26,13 @@ SEEDS = ("seed-001", "seed-000", "seed-002")
 
 @dataclass
 class Table:
-    """One block: a title, lines said before it, a header and rows."""
+    """One block: a title, lines said before it, a header and rows, and
+    a legend below them (what the figures are)."""
     title: str
     notes: list[str] = field(default_factory=list)
     header: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)
+    legend: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -126,9 +128,20 @@ def seed_001(s: Side) -> list[Table]:
         t = Table(f"seed-001 hugezero, preempt={model}",
                   header=["", f"converging-page ({prim})", f"contiguous-page ({prim})",
                           "change", "noise", "best contiguous-page"])
-        t.rows, t.notes = pair_rows([p for p in pairs if dim(p, "preempt") == model], prim)
+        mine = [p for p in pairs if dim(p, "preempt") == model]
+        t.rows, t.notes = pair_rows(mine, prim)
+        t.legend.append(plus_minus([len(s.runs) for p in mine for s in (p.a, p.b)]))
         out.append(t)
     return out
+
+
+def plus_minus(ns: list[int], what: str = "per-run GB/s", per: str = "run") -> str:
+    """What every +- of a table is, and over how many runs (@ns: each
+    figure's)."""
+    n = (f"{min(ns)}" if ns and min(ns) == max(ns) else
+         f"{min(ns)} to {max(ns)}, by figure" if ns else "none")
+    return (f"+-: the sample standard deviation (n - 1) of the {what}, in % of "
+            f"the mean; n {per}s: {n}")
 
 
 def seed_001_linux(s: Side) -> list[Table]:
@@ -146,12 +159,25 @@ def seed_001_linux(s: Side) -> list[Table]:
     t.notes += notes
     rows = results.rows(s.boots)
     faults = [r for r in rows if r["bench"] == "linux-fault" and r["status"] == "ok"]
+    perf = any("perfbench_gbps" in r for r in faults)
+    if perf:
+        t.header.append("as perf bench mem mmap prints it")
+        t.legend += ["Linux's demand fault: the companion's own figure, each measured run's "
+                     "bytes over its faults' TSC windows, the mean of the runs",
+                     "as perf prints it: every pass a loop, the warm-ups in, its mmap and "
+                     "touch loop on the wall clock; all bytes over the summed time, no +- "
+                     "(tools/perf/bench/mem-functions.c; docs/companion.md)"]
     by_folio = {r[0]: r for r in bare}
     for folio in sorted({pg(str(r["folio"])) for r in faults} | set(by_folio),
                         key=lambda f: folio_bytes(f[6:].replace("B", ""))):
         row = by_folio.get(folio, [folio] + ["n/a"] * 3 + ["", "n/a"])
-        row.append(demand_fault([r for r in faults if pg(str(r["folio"])) == folio]))
+        mine = [r for r in faults if pg(str(r["folio"])) == folio]
+        row.append(demand_fault(mine))
+        if perf:
+            row.append(as_perf(mine))
         t.rows.append(row)
+    t.legend.append(plus_minus([len(x.runs) for p in pairs if dim(p, "bench") == "bare"
+                               for x in (p.a, p.b)] + [int(r["runs"]) for r in faults]))  # type: ignore[call-overload]
     for r in rows:
         if r["status"] != "ok":
             t.notes.append(f"{r['bench']} {r['folio']} {r.get('backing', '')}: {r['status']}"
@@ -166,6 +192,21 @@ def demand_fault(rs: list[dict[str, object]]) -> str:
     return "; ".join(f"{r['backing']}{' size=' + str(r['size']) if r['backing'] in many else ''} "
                      f"{gb(float(r['gbps_mean']), float(r['gbps_stddev_pct']))}"  # type: ignore[arg-type]
                      for r in rs) or "n/a"
+
+
+def as_perf(rs: list[dict[str, object]]) -> str:
+    """Linux's fault of one folio size as perf bench mem mmap prints it,
+    per backing, with its loops and the first loop's figure."""
+    def one(r: dict[str, object]) -> str:
+        if "perfbench_gbps" not in r:
+            return f"{r['backing']} n/a (no wall times: an older companion)"
+        g = float(r["perfbench_gbps"])  # type: ignore[arg-type]
+        if math.isnan(g):
+            return f"{r['backing']} n/a (not perf's loop: access={dict(r['dims']).get('access')})"  # type: ignore[call-overload]
+        first = float(r["perfbench_first_gbps"])  # type: ignore[arg-type]
+        return (f"{r['backing']} {results.perf_bps(g * results.GIB)} ({r['perfbench_loops']} "
+                f"loops; the first {results.perf_bps(first * results.GIB)})")
+    return "; ".join(one(r) for r in rs) or "n/a"
 
 
 def order_pairs(boots: list[Boot]) -> tuple[list[compare.Pair], str]:
@@ -245,6 +286,11 @@ def seed_000(s: Side) -> list[Table]:
                        "preempt=none or full for Linux's")
     if not rs:
         t.notes.append("no group of CPUs in the log (cpus= ran one CPU?)")
+    else:
+        t.legend.append(plus_minus([int(r["runs"]) for r in rs if r["status"] == "ok"],  # type: ignore[call-overload]
+                                  "per-pass figures (stime and utime summed over the "
+                                  "CPUs, GB/s all their bytes over the pass's wall time)",
+                                  "pass"))
     return [t]
 
 
@@ -306,6 +352,7 @@ def render(t: Table, fmt: str, out: IO[str]) -> None:
         elif t.rows:
             out.write("\n```\n" + "".join(r[0] + "\n" + "".join(
                 "\t" + c + "\n" for c in r[1:]) for r in t.rows) + "```\n")
+        out.write("".join(f"\n{n}\n" for n in t.legend))
         return
     out.write(f"\n{t.title}\n")
     for n in t.notes:
@@ -313,12 +360,15 @@ def render(t: Table, fmt: str, out: IO[str]) -> None:
     if not t.header:
         for r in t.rows:
             out.write("  " + "  ".join(r) + "\n")
-        return
-    w = [max(len(x) for x in col) for col in zip(t.header, *t.rows)]
-    out.write("\n  " + "  ".join(h.center(w[i]) for i, h in enumerate(t.header)).rstrip() + "\n")
-    for r in t.rows:
-        out.write("  " + "  ".join(c.ljust(w[i]) if i == 0 else c.rjust(w[i])
-                                   for i, c in enumerate(r)).rstrip() + "\n")
+    else:
+        w = [max(len(x) for x in col) for col in zip(t.header, *t.rows)]
+        out.write("\n  " + "  ".join(h.center(w[i])
+                                     for i, h in enumerate(t.header)).rstrip() + "\n")
+        for r in t.rows:
+            out.write("  " + "  ".join(c.ljust(w[i]) if i == 0 else c.rjust(w[i])
+                                       for i, c in enumerate(r)).rstrip() + "\n")
+    for n in t.legend:
+        out.write(f"  {n}\n")
 
 
 def write(boots: list[Boot], fmt: str, out: IO[str]) -> int:
