@@ -13,17 +13,25 @@
 #include "arch/x86_64/cpuid.h"
 #include "hosted/companion.h"
 #include "hosted/group.h"
+#include "hosted/interrupt.h"
 #include "hosted/preset.h"
+#include "hosted/restore.h"
 #include "lib/preset.h"
 #include "lib/benchrun.h"
 #include "lib/format.h"
 
 struct rec_writer records;
 
+static void out(const char *line)
+{
+	fputs(line, stdout);
+}
+
+/* Line-buffered: each record reaches the file whole, as it is written. */
 static void emit(void *ctx, const char *line)
 {
 	(void)ctx;
-	fputs(line, stdout);
+	interrupt_emit(out, line);
 }
 
 static char *join(int argc, char **argv)
@@ -162,6 +170,7 @@ int main(int argc, char **argv)
 	if (!ok)
 		return usage_error(&res);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	interrupt_init();
 	cpuid_init();
 	group = config_given(&res, "cpus") ||
 		preset_sets(c.preset, true, "cpus");
@@ -177,7 +186,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	failed = run_all(&c, group, &usable);
-	hugetlb_restore();
+	restore_all(NULL);
 	bench_rec_end(&records);
 	free(line);
 	return failed ? 1 : 0;
