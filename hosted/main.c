@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arch/x86_64/cpuid.h"
+#include "hosted/boost.h"
 #include "hosted/companion.h"
 #include "hosted/group.h"
 #include "hosted/interrupt.h"
@@ -64,7 +65,7 @@ static u64 microcode(void)
 	return v;
 }
 
-static void context(const char *line)
+static void context(const char *line, u32 boost)
 {
 	const struct cpu_info *c = &cpu_info;
 	char feat[160];
@@ -79,6 +80,7 @@ static void context(const char *line)
 	bench_rec_machine(&records, &m);
 	timebase_calibrate();
 	host_record();
+	boost_record(boost);
 }
 
 u32 companion_run_config(struct bench_job *j, const char *why)
@@ -156,7 +158,7 @@ int main(int argc, char **argv)
 	static struct hz_config c;
 	static struct cmdline_result res;
 	static struct cpu_set usable;
-	char *line = join(argc, argv);
+	char *line = join(argc, argv), err[400];
 	bool ok, group;
 	u32 failed;
 
@@ -177,8 +179,13 @@ int main(int argc, char **argv)
 	if (!place(&c, group, &usable))
 		return 2;
 	host_read();
+	if (!boost_apply(c.boost, err, sizeof(err))) {
+		fprintf(stderr, "hugezero-linux: boost=%s refused: %s\n",
+			boost_names[c.boost], err);
+		return 2;	/* what was written is put back at exit */
+	}
 	rec_writer_init(&records, emit, NULL);
-	context(line);
+	context(line, c.boost);
 	if (!companion_preset(&c, &res, group ? cpu_set_count(&usable,
 							      CPUSET_MAX) : 1)) {
 		bench_rec_end(&records);
