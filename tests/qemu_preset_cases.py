@@ -105,6 +105,10 @@ CASES = [
                                    r"^  pg-sz=2MB +[\d.]+ \+- +[\d.]+% +[\d.]+ \+- +[\d.]+% "
                                    r"+[+-][\d.]+% .* hugetlb +[\d.]+ \+- +[\d.]+%$"
                                    r"|^  linux-fault 2M hugetlb: skip: ",
+                                   # The preset's boost=off, as the
+                                   # companion found, set or could not.
+                                   r"^  boost: (on|off|mixed|unknown) \((found|as found|"
+                                   r"boost=off asked)",
                                    companion=["preset=seed-001", "folio=2M", "size=64M",
                                               "clear=erms,rep", "runs=2", "warmups=0"]))),
     # The 1G row once: folio= left to the sizing, one fault a configuration.

@@ -121,6 +121,34 @@ class TableTest(unittest.TestCase):
                       "memory (1 of 3 MiB) holds not one 2M folio", t)
         self.assertNotIn("nothing to compare", t)
 
+    def test_boost_in_each_sides_header(self) -> None:
+        # No boost record (a log from before it): no line.
+        self.assertNotIn("boost", render(self.seed_001_log())[1])
+        src = "/sys/devices/system/cpu/cpufreq/boost: 0 (acpi-cpufreq)"
+        for body, says in (
+                (f'mode=off state=off found=on source="{src}"',
+                 f"boost: off (found on, set by boost=off): {src}"),
+                (f'mode=off state=off found=off source="{src}"',
+                 f"boost: off (as found, as boost=off asks): {src}"),
+                ('mode=off state=unknown found=unknown source="no control"',
+                 "boost: unknown (boost=off asked; not set): no control"),
+                ('mode=firmware state=on found=on source="x"', "boost: on (as found): x")):
+            # The boost record after the first three, as the companion's.
+            log = Log()
+            log.add("boost", body)
+            for line in self.seed_001_log().lines[3:]:
+                rtype, rest = line.split(" ", 3)[2], line.split(" ", 3)[3].rsplit(" #", 1)[0]
+                log.add(rtype, rest)
+            rc, t = render(log)
+            self.assertEqual(rc, 0, t)
+            self.assertIn(f"\n  {says}\n", t)
+        # The kernel's, where it records boost on its configurations.
+        log = Log()
+        log.add("preset", preset("seed-001"))
+        log.config(kernel_config(name="none.erms.contiguous-page", boost="off"),
+                   [{"fault": [1000000] * 2}])
+        self.assertIn("\n  boost: off (the config records' boost)\n", render(log)[1])
+
     def test_a_boot_given_twice_counts_once(self) -> None:
         once = render(self.seed_001_log())[1]
         rc, twice = render(self.seed_001_log(), self.seed_001_log())

@@ -73,9 +73,32 @@ def preset_notes(b: Boot) -> list[str]:
            f"keys: {p.f.get('keys')}; the line: {boot_cmdline(b)}",
            f"sized: {p.f.get('chose')} ({p.f.get('why')})",
            f"smaller than the seed: {p.f.get('scaled')}"]
+    boost = boost_line(b)
+    if boost:
+        out.append(boost)
     if b.first("machine") and b.first("machine").f.get("hypervisor", "none") != "none":  # type: ignore[union-attr]
         out.append("a virtual machine: these figures say nothing about hardware")
     return out
+
+
+def boost_line(b: Boot) -> str:
+    """Turbo/boost as the boot ran: its boost record (the state the run
+    had, as found or set by boost=, and where it was read), else the
+    config records' boost field; "" where the records say nothing (older
+    logs)."""
+    r = b.first("boost")
+    if r is not None:
+        state, found = r.f.get("state", "unknown"), r.f.get("found", "unknown")
+        mode = r.f.get("mode", "firmware")
+        how = ("as found" if mode == "firmware" else
+               f"boost={mode} asked; not set" if state != mode else
+               f"as found, as boost={mode} asks" if state == found else
+               f"found {found}, set by boost={mode}")
+        src = r.f.get("source", "")
+        return f"boost: {state} ({how}){': ' + src if src else ''}"
+    seen = list(dict.fromkeys(c.f["boost"] for c in b.records
+                              if c.type == "config" and "boost" in c.f))
+    return f"boost: {', '.join(seen)} (the config records' boost)" if seen else ""
 
 
 def boot_cmdline(b: Boot) -> str:
