@@ -81,8 +81,7 @@ static void close_config(u32 cfg)
 		}
 }
 
-/* "@hz1 SEQ TYPE ...": what it opens, closes or ends. */
-static void note(const char *line)
+void interrupt_note(const char *line)
 {
 	char type[16] = "", num[24], name[128];
 	const char *t = strchr(line, ' ');
@@ -108,14 +107,25 @@ static void note(const char *line)
 	}
 }
 
-void interrupt_emit(void (*out)(const char *line), const char *line)
-{
-	sigset_t old;
+/* Not nested: one record at a time. */
+static sigset_t held_from;
 
-	interrupt_hold(&old);
-	out(line);
-	note(line);
-	interrupt_release(&old);
+static void hold(void *ctx)
+{
+	(void)ctx;
+	interrupt_hold(&held_from);
+}
+
+static void release(void *ctx)
+{
+	(void)ctx;
+	interrupt_release(&held_from);
+}
+
+void interrupt_writer(struct rec_writer *w)
+{
+	w->lock = hold;
+	w->unlock = release;
 }
 
 /* --- in the handler: async-signal-safe from here on ------------------ */
@@ -181,8 +191,9 @@ static void write_records(const char *sig, const char *cfgs, u32 back,
 	struct rec_writer w = records;
 	struct rec r;
 
-	/* records' own number, continued: main holds the signals while
-	 * it writes, so its count is of whole lines. */
+	/* records' own number, continued: its lock holds the signals
+	 * from taking a number to writing the line, so its count is of
+	 * whole lines written. */
 	w.emit = out_stdout;
 	w.lock = w.unlock = NULL;
 	rec_begin(&w, &r, "interrupted");

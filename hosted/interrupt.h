@@ -3,6 +3,7 @@
 #define HOSTED_INTERRUPT_H
 
 #include <signal.h>
+#include "lib/record.h"
 
 /*
  * SIGINT, SIGTERM and SIGHUP stop the companion as they always did, but
@@ -16,12 +17,17 @@
 void interrupt_init(void);
 
 /*
- * Write one finished record line through @out with the three signals
- * held, then note what it opens or closes (a config record opens its
- * configuration, its summary closes it): the handler never finds a line
- * half written or a configuration half noted.
+ * @w's lock and unlock hold the three signals from taking a record's
+ * number to emitting it (lib/record.h), so that the handler never finds
+ * a number taken for a line not yet written, a line half written or a
+ * configuration half noted.  @w's emit calls interrupt_note() on each
+ * line it has written.
  */
-void interrupt_emit(void (*out)(const char *line), const char *line);
+void interrupt_writer(struct rec_writer *w);
+
+/* What @line opens or closes: a config record opens its configuration,
+ * its summary closes it, end ends the log. */
+void interrupt_note(const char *line);
 
 /* Hold the three signals (a thread created meanwhile never takes them),
  * and let them go again. */

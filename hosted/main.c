@@ -23,16 +23,12 @@
 
 struct rec_writer records;
 
-static void out(const char *line)
-{
-	fputs(line, stdout);
-}
-
 /* Line-buffered: each record reaches the file whole, as it is written. */
 static void emit(void *ctx, const char *line)
 {
 	(void)ctx;
-	interrupt_emit(out, line);
+	fputs(line, stdout);
+	interrupt_note(line);
 }
 
 static char *join(int argc, char **argv)
@@ -185,6 +181,7 @@ int main(int argc, char **argv)
 		return 2;	/* what was written is put back at exit */
 	}
 	rec_writer_init(&records, emit, NULL);
+	interrupt_writer(&records);
 	context(line, c.boost);
 	if (!companion_preset(&c, &res, group ? cpu_set_count(&usable,
 							      CPUSET_MAX) : 1)) {
