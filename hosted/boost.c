@@ -283,10 +283,11 @@ void boost_record(u32 mode)
 {
 	struct rec r;
 
+	/* The kernel's boost record's names (lib/boost.c), for the host. */
 	rec_begin(&records, &r, "boost");
-	rec_str(&r, "mode", boost_names[mode]);
-	rec_str(&r, "state", b.state ? b.state : "unknown");
-	rec_str(&r, "found", found);
+	rec_str(&r, "asked", boost_names[mode]);
+	rec_str(&r, "before", found);
+	rec_str(&r, "after", b.state ? b.state : "unknown");
 	rec_str(&r, "source", b.source[0] ? b.source : "not read");
 	rec_end(&records, &r);
 }

@@ -32,7 +32,7 @@
 bool boost_apply(u32 mode, char *why, size_t n);
 
 /* The boost record, after the host record: @mode (boost=), the state
- * the run had, the state found, and where it was read (docs/records.md). */
+ * found, the state the run had, and where it was read (docs/records.md). */
 void boost_record(u32 mode);
 
 #endif

@@ -110,7 +110,7 @@ class FirmwareTest(BoostTest):
     def assert_found(self, state: str, *source: str) -> None:
         before = self.t.snapshot()
         f = boost_record(run(self.tmp.name))
-        self.assertEqual((f["mode"], f["state"], f["found"]), ("firmware", state, state), f)
+        self.assertEqual((f["asked"], f["before"], f["after"]), ("firmware", state, state), f)
         for s in source:
             self.assertIn(s, f["source"])
         self.assertEqual(self.t.snapshot(), before, "boost=firmware wrote something")
@@ -162,7 +162,7 @@ class SetTest(BoostTest):
         before = self.t.snapshot()
         r = run(self.tmp.name, f"boost={mode}")
         f = boost_record(r)
-        self.assertEqual((f["mode"], f["state"], f["found"]), (mode, mode, found), f)
+        self.assertEqual((f["asked"], f["before"], f["after"]), (mode, found, mode), f)
         for s in source:
             self.assertIn(s, f["source"])
         self.assertIn(f"boost={mode}: was {found}, {mode} for the run", r.stderr)
@@ -195,12 +195,12 @@ class SetTest(BoostTest):
         os.chmod(self.path(CPU + "/intel_pstate/no_turbo"), 0o444)
         f = boost_record(run(self.tmp.name, "boost=off",
                              user=NOBODY if os.geteuid() == 0 else None))
-        self.assertEqual((f["state"], f["found"]), ("off", "off"))
+        self.assertEqual((f["before"], f["after"]), ("off", "off"))
 
     def test_nothing_to_set_goes_on(self) -> None:
         r = run(self.tmp.name, "boost=off")
         f = boost_record(r)
-        self.assertEqual((f["mode"], f["state"], f["found"]), ("off", "unknown", "unknown"))
+        self.assertEqual((f["asked"], f["before"], f["after"]), ("off", "unknown", "unknown"))
         self.assertIn("boost=off: nothing to set", r.stderr)
         self.assertIn("the run goes on as found", r.stderr)
 

@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import IO
 
-from . import compare, groups, results, selection
+from . import compare, cpulist, groups, records, results, selection
 from .records import Boot
 
 SEEDS = ("seed-001", "seed-000", "seed-002")
@@ -82,23 +82,32 @@ def preset_notes(b: Boot) -> list[str]:
 
 
 def boost_line(b: Boot) -> str:
-    """Turbo/boost as the boot ran: its boost record (the state the run
-    had, as found or set by boost=, and where it was read), else the
-    config records' boost field; "" where the records say nothing (older
-    logs)."""
-    r = b.first("boost")
-    if r is not None:
-        state, found = r.f.get("state", "unknown"), r.f.get("found", "unknown")
-        mode = r.f.get("mode", "firmware")
-        how = ("as found" if mode == "firmware" else
-               f"boost={mode} asked; not set" if state != mode else
-               f"as found, as boost={mode} asks" if state == found else
-               f"found {found}, set by boost={mode}")
-        src = r.f.get("source", "")
-        return f"boost: {state} ({how}){': ' + src if src else ''}"
-    seen = list(dict.fromkeys(c.f["boost"] for c in b.records
-                              if c.type == "config" and "boost" in c.f))
-    return f"boost: {', '.join(seen)} (the config records' boost)" if seen else ""
+    """Turbo/boost as the boot ran, from its boost records: the
+    companion's one (where it was read) or the kernel's one a CPU,
+    grouped by what they say; "" where there are none (older logs)."""
+    said: dict[str, list[int]] = {}
+    for r in b.records:
+        if r.type == "boost":
+            said.setdefault(boost_phrase(r), []).append(r.int("cpu", -1))
+    return "boost: " + "; ".join(
+        p + (f" on CPU{'s' if len(cpus) > 1 else ''} {cpulist.format(cpus)}"
+             if cpus and cpus[0] >= 0 else "")
+        for p, cpus in said.items()) if said else ""
+
+
+def boost_phrase(r: records.Record) -> str:
+    """One boost record's state after boost=, how it came to be, and the
+    record's source (companion) or why (kernel)."""
+    asked = r.f.get("asked", "firmware")
+    before, after = r.f.get("before", "unknown"), r.f.get("after", "unknown")
+    how = ("as found" if asked == "firmware" else
+           f"boost={asked} asked; not set" if after != asked else
+           f"as found, as boost={asked} asks" if before == after else
+           f"found {before}, set by boost={asked}")
+    if r.f.get("check") == "over":
+        how += "; the clock ran more than 2% over nominal"
+    more = r.f.get("source") or r.f.get("why", "")
+    return f"{after} ({how}){': ' + more if more else ''}"
 
 
 def boot_cmdline(b: Boot) -> str:
