@@ -44,9 +44,9 @@ u64 meminfo_bytes(const char *key);
 /* Free 2M hugetlb pages right now. */
 u64 host_free_hugetlb_2m(void);
 /* Make @pages huge pages of @size free, reserving them as root; false with
- * what to run otherwise.  Every change is undone at exit. */
+ * what to run otherwise.  Every change is undone at exit or on a signal
+ * (hosted/restore.h). */
 bool hugetlb_ensure(u64 size, u64 pages, char *why, size_t n);
-void hugetlb_restore(void);
 
 /* cpus.c: cpus= against this machine */
 /*

@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "arch/x86_64/clear.h"
 #include "arch/x86_64/cpuid.h"
 #include "hosted/companion.h"
+#include "hosted/restore.h"
 #include "lib/order.h"
 #include "lib/prims.h"
 
@@ -26,12 +26,6 @@ static const char *const hp_dir[2] = {
 	"/sys/kernel/mm/hugepages/hugepages-2048kB",
 	"/sys/kernel/mm/hugepages/hugepages-1048576kB",
 };
-
-struct saved {
-	bool changed;
-	long nr;
-};
-static struct saved saved[2];
 
 bool host_read_line(const char *path, char *buf, size_t n)
 {
@@ -198,30 +192,12 @@ void host_record(void)
 	rec_end(&records, &r);
 }
 
-void hugetlb_restore(void)
-{
-	for (int i = 0; i < 2; i++)
-		if (saved[i].changed) {
-			if (!write_long(hp_dir[i], "nr_hugepages", saved[i].nr))
-				fprintf(stderr, "hugezero-linux: could not restore "
-					"%s/nr_hugepages to %ld: do it by hand\n",
-					hp_dir[i], saved[i].nr);
-			saved[i].changed = false;
-		}
-}
-
-static void on_signal(int sig)
-{
-	hugetlb_restore();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
 bool hugetlb_ensure(u64 size, u64 pages, char *why, size_t n)
 {
 	int i = size == SZ_1G;
 	long total = read_long(hp_dir[i], "nr_hugepages");
 	long free_ = read_long(hp_dir[i], "free_hugepages");
+	char path[256], was[24];
 	long want;
 
 	if (total < 0 || free_ < 0) {
@@ -239,13 +215,12 @@ bool hugetlb_ensure(u64 size, u64 pages, char *why, size_t n)
 			 hp_dir[i], total);
 		return false;
 	}
-	if (!saved[i].changed) {
-		saved[i].changed = true;
-		saved[i].nr = total;
-		atexit(hugetlb_restore);
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-		signal(SIGHUP, on_signal);
+	snprintf(path, sizeof(path), "%s/nr_hugepages", hp_dir[i]);
+	snprintf(was, sizeof(was), "%ld", total);
+	/* The first value noted is the one put back (hosted/restore.h). */
+	if (!restore_note(path, was)) {
+		snprintf(why, n, "no memory to note %s before changing it", path);
+		return false;
 	}
 	if (!write_long(hp_dir[i], "nr_hugepages", want) ||
 	    read_long(hp_dir[i], "free_hugepages") < (long)pages) {

@@ -11,19 +11,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arch/x86_64/cpuid.h"
+#include "hosted/boost.h"
 #include "hosted/companion.h"
 #include "hosted/group.h"
+#include "hosted/interrupt.h"
 #include "hosted/preset.h"
+#include "hosted/restore.h"
 #include "lib/preset.h"
 #include "lib/benchrun.h"
 #include "lib/format.h"
 
 struct rec_writer records;
 
+/* Line-buffered: each record reaches the file whole, as it is written. */
 static void emit(void *ctx, const char *line)
 {
 	(void)ctx;
 	fputs(line, stdout);
+	interrupt_note(line);
 }
 
 static char *join(int argc, char **argv)
@@ -56,7 +61,7 @@ static u64 microcode(void)
 	return v;
 }
 
-static void context(const char *line)
+static void context(const char *line, u32 boost)
 {
 	const struct cpu_info *c = &cpu_info;
 	char feat[160];
@@ -71,6 +76,7 @@ static void context(const char *line)
 	bench_rec_machine(&records, &m);
 	timebase_calibrate();
 	host_record();
+	boost_record(boost);
 }
 
 u32 companion_run_config(struct bench_job *j, const char *why)
@@ -148,7 +154,7 @@ int main(int argc, char **argv)
 	static struct hz_config c;
 	static struct cmdline_result res;
 	static struct cpu_set usable;
-	char *line = join(argc, argv);
+	char *line = join(argc, argv), err[400];
 	bool ok, group;
 	u32 failed;
 
@@ -162,14 +168,21 @@ int main(int argc, char **argv)
 	if (!ok)
 		return usage_error(&res);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	interrupt_init();
 	cpuid_init();
 	group = config_given(&res, "cpus") ||
 		preset_sets(c.preset, true, "cpus");
 	if (!place(&c, group, &usable))
 		return 2;
 	host_read();
+	if (!boost_apply(c.boost, err, sizeof(err))) {
+		fprintf(stderr, "hugezero-linux: boost=%s refused: %s\n",
+			boost_names[c.boost], err);
+		return 2;	/* what was written is put back at exit */
+	}
 	rec_writer_init(&records, emit, NULL);
-	context(line);
+	interrupt_writer(&records);
+	context(line, c.boost);
 	if (!companion_preset(&c, &res, group ? cpu_set_count(&usable,
 							      CPUSET_MAX) : 1)) {
 		bench_rec_end(&records);
@@ -177,7 +190,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	failed = run_all(&c, group, &usable);
-	hugetlb_restore();
+	restore_all(NULL);
 	bench_rec_end(&records);
 	free(line);
 	return failed ? 1 : 0;

@@ -7,6 +7,7 @@
 #include <time.h>
 #include "arch/x86_64/tsc.h"
 #include "hosted/companion.h"
+#include "hosted/interrupt.h"
 #include "hosted/probe.h"
 #include "lib/calib.h"
 
@@ -86,6 +87,7 @@ bool probe_start(struct probe *p, const struct hz_config *c, int cpu,
 		 volatile u64 *current_fault, u32 cap)
 {
 	pthread_attr_t a;
+	sigset_t old;
 	int err;
 
 	memset(p, 0, sizeof(*p));
@@ -101,6 +103,9 @@ bool probe_start(struct probe *p, const struct hz_config *c, int cpu,
 	}
 	p->start_ns = mono_ns();
 	p->start = rdtsc();
+	/* Created with SIGINT and the like held, it never takes them: the
+	 * main thread's handler does (hosted/interrupt.h). */
+	interrupt_hold(&old);
 	err = pthread_create(&p->thread, &a, probe_main, p);
 	pthread_attr_destroy(&a);
 	if (err == EPERM && strcmp(p->policy, "SCHED_FIFO") == 0) {
@@ -111,6 +116,7 @@ bool probe_start(struct probe *p, const struct hz_config *c, int cpu,
 		fprintf(stderr, "hugezero-linux: %s\n", p->why);
 		err = pthread_create(&p->thread, NULL, probe_main, p);
 	}
+	interrupt_release(&old);
 	if (err) {
 		snprintf(p->why, sizeof(p->why), "pthread_create: %s", strerror(err));
 		return false;

@@ -36,15 +36,18 @@ const struct preset presets[PRESET_COUNT] = {
 	/* v3's tables name no workload (not perf's: its mmap bench came
 	 * with v4, which measures perf bench mem mmap -p 2MB|1GB -f demand
 	 * -s 64GB -l 5): Linux's side is linux-fault, with perf's figure
-	 * beside its own (docs/companion.md). */
+	 * beside its own (docs/companion.md).  The seed ran with boost=0
+	 * (Milan) and no_turbo=1 (Icelake-X): boost=off. */
 	[PRESET_SEED_001] = {
 		"seed-001",
 		"001: Ankur Arora, [PATCH v3 0/4] mm/folio_zero_user: add "
 		"multi-page clearing (Milan, Icelake-X)",
 		"bench=fault folio=2M,1G order=converging-page,contiguous-page "
-		"preempt=none,full access=none runs=5 warmups=1 size=16G",
+		"preempt=none,full access=none runs=5 warmups=1 boost=off "
+		"size=16G",
 		"bench=split folio=2M,1G order=converging-page,contiguous-page "
-		"backing=hugetlb access=none runs=5 warmups=1 size=16G",
+		"backing=hugetlb access=none runs=5 warmups=1 boost=off "
+		"size=16G",
 	},
 	/* Li Zhe's reply: 64 x 1 GiB faulted, total and per page. */
 	[PRESET_SEED_002] = {

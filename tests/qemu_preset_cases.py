@@ -110,6 +110,10 @@ CASES = [
                                    r"|^  linux-fault 2M hugetlb: skip: ",
                                    r"^  \+-: the sample standard deviation \(n - 1\) of the "
                                    r"per-run GB/s, in % of the mean; n runs: 2$",
+                                   # The preset's boost=off, as the
+                                   # companion found, set or could not.
+                                   r"^  boost: (on|off|mixed|unknown) \((found|as found|"
+                                   r"boost=off asked)",
                                    companion=["preset=seed-001", "folio=2M", "size=64M",
                                               "clear=erms,rep", "runs=2", "warmups=0"]))),
     # The 1G row once: folio= left to the sizing, one fault a configuration.

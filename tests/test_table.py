@@ -121,6 +121,38 @@ class TableTest(unittest.TestCase):
                       "memory (1 of 3 MiB) holds not one 2M folio", t)
         self.assertNotIn("nothing to compare", t)
 
+    def test_boost_in_each_sides_header(self) -> None:
+        # No boost record (a log from before it): no line.
+        self.assertNotIn("boost", render(self.seed_001_log())[1])
+        src = "/sys/devices/system/cpu/cpufreq/boost: 0 (acpi-cpufreq)"
+        for bodies, says in (
+                # The companion's, one for the host.
+                ([f'asked=off before=on after=off source="{src}"'],
+                 f"boost: off (found on, set by boost=off): {src}"),
+                ([f'asked=off before=off after=off source="{src}"'],
+                 f"boost: off (as found, as boost=off asks): {src}"),
+                (['asked=off before=unknown after=unknown source="no control"'],
+                 "boost: unknown (boost=off asked; not set): no control"),
+                (['asked=firmware before=on after=on source="x"'], "boost: on (as found): x"),
+                # The kernel's, one a CPU, grouped by what they say.
+                ([f"cpu={c} asked=off vendor=amd before=on after=off tried=hwcr:set "
+                  f"check={'over' if c == 3 else 'ok'}" for c in range(4)],
+                 "boost: off (found on, set by boost=off) on CPUs 0-2; off (found on, set "
+                 "by boost=off; the clock ran more than 2% over nominal) on CPU 3"),
+                (['cpu=0 asked=off vendor=other before=none after=none tried=none '
+                  'why="no boost on this CPU"'],
+                 "boost: none (boost=off asked; not set): no boost on this CPU on CPU 0")):
+            # The boost records after the first three, as either side's.
+            log = Log()
+            for body in bodies:
+                log.add("boost", body)
+            for line in self.seed_001_log().lines[3:]:
+                rtype, rest = line.split(" ", 3)[2], line.split(" ", 3)[3].rsplit(" #", 1)[0]
+                log.add(rtype, rest)
+            rc, t = render(log)
+            self.assertEqual(rc, 0, t)
+            self.assertIn(f"\n  {says}\n", t)
+
     def test_a_boot_given_twice_counts_once(self) -> None:
         once = render(self.seed_001_log())[1]
         rc, twice = render(self.seed_001_log(), self.seed_001_log())

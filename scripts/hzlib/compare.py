@@ -284,6 +284,8 @@ def left_out(boots: list[Boot]) -> list[Lost]:
     out: list[Lost] = [] if boots else [(None, "no boot found in the log: nothing to compare")]
     for b in boots:
         out += [(None, f"boot {b.index} damaged: {why}") for why in b.problems]
+        if b.interrupted:
+            out.append((None, f"boot {b.index} {b.cut}"))
         for _, row in results.pairs(b):
             if row["status"] != "ok":
                 cpu = f" cpu={row['cpu']}" if row.get("group", "") != "" else ""

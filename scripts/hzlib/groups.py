@@ -224,7 +224,7 @@ def us_max(v: list[float]) -> float:
 def row(boot: Boot, g: Group) -> dict[str, object]:
     """The group as one row: its dimensions, status and aggregate figures
     (empty for a damaged group: never numbers from lost records)."""
-    st = status(g)
+    st = "interrupted" if g.summary is None and boot.interrupted else status(g)
     ps = [] if g.problems else passes(boot, g)
     gb, gb_sd = mean_sd([p.gbps for p in ps])
     st_m, st_sd = mean_sd([p.stime_s for p in ps])
@@ -233,7 +233,8 @@ def row(boot: Boot, g: Group) -> dict[str, object]:
     d = g.dims
     first = g.members[0].rec if g.members else None
     s = g.summary
-    reason = "; ".join(x for x in [s.f.get("reason", "") if s else "no agg_summary record",
+    reason = "; ".join(x for x in [s.f.get("reason", "") if s else
+                                   boot.cut or "no agg_summary record",
                                    *g.problems] if x)
     out: dict[str, object] = dict(d)
     out.update({

@@ -5,7 +5,9 @@ Every record is checked before it is believed: the line must have the
 record grammar, its CRC32 must match, and its sequence number must follow
 the previous one.  Damaged or missing records are reported, never used,
 and a boot without its closing "end" record (or whose count disagrees)
-is flagged incomplete.
+is flagged incomplete.  A companion run stopped by a signal ends with an
+`interrupted` record before its "end": the boot is whole, and says where
+it was cut.
 """
 from __future__ import annotations
 
@@ -44,6 +46,8 @@ class Boot:
     problems: list[str] = field(default_factory=list)
     end_count: int | None = None
     gaps: list[tuple[int, int]] = field(default_factory=list)  # missing seqs
+    # The companion's run cut by a signal: its `interrupted` record.
+    interrupted: Record | None = None
 
     @property
     def complete(self) -> bool:
@@ -51,6 +55,19 @@ class Boot:
 
     def first(self, rtype: str) -> Record | None:
         return next((r for r in self.records if r.type == rtype), None)
+
+    @property
+    def cut(self) -> str:
+        """Where a signal stopped the run, in words; "" for a run not
+        interrupted."""
+        r = self.interrupted
+        if r is None:
+            return ""
+        cfg, name = r.f.get("cfg", "none"), r.f.get("name", "none")
+        where = ("between configurations" if cfg == "none" else
+                 f"in configuration{'s' if ',' in cfg or '-' in cfg else ''} "
+                 f"{cfg} ({name})")
+        return f"interrupted by {r.f.get('signal', '?')} {where}"
 
 
 def unquote(v: str) -> str:
@@ -144,6 +161,8 @@ def parse(text: str) -> list[Boot]:
                 cur.gaps.append((expect, rec.seq - 1))
             expect = rec.seq + 1
             cur.records.append(rec)
+            if rec.type == "interrupted":
+                cur.interrupted = rec
             if rec.type == "end":
                 cur.end_count = rec.int("records", 0)
                 if cur.end_count != rec.seq:

@@ -112,7 +112,10 @@ def write(boots: list[Boot], out: IO[str]) -> None:
         rows = [r for _, r in pairs]
         # All CPUs at once: each CPU's configuration a line, its CPU first.
         grouped = any(r["group"] != "" for r in rows)
-        out.write(f"== boot {b.index}{'' if b.complete else ' (INCOMPLETE)'}\n")
+        out.write(f"== boot {b.index}{'' if b.complete else ' (INCOMPLETE)'}"
+                  f"{' (INTERRUPTED)' if b.interrupted else ''}\n")
+        if b.interrupted:
+            out.write(f"{b.cut}: the run stopped there; what ran before is below\n")
         header(b, out)
         smpreport.cpus(b, out)
         inventory.write(b, out)
@@ -130,7 +133,8 @@ def write(boots: list[Boot], out: IO[str]) -> None:
                       (smpreport.cpu_suffix(r) if grouped else "") + "\n")
             if r.get("linux_offered") == "no":
                 out.write(f"      {not_offered(r)}\n")
-            if r["status"] in ("skip", "fail", "damaged", "incomplete") and r["reason"] \
+            if r["status"] in ("skip", "fail", "damaged", "incomplete", "interrupted") \
+                    and r["reason"] \
                     and not (r["status"] == "skip" and str(r["reason"]) in shared):
                 out.write(f"      {r['status']}: {r['reason']}\n")
             if r.get("probe_lost", "") != "":

@@ -290,7 +290,9 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
     f = c.rec.f
     size = c.rec.int("size", 0)
     measured, s = c.measured, c.summary
-    status = c.summary.f.get("status", "?") if c.summary else "incomplete"
+    # A configuration the signal cut is named so, not left unended.
+    status = (c.summary.f.get("status", "?") if c.summary else
+              "interrupted" if boot.interrupted else "incomplete")
     if c.problems and status == "ok":
         status = "damaged"
 
@@ -354,7 +356,7 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         "flagged": flag_runs(measured),
         "kernel_flagged": s.f.get("flagged", "") if s else "",
         "dims": d,
-        "reason": (s.f.get("reason", "") if s else "no summary record") +
+        "reason": (s.f.get("reason", "") if s else boot.cut or "no summary record") +
         ("; " + "; ".join(c.problems) if c.problems else ""),
     })
     return out

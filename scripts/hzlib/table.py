@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import IO
 
-from . import compare, groups, results, selection
+from . import compare, cpulist, groups, records, results, selection
 from .records import Boot
 
 SEEDS = ("seed-001", "seed-000", "seed-002")
@@ -75,9 +75,41 @@ def preset_notes(b: Boot) -> list[str]:
            f"keys: {p.f.get('keys')}; the line: {boot_cmdline(b)}",
            f"sized: {p.f.get('chose')} ({p.f.get('why')})",
            f"smaller than the seed: {p.f.get('scaled')}"]
+    boost = boost_line(b)
+    if boost:
+        out.append(boost)
     if b.first("machine") and b.first("machine").f.get("hypervisor", "none") != "none":  # type: ignore[union-attr]
         out.append("a virtual machine: these figures say nothing about hardware")
     return out
+
+
+def boost_line(b: Boot) -> str:
+    """Turbo/boost as the boot ran, from its boost records: the
+    companion's one (where it was read) or the kernel's one a CPU,
+    grouped by what they say; "" where there are none (older logs)."""
+    said: dict[str, list[int]] = {}
+    for r in b.records:
+        if r.type == "boost":
+            said.setdefault(boost_phrase(r), []).append(r.int("cpu", -1))
+    return "boost: " + "; ".join(
+        p + (f" on CPU{'s' if len(cpus) > 1 else ''} {cpulist.format(cpus)}"
+             if cpus and cpus[0] >= 0 else "")
+        for p, cpus in said.items()) if said else ""
+
+
+def boost_phrase(r: records.Record) -> str:
+    """One boost record's state after boost=, how it came to be, and the
+    record's source (companion) or why (kernel)."""
+    asked = r.f.get("asked", "firmware")
+    before, after = r.f.get("before", "unknown"), r.f.get("after", "unknown")
+    how = ("as found" if asked == "firmware" else
+           f"boost={asked} asked; not set" if after != asked else
+           f"as found, as boost={asked} asks" if before == after else
+           f"found {before}, set by boost={asked}")
+    if r.f.get("check") == "over":
+        how += "; the clock ran more than 2% over nominal"
+    more = r.f.get("source") or r.f.get("why", "")
+    return f"{after} ({how}){': ' + more if more else ''}"
 
 
 def boot_cmdline(b: Boot) -> str:

@@ -32,6 +32,8 @@ TEST(preset_expands_to_keys)
 	EXPECT_EQ(c.orders, (1ULL << ORDER_CONVERGING) | (1ULL << ORDER_CONTIGUOUS));
 	EXPECT_EQ(c.preempts, preempt_bit(PREEMPT_MODEL_NONE) | preempt_bit(PREEMPT_MODEL_FULL));
 	EXPECT_EQ(c.runs, 5);
+	/* As the seed ran: boost=0 on Milan, no_turbo=1 on Icelake-X. */
+	EXPECT_EQ(c.boost, BOOST_OFF);
 	/* Only the line's own key counts as given: the sizing fills the rest. */
 	EXPECT(config_given(&r, "preset"));
 	EXPECT(!config_given(&r, "size"));
@@ -75,6 +77,9 @@ TEST(preset_keys_parse_both_sides)
 	}
 	EXPECT(parse("preset=seed-001", &c, &r, true));
 	EXPECT_EQ(c.bench, BENCH_SPLIT);
+	EXPECT_EQ(c.boost, BOOST_OFF);
+	EXPECT(parse("preset=seed-001 boost=firmware", &c, &r, true));
+	EXPECT_EQ(c.boost, BOOST_FIRMWARE);
 	/* A kernel key beside a preset is still refused in the companion. */
 	EXPECT(!parse("preset=seed-001 preempt=full", &c, &r, true));
 }
