@@ -49,12 +49,14 @@ static bool is_amd(void)
  * Linux 7.0's init_amd() (arch/x86/kernel/cpu/amd.c; init_hygon() the
  * same): on AMD and Hygon with SSE2, unless CPUID 80000021h:EAX[2] says
  * LFENCE always serializes, DE_CFG[1] is set through the safe accessors.
- * Before family 10h there is no DE_CFG and LFENCE serializes anyway.
+ * Before family 10h there is no DE_CFG and LFENCE serializes anyway
+ * (Linux touches it all the same; what comes of that does not matter).
  * Intel: always serializing.
  */
 static void lfence_setup(struct cpu_setup *s)
 {
 	const char *how = "serializing (architectural)";
+	enum set_bits r;
 
 	strlcpy(s->lfence, how, sizeof(s->lfence));
 	if (!is_amd() || !cpu_info.has_sse2)
@@ -64,23 +66,18 @@ static void lfence_setup(struct cpu_setup *s)
 			sizeof(s->lfence));
 		return;
 	}
-	switch (msr_set_bits(&s->lfence_msrs, MSR_AMD64_DE_CFG,
-			     DE_CFG_LFENCE_SERIALIZE)) {
-	case BITS_WERE_SET:
+	r = msr_set_bits(&s->lfence_msrs, MSR_AMD64_DE_CFG,
+			 DE_CFG_LFENCE_SERIALIZE);
+	if (cpu_info.family < 0x10)
+		how = "serializing (before family 10h, which has no DE_CFG)";
+	else if (r == BITS_WERE_SET)
 		how = "serializing (DE_CFG[1] was set)";
-		break;
-	case BITS_SET:
+	else if (r == BITS_SET)
 		how = "serializing (DE_CFG[1] set)";
-		break;
-	case BITS_NOT_KEPT:
+	else if (r == BITS_NOT_KEPT)
 		how = "NOT serializing: DE_CFG[1] did not stay set";
-		break;
-	case BITS_FAULTED:
-		how = cpu_info.family < 0x10 ?
-		      "serializing (no DE_CFG before family 10h)" :
-		      "NOT serializing: a DE_CFG access faulted";
-		break;
-	}
+	else
+		how = "NOT serializing: a DE_CFG access faulted";
 	strlcpy(s->lfence, how, sizeof(s->lfence));
 }
 
