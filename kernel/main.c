@@ -8,6 +8,7 @@
 #include "arch/x86_64/pmu.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/fpu.h"
+#include "arch/x86_64/msr.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/reset.h"
@@ -15,6 +16,7 @@
 #include "kernel/acpi.h"
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
+#include "kernel/cpulog.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/inventory.h"
 #include "kernel/main.h"
@@ -295,12 +297,19 @@ static void run_bench(struct ktap *k)
 	bench_run(k, &config);
 }
 
-/* What the counters are on the boot CPU (pmu=, docs/hardware.md). */
+/* What the counters are on the boot CPU (pmu=, docs/hardware.md), and
+ * the MSR accesses that found it out (the vendor's detection path). */
 static void pmu_report(void)
 {
+	static const char *const vendor[] = {
+		[PMU_VENDOR_NONE] = "none", [PMU_VENDOR_INTEL] = "intel",
+		[PMU_VENDOR_AMD] = "amd",
+	};
+	struct msr_trace t = { 0 };
 	struct pmu_caps c;
+	char what[192];
 
-	pmu_caps_read(&c);
+	pmu_caps_read_traced(&c, &t);
 	if (c.none)
 		printk("pmu: none (%s)\n", c.none);
 	else
@@ -315,11 +324,20 @@ static void pmu_report(void)
 		       "\"Broken BIOS detected\"\n",
 		       (unsigned long long)c.fw.mask, c.fw.msr,
 		       (unsigned long long)c.fw.val);
+	if (c.none)
+		ksnprintf(what, sizeof(what), "%s: none (%s)",
+			  vendor[c.vendor], c.none);
+	else
+		ksnprintf(what, sizeof(what), "%s: version %u, %u general "
+			  "counters", vendor[c.vendor], c.version, c.ngeneral);
+	cpulog_msr("pmu", &t, what);
 }
 
 void kmain(u32 magic, u64 mbi, u64 delta)
 {
 	struct cpu_setup setup;
+	struct msr_trace ucode_msrs = { 0 };
+	char ucode[64];
 	struct ktap *k;
 	int rc;
 
@@ -332,12 +350,14 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	cmdline_ok = config_parse(boot_info.cmdline, &config, &cmdline_result);
 	cmdline_ok &= config_check_target(&config, &cmdline_result, false);
 	console_init(&config.console);
+	msr_gp_inject(config.msr_gp, config.nmsr_gp);
 	printk("\nhugezero %s: loader '%s', %s boot\n", HUGEZERO_VERSION,
 	       boot_info.loader, boot_info.efi64 ? "UEFI" : "BIOS");
 	print_cmdline();
 	cpuid_init();
-	cpuid_read_microcode();
+	cpuid_read_microcode(&ucode_msrs, ucode, sizeof(ucode));
 	print_machine();
+	cpulog_cpuid();
 	memory_init();
 	print_memory();
 	paging_init(memory.map, memory.nmap, delta, frame_alloc_table);
@@ -347,6 +367,12 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	       fpu_area_size());
 	cpu_setup(&setup);
 	printk("cpu: lfence %s; PAT %s\n", setup.lfence, setup.pat);
+	if (config.nmsr_gp)
+		printk("hugezero: msr_gp: %u MSRs made to fault on purpose "
+		       "(test-only)\n", config.nmsr_gp);
+	cpulog_msr("lfence", &setup.lfence_msrs, setup.lfence);
+	cpulog_msr("microcode", &ucode_msrs, ucode);
+	cpulog_msr("misc_enable", &setup.misc_enable_msrs, setup.misc_enable);
 	if (!setup.pat_ok)
 		printk("hugezero: WARNING: firmware's PAT does not map index 0 "
 		       "write-back: every folio mapping is then not write-back "

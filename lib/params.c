@@ -196,6 +196,24 @@ static bool parse_scale(const struct param *p, const char *val, size_t len,
 			  "scale steps", one_scale, bad, err, errlen);
 }
 
+/* msr_gp=0xc0011029,0x8b: MSR numbers, each 32 bits. */
+static bool one_msr(const char *it, size_t il, u64 *v)
+{
+	return parse_u64(it, il, v) && *v <= 0xffffffffULL;
+}
+
+static bool parse_msr_gp(const struct param *p, const char *val, size_t len,
+			 void *field, char *err, size_t errlen)
+{
+	struct hz_config *c = (struct hz_config *)((u8 *)field -
+						   offsetof(struct hz_config, msr_gp));
+
+	(void)p;
+	return parse_list(val, len, c->msr_gp, MSR_GP_MAX, &c->nmsr_gp,
+			  "MSRs", one_msr, "an MSR number (0..0xffffffff)",
+			  err, errlen);
+}
+
 /* One of p->choices, all numbers: the number itself, not its index. */
 static bool parse_u64_choice(const struct param *p, const char *val,
 			     size_t len, void *field, char *err, size_t errlen)
@@ -350,6 +368,10 @@ const struct param hz_params[] = {
 	{ .key = "hang_cpu", .type = P_U64, .offset = F(hang_cpu),
 	  .max = CPUSET_MAX - 1, .help = "hang_cpu=0..1023 (test-only)",
 	  .scope = PARAM_KERNEL, .bench = true },
+	{ .key = "msr_gp", .type = P_CUSTOM, .offset = F(msr_gp),
+	  .parse = parse_msr_gp,
+	  .help = "msr_gp=MSR[,MSR...] (test-only, at most 16)",
+	  .scope = PARAM_KERNEL },
 	{ .key = "boost", .type = P_ENUM, .offset = F(boost),
 	  .choices = boost_names, .help = "boost=firmware|off|on" },
 	{ .key = "preset", .type = P_ENUM, .offset = F(preset),

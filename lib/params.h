@@ -4,6 +4,7 @@
 
 #include "lib/cmdline.h"
 #include "lib/cpulist.h"
+#include "lib/msrtrace.h"
 #include "lib/pmu.h"
 #include "lib/preempt.h"
 
@@ -81,6 +82,8 @@ struct hz_config {
 	u64 ap_fail;		/* test-only: this CPU cannot answer; 0 none */
 	u64 hang_cpu;		/* test-only: hangs in a timed pass; CPU_AUTO none */
 	u32 boost;		/* enum boost_mode, on every CPU for the boot */
+	u32 nmsr_gp;		/* test-only: MSRs whose accesses #GP */
+	u64 msr_gp[MSR_GP_MAX];
 
 	/* The benchmark (docs/cmdline.md) */
 	u32 bench;		/* enum bench_kind */

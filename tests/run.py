@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from hzlib import image, paths, qemu, records, results  # noqa: E402
 from qemu_cases import CASES as BOOT_CASES, Case  # noqa: E402
 from qemu_bench_cases import CASES as BENCH_CASES  # noqa: E402
+from qemu_cpumodel_cases import CASES as CPUMODEL_CASES  # noqa: E402
 from qemu_sched_cases import CASES as SCHED_CASES  # noqa: E402
 from qemu_smp_cases import CASES as SMP_CASES  # noqa: E402
 from qemu_prezero_cases import CASES as PREZERO_CASES  # noqa: E402
@@ -37,8 +38,8 @@ from qemu_preset_cases import SMP_CASES as PRESET_SMP_CASES  # noqa: E402
 # is descheduled for milliseconds, which is what they would then measure.
 # So the SMP boots run after them, among themselves.  The long boots first
 # in each phase, so the pool finishes sooner.
-PHASES = [SCHED_CASES + BOOT_CASES + BENCH_CASES + PREZERO_CASES + DEADLINE_CASES +
-          LAB_CASES + PRESET_CASES,
+PHASES = [SCHED_CASES + BOOT_CASES + CPUMODEL_CASES + BENCH_CASES + PREZERO_CASES +
+          DEADLINE_CASES + LAB_CASES + PRESET_CASES,
           SMP_CASES + PREZERO_SMP_CASES + DEADLINE_SMP_CASES + PRESET_SMP_CASES]
 CASES = [c for phase in PHASES for c in phase]
 

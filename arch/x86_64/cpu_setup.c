@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What every timed region relies on and firmware may not have set up:
- * LFENCE serializing dispatch (the TSC reads' fences), and PAT entry 0
- * write-back (every folio mapping uses it).  Ring 0; MSRs guarded, since a
- * hypervisor may fault on them.
+ * LFENCE serializing dispatch (the TSC reads' fences), PAT entry 0
+ * write-back (every folio mapping uses it), and Intel's fast strings (REP
+ * STOS's speed).  Ring 0; MSRs guarded, since a hypervisor may fault on
+ * them, and traced for the boot's "msr:" lines.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpu_setup.h"
@@ -15,42 +16,102 @@
 #define MSR_IA32_PAT		0x277
 #define MSR_AMD64_DE_CFG	0xc0011029
 #define DE_CFG_LFENCE_SERIALIZE	(1ULL << 1)
+#define MSR_IA32_MISC_ENABLE	0x1a0
+#define MISC_ENABLE_FAST_STRING	(1ULL << 0)
 #define PAT_WB			6
 #define PAT_UC			0
 
-/* Set @bits in @msr (Linux's msr_set_bit()) and say whether they read
- * back set: false when any access faults or the write did not take. */
-static bool msr_set_bits(u32 msr, u64 bits)
+enum set_bits { BITS_WERE_SET, BITS_SET, BITS_NOT_KEPT, BITS_FAULTED };
+
+/* Set @bits in @msr (Linux's msr_set_bit(), the safe accessors), each
+ * access traced in @t: were they set already, set now, or not? */
+static enum set_bits msr_set_bits(struct msr_trace *t, u32 msr, u64 bits)
 {
 	u64 v;
 
-	if (rdmsrq_safe(msr, &v))
-		return false;
-	if ((v & bits) != bits && wrmsrq_safe(msr, v | bits))
-		return false;
-	return rdmsrq_safe(msr, &v) == 0 && (v & bits) == bits;
+	if (rdmsrq_traced(t, msr, &v))
+		return BITS_FAULTED;
+	if ((v & bits) == bits)
+		return BITS_WERE_SET;
+	if (wrmsrq_traced(t, msr, v | bits) || rdmsrq_traced(t, msr, &v))
+		return BITS_FAULTED;
+	return (v & bits) == bits ? BITS_SET : BITS_NOT_KEPT;
+}
+
+static bool is_amd(void)
+{
+	return strcmp(cpu_info.vendor, "AuthenticAMD") == 0 ||
+	       strcmp(cpu_info.vendor, "HygonGenuine") == 0;
 }
 
 /*
- * AMD families 10h..17h: LFENCE serializes only with DE_CFG[1] set; Linux
- * sets it (init_amd(), msr_set_bit(MSR_AMD64_DE_CFG, ...LFENCE_SERIALIZE)).
- * From 19h it is architectural.  Intel: always serializing.
+ * LFENCE must serialize dispatch: the TSC reads' fences rely on it.  As
+ * Linux 7.0's init_amd() (arch/x86/kernel/cpu/amd.c; init_hygon() the
+ * same): on AMD and Hygon with SSE2, unless CPUID 80000021h:EAX[2] says
+ * LFENCE always serializes, DE_CFG[1] is set through the safe accessors.
+ * Before family 10h there is no DE_CFG and LFENCE serializes anyway
+ * (Linux touches it all the same; what comes of that does not matter).
+ * Intel: always serializing.
  */
 static void lfence_setup(struct cpu_setup *s)
 {
-	strlcpy(s->lfence, "serializing (architectural)", sizeof(s->lfence));
-	if (strcmp(cpu_info.vendor, "AuthenticAMD") != 0 &&
-	    strcmp(cpu_info.vendor, "HygonGenuine") != 0)
+	const char *how = "serializing (architectural)";
+	enum set_bits r;
+
+	strlcpy(s->lfence, how, sizeof(s->lfence));
+	if (!is_amd() || !cpu_info.has_sse2)
 		return;
-	if (cpu_info.family < 0x10 || cpu_info.family > 0x17)
-		return;
-	if (!msr_set_bits(MSR_AMD64_DE_CFG, DE_CFG_LFENCE_SERIALIZE))
-		ksnprintf(s->lfence, sizeof(s->lfence), "NOT serializing: "
-			  "DE_CFG[1] could not be set (family %#x)",
-			  cpu_info.family);
-	else
-		strlcpy(s->lfence, "serializing (DE_CFG[1] set)",
+	if (cpuid_checked(0x80000021, 0).eax & (1u << 2)) {
+		strlcpy(s->lfence, "serializing (CPUID 80000021h:EAX[2])",
 			sizeof(s->lfence));
+		return;
+	}
+	r = msr_set_bits(&s->lfence_msrs, MSR_AMD64_DE_CFG,
+			 DE_CFG_LFENCE_SERIALIZE);
+	if (cpu_info.family < 0x10)
+		how = "serializing (before family 10h, which has no DE_CFG)";
+	else if (r == BITS_WERE_SET)
+		how = "serializing (DE_CFG[1] was set)";
+	else if (r == BITS_SET)
+		how = "serializing (DE_CFG[1] set)";
+	else if (r == BITS_NOT_KEPT)
+		how = "NOT serializing: DE_CFG[1] did not stay set";
+	else
+		how = "NOT serializing: a DE_CFG access faulted";
+	strlcpy(s->lfence, how, sizeof(s->lfence));
+}
+
+/*
+ * Whether the firmware left fast strings on (IA32_MISC_ENABLE[0]): with
+ * it off, REP STOS runs without its fast microcode and Linux 7.0's
+ * early_init_intel() (arch/x86/kernel/cpu/intel.c) drops ERMS and
+ * REP_GOOD, so clear_pages() is its unrolled loop.  Intel from the
+ * Pentium M (Dothan, family 6 model 0xd) on, as Linux reads it.
+ */
+static void misc_enable_check(struct cpu_setup *s)
+{
+	u64 v;
+
+	if (strcmp(cpu_info.vendor, "GenuineIntel") != 0) {
+		strlcpy(s->misc_enable, "not read: not Intel",
+			sizeof(s->misc_enable));
+		return;
+	}
+	if (cpu_info.family < 6 ||
+	    (cpu_info.family == 6 && cpu_info.model < 0xd)) {
+		strlcpy(s->misc_enable, "not read: before the Pentium M",
+			sizeof(s->misc_enable));
+		return;
+	}
+	if (rdmsrq_traced(&s->misc_enable_msrs, MSR_IA32_MISC_ENABLE, &v)) {
+		strlcpy(s->misc_enable, "unreadable: fast strings unknown",
+			sizeof(s->misc_enable));
+		return;
+	}
+	ksnprintf(s->misc_enable, sizeof(s->misc_enable), "%#llx: %s",
+		  (unsigned long long)v, v & MISC_ENABLE_FAST_STRING ?
+		  "fast strings on" : "fast strings OFF (Linux then drops "
+		  "ERMS and REP_GOOD: its unrolled clear)");
 }
 
 /* Mappings use PAT index 0 (write-back) and 3 (PCD|PWT: uncached MMIO),
@@ -75,5 +136,6 @@ void cpu_setup(struct cpu_setup *s)
 {
 	memset(s, 0, sizeof(*s));
 	lfence_setup(s);
+	misc_enable_check(s);
 	pat_check(s);
 }

@@ -2,6 +2,7 @@
 #ifndef ARCH_CPUID_H
 #define ARCH_CPUID_H
 
+#include "lib/msrtrace.h"
 #include "lib/types.h"
 
 /*
@@ -37,8 +38,11 @@ void cpuid_init(void);
 u64 cpu_xcr0(void);
 /* "pdpe1gb,erms,..." of the features hugezero cares about. */
 void cpuid_features(char *buf, size_t n);
-/* Kernel only: the microcode revision MSR (arch/x86_64/microcode.c). */
-void cpuid_read_microcode(void);
+/*
+ * Kernel only: the microcode revision MSR (arch/x86_64/microcode.c), its
+ * accesses traced in @t and what came of them said in @what.
+ */
+void cpuid_read_microcode(struct msr_trace *t, char *what, size_t n);
 /* CPUID leaf if the CPU reports it, else all zero. */
 struct cpuid_regs cpuid_checked(u32 leaf, u32 sub);
 

@@ -6,6 +6,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/msr.h"
+#include "lib/format.h"
 #include "lib/string.h"
 
 #define MSR_IA32_UCODE_REV	0x8b	/* AMD: MSR_AMD64_PATCH_LEVEL */
@@ -15,17 +16,22 @@
  * intel_get_microcode_revision().  AMD: the patch level is read directly
  * (Linux's amd reads MSR_AMD64_PATCH_LEVEL, never writing it).
  */
-static bool read_revision(bool intel, u64 *v)
+static bool read_revision(bool intel, struct msr_trace *t, u64 *v)
 {
 	if (intel) {
-		if (wrmsrq_safe(MSR_IA32_UCODE_REV, 0))
+		if (wrmsrq_traced(t, MSR_IA32_UCODE_REV, 0))
 			return false;
 		(void)cpuid(1, 0);
 	}
-	return rdmsrq_safe(MSR_IA32_UCODE_REV, v) == 0;
+	return rdmsrq_traced(t, MSR_IA32_UCODE_REV, v) == 0;
 }
 
-void cpuid_read_microcode(void)
+/*
+ * Read under a hypervisor too, as Linux does (the accesses are the same
+ * path, and a refusal must be survived), but not recorded there: the
+ * hypervisor's number says nothing about the host's microcode.
+ */
+void cpuid_read_microcode(struct msr_trace *t, char *what, size_t n)
 {
 	bool intel = strcmp(cpu_info.vendor, "GenuineIntel") == 0;
 	bool amd = strcmp(cpu_info.vendor, "AuthenticAMD") == 0 ||
@@ -33,11 +39,22 @@ void cpuid_read_microcode(void)
 	u64 v = 0;
 
 	cpu_info.microcode = ~0ULL;
-	if (cpu_info.has_hypervisor)
-		return;	/* hypervisors fake or fault on it; not meaningful */
-	if (!intel && !amd)
-		return;	/* another vendor's scheme: unknown */
-	if (!read_revision(intel, &v))
+	if (!intel && !amd) {
+		/* another vendor's scheme: unknown */
+		ksnprintf(what, n, "not read: vendor '%s' is not Intel, AMD or "
+			  "Hygon", cpu_info.vendor);
 		return;
-	cpu_info.microcode = intel ? v >> 32 : (u32)v;
+	}
+	if (!read_revision(intel, t, &v)) {
+		ksnprintf(what, n, "unreadable: recorded n/a");
+		return;
+	}
+	v = intel ? v >> 32 : (u32)v;
+	if (cpu_info.has_hypervisor) {
+		ksnprintf(what, n, "revision %#llx, recorded n/a: "
+			  "a hypervisor's", (unsigned long long)v);
+		return;
+	}
+	cpu_info.microcode = v;
+	ksnprintf(what, n, "revision %#llx", (unsigned long long)v);
 }

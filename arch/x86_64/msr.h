@@ -2,6 +2,7 @@
 #ifndef HZ_ARCH_MSR_H
 #define HZ_ARCH_MSR_H
 
+#include "lib/msrtrace.h"
 #include "lib/types.h"
 
 /*
@@ -12,5 +13,17 @@
  */
 u64 rdmsrq_safe(u32 msr, u64 *val);
 u64 wrmsrq_safe(u32 msr, u64 val);
+
+/* The same, each access and its outcome added to @t (NULL: not traced). */
+u64 rdmsrq_traced(struct msr_trace *t, u32 msr, u64 *val);
+u64 wrmsrq_traced(struct msr_trace *t, u32 msr, u64 val);
+
+/*
+ * Test-only (msr_gp=): every guarded access to one of these @n MSRs takes
+ * a real #GP in the accessor, caught by trap_try() as a refused access
+ * is, without touching the MSR -- what a hypervisor refusing it does.
+ * Set before the first access; the APs share the list.
+ */
+void msr_gp_inject(const u64 *msrs, u32 n);
 
 #endif

@@ -11,23 +11,24 @@
 #include "lib/format.h"
 #include "lib/string.h"
 
+/* @ctx: the struct msr_trace the accesses go to, or NULL */
 static bool guarded_wrmsr(void *ctx, u32 msr, u64 val)
 {
-	(void)ctx;
-	return wrmsrq_safe(msr, val) == 0;
+	return wrmsrq_traced(ctx, msr, val) == 0;
 }
 
 static bool guarded_rdmsr(void *ctx, u32 msr, u64 *val)
 {
-	(void)ctx;
-	return rdmsrq_safe(msr, val) == 0;
+	return rdmsrq_traced(ctx, msr, val) == 0;
 }
 
 /*
  * CPUID's word, then the counters' own (lib/pmu.c pmu_caps_check()).
- * @why: this CPU's buffer for a reason that names the vendor.
+ * @why: this CPU's buffer for a reason that names the vendor; @t: where
+ * the MSR accesses are traced, or NULL.
  */
-static void caps_probe(struct pmu_caps *c, char *why, size_t len)
+static void caps_probe(struct pmu_caps *c, char *why, size_t len,
+		       struct msr_trace *t)
 {
 	const char *v = cpu_info.vendor;
 
@@ -47,7 +48,7 @@ static void caps_probe(struct pmu_caps *c, char *why, size_t len)
 		pmu_caps_none(c, why);
 	}
 	pmu_caps_check(c, cpu_info.has_hypervisor, guarded_rdmsr, guarded_wrmsr,
-		       NULL);
+		       t);
 }
 
 /*
@@ -55,15 +56,22 @@ static void caps_probe(struct pmu_caps *c, char *why, size_t len)
  * later, pmu_stop()'s zeroed selects would hide what the firmware had
  * left enabled.
  */
-void pmu_caps_read(struct pmu_caps *c)
+bool pmu_caps_read_traced(struct pmu_caps *c, struct msr_trace *t)
 {
 	struct percpu *pc = this_cpu();
+	bool probed = !pc->pmu_caps_valid;
 
-	if (!pc->pmu_caps_valid) {
-		caps_probe(&pc->pmu_caps, pc->pmu_why, sizeof(pc->pmu_why));
+	if (probed) {
+		caps_probe(&pc->pmu_caps, pc->pmu_why, sizeof(pc->pmu_why), t);
 		pc->pmu_caps_valid = true;
 	}
 	*c = pc->pmu_caps;
+	return probed;
+}
+
+void pmu_caps_read(struct pmu_caps *c)
+{
+	pmu_caps_read_traced(c, NULL);
 }
 
 void pmu_stop(const struct pmu_plan *p)

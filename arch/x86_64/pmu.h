@@ -2,6 +2,7 @@
 #ifndef ARCH_PMU_H
 #define ARCH_PMU_H
 
+#include "lib/msrtrace.h"
 #include "lib/pmu.h"
 
 /*
@@ -16,6 +17,9 @@
  * this CPU's first call, the same answer after.
  */
 void pmu_caps_read(struct pmu_caps *c);
+/* The same, the probe's MSR accesses traced in @t (the boot's "msr: pmu"
+ * line); false, @t untouched, when this CPU had probed already. */
+bool pmu_caps_read_traced(struct pmu_caps *c, struct msr_trace *t);
 /*
  * Program and start @p.  Every WRMSR runs under trap_try(): if one
  * faults, what was written is undone as far as it goes, every counted

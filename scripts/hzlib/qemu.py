@@ -214,6 +214,54 @@ def tcg_has_x2apic(exe: str | None = None) -> bool:
     return tcg_x2apic_missing(exe) is None
 
 
+_cpu_models: dict[str, frozenset[str] | None] = {}
+
+
+def parse_cpu_help(text: str) -> frozenset[str]:
+    """The model names in `qemu-system-x86_64 -cpu help` (QEMU 7.2 starts
+    each line with "x86 ", later ones with spaces; both list aliases such
+    as "EPYC-Milan" beside the versions "EPYC-Milan-v1"), up to the
+    CPUID flags that follow them."""
+    names = set()
+    for line in text.splitlines():
+        if line.startswith("Recognized"):
+            break
+        m = re.match(r"\s*(?:x86\s+)?(\S+)", line)
+        if m and not line.rstrip().endswith(":"):
+            names.add(m.group(1))
+    return frozenset(names)
+
+
+def cpu_models(exe: str | None = None) -> frozenset[str] | None:
+    """The CPU models @exe (default: the QEMU boot() runs) knows, asked
+    once and kept; None if it cannot be asked."""
+    try:
+        exe = exe or executable()
+    except QemuError:
+        return None
+    if exe not in _cpu_models:
+        try:
+            r = subprocess.run([exe, "-cpu", "help"], capture_output=True,
+                               text=True, timeout=30, env=child_env())
+            _cpu_models[exe] = parse_cpu_help(r.stdout) if r.returncode == 0 else None
+        except (OSError, subprocess.SubprocessError):
+            _cpu_models[exe] = None
+    return _cpu_models[exe]
+
+
+def cpu_model_missing(name: str, exe: str | None = None) -> str | None:
+    """Why this QEMU cannot boot -cpu @name, or None if it can."""
+    models = cpu_models(exe)
+    v = version(exe)
+    qemu = f"QEMU {'.'.join(map(str, v))}" if v else "this QEMU"
+    if models is None:
+        return f"{qemu}: `-cpu help` could not be run, so -cpu {name} is unknown"
+    if name not in models:
+        return (f"{qemu} has no CPU model {name} (`-cpu help`); a newer one: "
+                "scripts/setup.sh --backports")
+    return None
+
+
 def command(spec: BootSpec, tmp: Path) -> list[str]:
     if spec.firmware not in FIRMWARES:
         raise QemuError(f"unknown firmware {spec.firmware!r}: one of "

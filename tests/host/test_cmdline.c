@@ -278,3 +278,28 @@ TEST(cmdline_pmu)
 	EXPECT(config_check_target(&c, &r, true), "%s", r.errors[0]);
 	EXPECT_EQ(c.npmu, 1);
 }
+
+/* msr_gp=: test-only, the kernel's; MSR numbers, at most MSR_GP_MAX. */
+TEST(cmdline_msr_gp)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	EXPECT(parse("", &c, &r));
+	EXPECT_EQ(c.nmsr_gp, 0);
+	EXPECT(parse("msr_gp=0xc0011029,0x8b,416", &c, &r), "%s", r.errors[0]);
+	EXPECT_EQ(c.nmsr_gp, 3);
+	EXPECT_EQ(c.msr_gp[0], 0xc0011029);
+	EXPECT_EQ(c.msr_gp[1], 0x8b);
+	EXPECT_EQ(c.msr_gp[2], 0x1a0);
+	EXPECT(config_check_target(&c, &r, false), "%s", r.errors[0]);
+	EXPECT(!config_check_target(&c, &r, true));
+	EXPECT(!parse("msr_gp=0x100000000", &c, &r));
+	EXPECT(strstr(r.errors[0], "key 'msr_gp': '0x100000000' is not an MSR "
+		      "number (0..0xffffffff)"), "%s", r.errors[0]);
+	EXPECT(!parse("msr_gp=de_cfg", &c, &r));
+	EXPECT(!parse("msr_gp=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", &c, &r));
+	EXPECT(strstr(r.errors[0], "more than 16 MSRs"), "%s", r.errors[0]);
+	EXPECT(!parse("msr_gp=", &c, &r));
+	EXPECT(!parse("msr_gp=1,,2", &c, &r));
+}
