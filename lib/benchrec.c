@@ -286,8 +286,10 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 		rec_str(&r, "preempt", d->preempt);
 	if (d->linux_offered)
 		rec_str(&r, "linux_offered", d->linux_offered);
-	if (d->kernel_fpu_ticks)
-		rec_u64(&r, "kernel_fpu_ticks", d->kernel_fpu_ticks);
+	if (d->kernel_fpu_save_ticks)
+		rec_u64(&r, "kernel_fpu_save_ticks", d->kernel_fpu_save_ticks);
+	if (d->kernel_fpu_call_ticks)
+		rec_u64(&r, "kernel_fpu_call_ticks", d->kernel_fpu_call_ticks);
 	if (c->preempts)
 		rec_u64(&r, "hz", c->hz);
 	/* The probe runs beside kernel models and Linux's demand faults,
@@ -353,6 +355,8 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 		rec_u64(&r, "preemptions", p->preemptions);
 		if (p->has_lazy)
 			rec_u64(&r, "lazy_ticks", p->lazy_ticks);
+		rec_u64(&r, "fpu_saves", p->fpu_saves);
+		rec_u64(&r, "fpu_restores", p->fpu_restores);
 	}
 	if (p->prezero_by) {
 		if (!p->prezeroed_unknown)

@@ -53,7 +53,10 @@ struct bench_desc {
 	u32 llc_regions;
 	bool linux_folios;		/* Linux allocates and fills them */
 	const char *probe_policy;	/* companion: the probe's policy */
-	u64 kernel_fpu_ticks;		/* a SIMD clear's begin/end pair; 0 none */
+	/* A SIMD clear under a model: the user's registers saved and loaded
+	 * again (once per fault), and a kernel_fpu_begin()/end() pair that
+	 * saves nothing (per call), ticks; 0: none */
+	u64 kernel_fpu_save_ticks, kernel_fpu_call_ticks;
 	const struct bench_smp *smp;	/* one CPU of a group, or NULL */
 	const char *prezero;		/* prezero= given: the mode; else NULL */
 	u32 prezero_cpu;		/* dedicated: the zeroing CPU */
@@ -92,6 +95,7 @@ struct bench_pass {
 	u64 irqs, irq_ticks, switches, preemptions;
 	bool has_lazy;		/* the kernel's: lazy_ticks counted */
 	u64 lazy_ticks;		/* ticks that made a lazy request due */
+	u64 fpu_saves, fpu_restores;	/* user FPU registers saved, loaded */
 	/* Companion, in a group: getrusage()'s system and user time over
 	 * the timed part, microseconds */
 	bool rusage;

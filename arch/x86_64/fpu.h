@@ -29,4 +29,22 @@ u32 fpu_area_size(void);
 void fpu_save(void *area);
 void fpu_restore(const void *area);
 
+/* MXCSR as reset leaves it and Linux's kernel SIMD wants it: every
+ * exception masked, round to nearest, no FTZ/DAZ. */
+#define MXCSR_DEFAULT 0x1f80
+
+/* Only with SSE (fpu_current() != FPU_NONE). */
+static inline void fpu_ldmxcsr(u32 v)
+{
+	__asm__ volatile("ldmxcsr %0" : : "m"(v));
+}
+
+static inline u32 fpu_stmxcsr(void)
+{
+	u32 v;
+
+	__asm__ volatile("stmxcsr %0" : "=m"(v));
+	return v;
+}
+
 #endif

@@ -59,9 +59,10 @@ void trap_set_handler(u32 vector, trap_handler_fn fn);
  * interrupted context had interrupts enabled iff RFLAGS.IF is set in the
  * frame; int 0x81 from the workload passes here too, with IF clear, and
  * irqentry_exit() preempts only when it is set.  Entry saves no SIMD
- * state, and neither does the task switch (kernel/sched): code using
- * vector registers must not be preempted, as under Linux's
- * kernel_fpu_begin().  Returns the previous hook; NULL removes it.
+ * state: kernel SIMD runs between kernel_fpu_begin() and end(), not
+ * preemptible, and a user's registers are saved and loaded by
+ * kernel/sched/fpu.c (the hook loads them on the way back to user
+ * code).  Returns the previous hook; NULL removes it.
  */
 typedef void (*irq_exit_fn)(struct regs *r);
 irq_exit_fn trap_set_irq_exit_hook(irq_exit_fn fn);

@@ -27,6 +27,14 @@ static bool user_exit(struct regs *r)
 	return true;
 }
 
+extern char __utext_start[], __utext_end[];
+
+bool user_code(const struct regs *r)
+{
+	return (r->cs & 3) || (r->rip >= (u64)__utext_start &&
+			       r->rip < (u64)__utext_end);
+}
+
 void user_init(void)
 {
 	trap_set_handler(VEC_USER_EXIT, user_exit);

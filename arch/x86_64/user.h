@@ -13,6 +13,16 @@ void user_run(u64 rip, u64 rsp, u64 arg);
 void user_run_flags(u64 rip, u64 rsp, u64 arg, u64 rflags);
 void user_init(void);
 
+struct regs;
+/*
+ * Does the frame return to user code?  Ring 3, as Linux's user_mode(); or
+ * the workload's own code (.utext) called at CPL 0 (cpl=0), which is the
+ * user for the FPU: there the user's registers are restored as on a
+ * return to ring 3.  Only for the FPU: the scheduler treats CPL 0 as
+ * kernel code whatever runs there (docs/sched.md).
+ */
+bool user_code(const struct regs *r);
+
 #define USER_RFLAGS	0x2	/* bit 1 is always set */
 
 /* arch/x86_64/user.asm's user_spin(), for the scheduler's self-tests ... */

@@ -100,9 +100,8 @@ static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
 		/* Numbered as if each CPU's configurations were interleaved. */
 		b.d.id = g->cfg_base + (*local - 1) * g->n + b.idx + 1;
 		b.smp.group = g->group_base + *local;
-		b.d.kernel_fpu_ticks = b.d.at.v[AXIS_PREEMPT] != PREEMPT_MODEL_OFF &&
-				       prim_is_simd(b.d.at.v[AXIS_PRIM]) ?
-				       bc->kernel_fpu : 0;
+		/* model_up() measures them for a SIMD point under a model. */
+		b.d.kernel_fpu_save_ticks = b.d.kernel_fpu_call_ticks = 0;
 		run_config(&b);
 	}
 	drop_pool(&b);

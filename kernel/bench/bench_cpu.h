@@ -40,9 +40,10 @@ struct bench_cpu {
 
 	/* Measured and started on the CPU before any configuration */
 	u64 fault_timer;	/* the timer pairs inside one fault window */
-	u64 kernel_fpu;		/* a kernel_fpu_begin/end pair, ticks */
+	u64 fpu_save_pair;	/* the workload's registers saved and
+				 * loaded again, ticks */
 	u64 cal[1024];		/* the timer-cost measurements' samples */
-	u8 fpu_area[8192] __aligned(FPU_ALIGN);	/* kernel_fpu_begin's */
+	u8 fpu_area[8192] __aligned(FPU_ALIGN);	/* the workload's registers */
 	struct freq_caps freq;	/* APERF/MPERF and SMI count, or why not */
 	struct pmu_plan pmu;	/* pmu=: this CPU's counters */
 	u32 npmu;		/* the counted ones sampled, <= FAULT_PMU_MAX */
@@ -51,7 +52,6 @@ struct bench_cpu {
 
 	/* Pre-zeroing (prezero=) */
 	struct prezero prezero;
-	u8 idle_fpu[8192] __aligned(FPU_ALIGN);	/* prezero=idle's */
 	struct pool apart;	/* prezero_pool=apart: the zeroer's own */
 	struct folio *apart_slots;
 };

@@ -6,6 +6,7 @@
  */
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/freq.h"
+#include "arch/x86_64/irqflags.h"
 #include "arch/x86_64/pmu.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/bench/bench_cpu.h"
@@ -14,6 +15,7 @@
 #include "kernel/sched/sched.h"
 #include "lib/format.h"
 #include "lib/stats.h"
+#include "lib/string.h"
 
 static struct bench_cpu *bench_cpus[MAX_CPUS];
 
@@ -36,18 +38,48 @@ static u64 fault_timer_cost(struct bench_cpu *bc)
 	return median_u64(bc->cal, ARRAY_SIZE(bc->cal));
 }
 
-/* What a SIMD clear under a model pays around itself, measured alone. */
-static u64 kernel_fpu_cost(struct bench_cpu *bc)
+/*
+ * What a SIMD clear under a model pays around itself, in two parts
+ * measured alone (docs/sched.md, "Kernel SIMD").  Once per fault: the
+ * workload's registers saved by the first kernel_fpu_begin() and loaded
+ * on the way back to it, here back to back.
+ */
+static u64 fpu_save_cost(struct bench_cpu *bc)
 {
 	u32 n = 256;
 
+	memset(bc->fpu_area, 0, fpu_area_size());
 	for (u32 i = 0; i < n; i++) {
 		u64 a = tsc_begin();
 
-		kernel_fpu_begin(bc->fpu_area);
-		kernel_fpu_end(bc->fpu_area);
+		fpu_save(bc->fpu_area);
+		fpu_restore(bc->fpu_area);
 		bc->cal[i] = tsc_end() - a;
 	}
+	return median_u64(bc->cal, n);
+}
+
+/*
+ * Per primitive call: a kernel_fpu_begin()/kernel_fpu_end() pair that
+ * saves nothing (the caller holds no user registers yet), with the model
+ * up and interrupts on, as in the fault path, so fpregs_lock() is taken
+ * as there.
+ */
+static u64 kernel_fpu_call_cost(struct bench_cpu *bc)
+{
+	u64 flags = irq_save();
+	u32 n = 256;
+
+	irq_enable();
+	for (u32 i = 0; i < n; i++) {
+		u64 a = tsc_begin();
+
+		kernel_fpu_begin();
+		kernel_fpu_end();
+		bc->cal[i] = tsc_end() - a;
+	}
+	irq_disable();
+	irq_restore(flags);
 	return median_u64(bc->cal, n);
 }
 
@@ -144,7 +176,7 @@ struct bench_cpu *bench_cpu_start(u32 cpu, const struct hz_config *c)
 	struct bench_cpu *bc = bench_cpus[cpu];
 
 	bc->fault_timer = fault_timer_cost(bc);
-	bc->kernel_fpu = fpu_area_size() ? kernel_fpu_cost(bc) : 0;
+	bc->fpu_save_pair = fpu_area_size() ? fpu_save_cost(bc) : 0;
 	pmu_up(bc, c);
 	freq_caps_read(&bc->freq);
 	keep_up(bc, c);
@@ -169,15 +201,20 @@ bool model_up(struct bench_cfg *b, char *why, size_t n)
 		return true;
 	if (fpu_area_size() > sizeof(b->bc->fpu_area)) {
 		ksnprintf(why, n, "extended state of %u bytes exceeds the %zu "
-			  "kernel_fpu_begin() keeps", fpu_area_size(),
+			  "the workload's FPU area keeps", fpu_area_size(),
 			  sizeof(b->bc->fpu_area));
 		b->model_on = false;
 		return false;
 	}
 	if (!sched_init_cpu(cpu, why, n))
 		return false;
-	if (sched_set_model(cpu, m, (u32)b->c->hz))
+	if (sched_set_model(cpu, m, (u32)b->c->hz)) {
+		if (fpu_area_size() && prim_is_simd(b->d.at.v[AXIS_PRIM])) {
+			b->d.kernel_fpu_save_ticks = b->bc->fpu_save_pair;
+			b->d.kernel_fpu_call_ticks = kernel_fpu_call_cost(b->bc);
+		}
 		return true;
+	}
 	sched_set_model(cpu, PREEMPT_MODEL_OFF, 0);
 	ksnprintf(why, n, "preempt=%s needs a tick: %s", b->d.preempt,
 		  "this CPU's local APIC timer is unusable (see the apic: line)");

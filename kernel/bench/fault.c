@@ -34,14 +34,16 @@ static void resched(void *ctx)
  * Under a model, around each primitive call: a probe that runs now ran
  * inside a call of fault `current`; a SIMD call runs between
  * kernel_fpu_begin() and kernel_fpu_end(), as Linux's kernel SIMD, so it
- * is not preemptible but the resched points between calls still are.
+ * is not preemptible but the resched points between calls still are; the
+ * first begin of a fault saves the workload's registers, the return to
+ * it loads them (kernel/sched/fpu.h).
  */
 static void call_enter(void *ctx)
 {
 	struct fault_ctx *fc = ctx;
 
 	if (fc->fpu_area)
-		kernel_fpu_begin(fc->fpu_area);
+		kernel_fpu_begin();
 	fc->current = fc->nfaults;
 }
 
@@ -51,7 +53,7 @@ static void call_leave(void *ctx)
 
 	fc->current = ~0ULL;
 	if (fc->fpu_area)
-		kernel_fpu_end(fc->fpu_area);
+		kernel_fpu_end();
 }
 
 /*

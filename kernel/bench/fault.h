@@ -56,7 +56,8 @@ struct fault_ctx {
 	/* Under a scheduling model: interrupts on while clearing, as Linux's
 	 * fault path runs; a SIMD primitive between kernel_fpu_begin/end. */
 	bool model_on;
-	void *fpu_area;		/* non-NULL: the primitive is SIMD */
+	void *fpu_area;		/* non-NULL: the primitive is SIMD (the
+				 * workload's registers are kept there) */
 	volatile u64 current;	/* the fault whose folio_zero() runs; ~0 */
 };
 

@@ -33,7 +33,7 @@ void prezero_setup(struct prezero *z, const struct hz_config *c,
 	z->ticks = z->folios = z->resched = 0;
 	z->freed_pages = 0;
 	z->run = z->running = 0;
-	z->fpu_area = NULL;
+	z->simd = false;
 	z->model_on = false;
 }
 
@@ -68,16 +68,16 @@ static void zeroer_enter(void *ctx)
 {
 	struct prezero *z = ctx;
 
-	if (z->fpu_area)
-		kernel_fpu_begin(z->fpu_area);
+	if (z->simd)
+		kernel_fpu_begin();
 }
 
 static void zeroer_leave(void *ctx)
 {
 	struct prezero *z = ctx;
 
-	if (z->fpu_area)
-		kernel_fpu_end(z->fpu_area);
+	if (z->simd)
+		kernel_fpu_end();
 }
 
 static void zeroer_resched(void *ctx)
@@ -272,10 +272,9 @@ static bool idle_unit(void *arg)
 	return true;
 }
 
-void prezero_idle(struct prezero *z, u32 cpu, u64 ms, u64 tsc_hz,
-		  void *fpu_area)
+void prezero_idle(struct prezero *z, u32 cpu, u64 ms, u64 tsc_hz, bool simd)
 {
-	z->fpu_area = fpu_area;
+	z->simd = simd;
 	z->filling = true;
 	z->run = 1;
 	sched_set_idle_work(cpu, idle_unit, z);
@@ -326,11 +325,11 @@ void prezero_config(struct bench_cfg *b)
 		pool->f[i].zeroed = FOLIO_UNZEROED;
 	pool_reset(pool);
 	prezero_setup(z, b->c, pool, b->d.at.v[AXIS_PRIM], &b->d.plan);
-	/* request and on-free zero in this task (model_up() checked the
-	 * area's size); idle brings its own area. */
+	/* request and on-free zero in this task, outside the workload's
+	 * run: a kernel task for the FPU then, as the idle task is, so
+	 * kernel_fpu_begin() saves nothing (docs/sched.md, "Kernel SIMD"). */
 	z->model_on = b->d.at.v[AXIS_PREEMPT] != PREEMPT_MODEL_OFF;
-	if (z->model_on && prim_is_simd(zeroer_prim(b)))
-		z->fpu_area = b->bc->fpu_area;
+	z->simd = z->model_on && prim_is_simd(zeroer_prim(b));
 }
 
 /* prezero_pool=apart: as many folios again, for the zeroer alone. */
@@ -406,8 +405,7 @@ void prezero_before(struct bench_cfg *b, struct bench_outcome *o)
 		prezero_request(z, b->c->prezero_n);
 	if (b->prezero == PREZERO_IDLE)
 		prezero_idle(z, b->bc->cpu, b->c->prezero_idle_ms,
-			     timebase.tsc_hz, prim_is_simd(zeroer_prim(b)) ?
-			     b->bc->idle_fpu : NULL);
+			     timebase.tsc_hz, prim_is_simd(zeroer_prim(b)));
 	if (b->prezero != PREZERO_DEDICATED)
 		return;
 	if (!(b->c->prezero_pool == PREZERO_POOL_APART ?

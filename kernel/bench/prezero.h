@@ -26,9 +26,10 @@ struct prezero {
 	volatile u32 run, running;
 	bool filling;		/* between the watermarks, going up */
 	struct pool *apart;	/* dedicated, prezero_pool=apart: its own */
-	/* kernel_fpu_begin()'s area for a SIMD zeroer under a model: the
-	 * idle task's (idle), the benchmark task's (request, on-free) */
-	void *fpu_area;
+	/* A SIMD zeroer under a model: each call between kernel_fpu_begin()
+	 * and kernel_fpu_end(), in a task that is a kernel task for the FPU
+	 * (idle; the benchmark's own outside the workload's run) */
+	bool simd;
 	bool model_on;		/* request, on-free: a scheduling model */
 	u64 resched;		/* this pass: resched points the zeroing took */
 	u32 freed_pages;	/* on-free: 4K pages since the last point */
@@ -55,9 +56,9 @@ void prezero_dedicated_stop(struct prezero *z);
 /* idle: this CPU's idle task zeroes between the watermarks, a folio at a
  * time with resched points, while the caller sleeps @ms; then the caller
  * waits until the idle task holds no folio.  Under a model only.
- * @fpu_area: the idle task's own kernel_fpu_begin() area, for a SIMD
- * primitive. */
-void prezero_idle(struct prezero *z, u32 cpu, u64 ms, u64 tsc_hz,
-		  void *fpu_area);
+ * @simd: the primitive is SIMD, so each call runs between
+ * kernel_fpu_begin() and kernel_fpu_end(); the idle task is a kernel
+ * task, with no registers of its own to save. */
+void prezero_idle(struct prezero *z, u32 cpu, u64 ms, u64 tsc_hz, bool simd);
 
 #endif

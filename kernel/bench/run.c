@@ -17,6 +17,7 @@
 #include "arch/x86_64/tsc.h"
 #include "kernel/bench/bench_cpu.h"
 #include "kernel/mm/memory.h"
+#include "kernel/sched/fpu.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time/deadline.h"
 #include "kernel/time/timer.h"
@@ -125,6 +126,7 @@ static void arm(struct bench_cfg *b)
 /* What interrupted a pass: counters the handlers keep, before and after. */
 struct noise {
 	u64 irqs, irq_ticks, switches, preemptions, lazy_ticks;
+	u64 fpu_saves, fpu_restores;
 };
 
 static void noise_now(u32 cpu, struct noise *n)
@@ -133,7 +135,8 @@ static void noise_now(u32 cpu, struct noise *n)
 	const struct sched_stats *s = sched_stats(cpu);
 
 	*n = (struct noise){ i->irqs, i->handler_tsc, s->switches,
-			     s->preemptions, s->lazy_ticks };
+			     s->preemptions, s->lazy_ticks, s->fpu_saves,
+			     s->fpu_restores };
 }
 
 static void noise_since(u32 cpu, const struct noise *a, struct bench_pass *p)
@@ -148,6 +151,8 @@ static void noise_since(u32 cpu, const struct noise *a, struct bench_pass *p)
 	p->preemptions = b.preemptions - a->preemptions;
 	p->has_lazy = true;
 	p->lazy_ticks = b.lazy_ticks - a->lazy_ticks;
+	p->fpu_saves = b.fpu_saves - a->fpu_saves;
+	p->fpu_restores = b.fpu_restores - a->fpu_restores;
 }
 
 /* The pass's effective frequency (APERF over MPERF, against the TSC)
@@ -200,7 +205,14 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	if (group_start(b->g, b->idx)) {
 		if (b->c->hang_cpu == bc->cpu)
 			hang_here();
+		/* Under a model the workload is a user task for the FPU
+		 * while it runs: its registers saved by the first SIMD call
+		 * of a fault or a switch away, loaded on its way back. */
+		if (b->model_on)
+			fpu_user_attach(bc->fpu_area);
 		workload_run(wl, b->c->cpl == 3, b->model_on);
+		if (b->model_on)
+			fpu_user_detach();
 	} else {
 		bench_fail(o, "%s: the run was aborted on another CPU before "
 			   "the timed part", b->d.name);

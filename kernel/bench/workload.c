@@ -7,6 +7,7 @@
 #include "arch/x86_64/user.h"
 #include "kernel/mm/memory.h"
 #include "kernel/bench/workload.h"
+#include "kernel/sched/fpu.h"
 #include "kernel/sched/sched.h"
 #include "lib/string.h"
 
@@ -94,6 +95,9 @@ void workload_run(struct workload *w, bool ring3, bool irqs_on)
 	a->fault_ticks = USER_DATA_VA + SZ_2M;
 	a->access_ticks = USER_DATA_VA + 2 * SZ_2M;
 	a->user = ring3;
+	/* The way to user code, as every return to it: a user's registers
+	 * saved since they last ran there come back first. */
+	switch_fpu_return();
 	if (ring3) {
 		user_run_flags(USER_CODE_VA +
 			       (u64)((char *)workload_main - __utext_start),

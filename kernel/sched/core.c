@@ -72,16 +72,19 @@ static struct task *pick_next_task(struct rq *rq, struct task *prev,
 }
 
 /*
- * What belongs to the CPU rather than the stack.  TSS.rsp0 is saved as
- * well as loaded: user_run() moves it below its own frames, and a task
- * switched out while in ring 3 must come back to that value.  A task
- * without an address space of its own borrows the last one (Linux's
- * lazy TLB for kernel threads): every PML4 shares the kernel half.
+ * What belongs to the CPU rather than the stack: a user's FPU registers
+ * (__switch_to()'s switch_fpu(): saved unless already in memory), and
+ * TSS.rsp0, saved as well as loaded: user_run() moves it below its own
+ * frames, and a task switched out while in ring 3 must come back to that
+ * value.  A task without an address space of its own borrows the last
+ * one (Linux's lazy TLB for kernel threads): every PML4 shares the
+ * kernel half.
  */
 static void context_switch(struct task *prev, struct task *next)
 {
 	struct percpu *pc = this_cpu();
 
+	switch_fpu(cpu_rq(pc->cpu), prev);
 	prev->rsp0 = pc->tss.rsp0;
 	pc->tss.rsp0 = next->rsp0;
 	if (next->pml4) {

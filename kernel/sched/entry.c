@@ -7,6 +7,8 @@
  */
 #include "arch/x86_64/irqflags.h"
 #include "arch/x86_64/traps.h"
+#include "arch/x86_64/user.h"
+#include "kernel/sched/fpu.h"
 #include "kernel/sched/rq.h"
 
 /*
@@ -35,14 +37,29 @@ static void irqentry_exit_cond_resched(struct rq *rq)
  * and was not the idle task: Linux's entry from idle sets exit_rcu, which
  * skips the preemption -- do_idle() notices need_resched itself.
  */
-void sched_irq_exit(struct regs *r)
+static void irqentry_exit_sched(struct rq *rq, struct regs *r)
 {
-	struct rq *rq = this_rq();
-
-	if (!rq->ready || rq->model == PREEMPT_MODEL_OFF)
+	if (rq->model == PREEMPT_MODEL_OFF)
 		return;
 	if (r->cs & 3)
 		exit_to_user_mode_loop(rq);
 	else if ((r->rflags & RFLAGS_IF) && rq->curr != rq->idle)
 		irqentry_exit_cond_resched(rq);
+}
+
+/*
+ * Then, to user code, arch_exit_to_user_mode_prepare(): the user's FPU
+ * registers loaded if a kernel_fpu_begin() or a switch saved them
+ * (TIF_NEED_FPU_LOAD).  User code is ring 3, or the workload's own code
+ * at CPL 0 (user_code()), where scheduling stays that of kernel code.
+ */
+void sched_irq_exit(struct regs *r)
+{
+	struct rq *rq = this_rq();
+
+	if (!rq->ready)
+		return;
+	irqentry_exit_sched(rq, r);
+	if (rq->curr->need_fpu_load && user_code(r))
+		switch_fpu_return();
 }

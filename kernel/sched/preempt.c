@@ -79,14 +79,32 @@ static void preempt_schedule(struct rq *rq)
 }
 
 /* Only TIF_NEED_RESCHED counts (x86 folds just that bit into the count). */
-void preempt_enable(void)
+static inline void count_sub_resched(struct rq *rq, u32 n)
 {
-	struct rq *rq = this_rq();
-
 	barrier();
-	if (!--rq->preempt_count && rq->need_resched &&
+	rq->preempt_count -= n;
+	if (!rq->preempt_count && rq->need_resched &&
 	    model_preemptible(rq->model))
 		preempt_schedule(rq);
+}
+
+void preempt_enable(void)
+{
+	count_sub_resched(this_rq(), 1);
+}
+
+/* __local_bh_disable_ip(): the count raised, nothing else (no lockdep). */
+void local_bh_disable(void)
+{
+	this_rq()->preempt_count += SOFTIRQ_DISABLE_OFFSET;
+	barrier();
+}
+
+/* __local_bh_enable_ip(): no softirq is ever pending, so it is the
+ * count's drop and preempt_check_resched(). */
+void local_bh_enable(void)
+{
+	count_sub_resched(this_rq(), SOFTIRQ_DISABLE_OFFSET);
 }
 
 /*

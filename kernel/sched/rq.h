@@ -25,6 +25,11 @@ struct rq {
 	struct task *idle;
 	struct task *queue;		/* runnable, not running; best first */
 	struct task boot;		/* whoever called sched_init_cpu() */
+	/* fpu.c: kernel_fpu_begin()..end() running (Linux's inverted
+	 * kernel_fpu_allowed), and whose registers the CPU holds
+	 * (fpu_fpregs_owner_ctx; NULL: nobody's, kernel SIMD used them) */
+	bool in_kernel_fpu;
+	struct task *fpregs_owner;
 	/* Work the idle task does instead of halting, or NULL */
 	bool (*idle_work)(void *arg);
 	void *idle_arg;
@@ -60,6 +65,9 @@ bool model_might_resched(enum preempt_model m);
 bool model_preemptible(enum preempt_model m);	/* preempt_schedule, irq exit */
 bool model_lazy(enum preempt_model m);
 void preempt_schedule_irq(struct rq *rq);
+
+/* fpu.c: switch_fpu(), from context_switch() before the stacks swap. */
+void switch_fpu(struct rq *rq, struct task *prev);
 
 /* tick.c: the model's tick, hz = 0 for none. */
 bool sched_tick_start(struct rq *rq, u32 hz);

@@ -39,6 +39,10 @@ struct task {
 	bool on_rq;			/* queued (Linux's p->on_rq) */
 	struct task *joiner;		/* task_join() sleeping on it */
 	u64 switches_in;
+	/* A user's FPU registers (kernel/sched/fpu.h): where they are kept
+	 * when saved; NULL for a kernel task, which has none (PF_KTHREAD). */
+	void *fpstate;
+	bool need_fpu_load;		/* TIF_NEED_FPU_LOAD */
 };
 
 struct sched_stats {
@@ -46,6 +50,8 @@ struct sched_stats {
 	u64 preemptions;		/* of them, on return from an interrupt */
 	u64 resched_calls;		/* cond_/might_resched() that switched */
 	u64 lazy_ticks;			/* ticks that made a lazy request due */
+	u64 fpu_saves;			/* a user's FPU registers saved */
+	u64 fpu_restores;		/* ... and loaded again */
 };
 
 /* The calling context becomes CPU @cpu's first task; an idle task is made. */
@@ -81,6 +87,15 @@ void sleep_until(u64 deadline);
 void preempt_disable(void);
 void preempt_enable(void);
 u32 preempt_count(void);
+/*
+ * local_bh_disable()/local_bh_enable(), as fpregs_lock() uses them:
+ * SOFTIRQ_DISABLE_OFFSET in the count, so preemption stops as Linux's
+ * does; the enable reschedules as preempt_enable().  There are no
+ * softirqs here, so none is ever run on the enable.
+ */
+#define SOFTIRQ_DISABLE_OFFSET	0x200	/* 2 * SOFTIRQ_OFFSET (1 << 8) */
+void local_bh_disable(void);
+void local_bh_enable(void);
 
 /* Linux's cond_resched(): a reschedule point under none and voluntary, a
  * no-op under full and lazy; a plain call with no model. */

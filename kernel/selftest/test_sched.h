@@ -9,7 +9,8 @@
 /*
  * The sched suite's own helpers, shared by its two files: test_sched.c
  * (tasks and the run queue, and the suite's list of cases) and
- * test_preempt.c (the preemption models).
+ * test_preempt.c (the preemption models); test_fpu.c runs tasks with
+ * them too.
  */
 #define LOG_MAX 128
 
