@@ -81,6 +81,7 @@ struct hz_config {
 	u64 ap_fail;		/* test-only: this CPU cannot answer; 0 none */
 	u64 hang_cpu;		/* test-only: hangs in a timed pass; CPU_AUTO none */
 	u32 boost;		/* enum boost_mode, on every CPU for the boot */
+	bool boost_assume;	/* test-only: CPUID's boost bits taken as set */
 
 	/* The benchmark (docs/cmdline.md) */
 	u32 bench;		/* enum bench_kind */
