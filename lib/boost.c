@@ -47,7 +47,8 @@ static const char no_turbo_unread[] =
 static const char other_vendor[] =
 	"neither Intel nor AMD or Hygon: no boost control known";
 static const char none_took[] =
-	"no write took (tried= says how each failed): it runs as found";
+	"not as asked after every path (tried= says what each did); the run "
+	"goes on";
 
 #define BIT(n) (1u << (n))
 

@@ -176,8 +176,8 @@ TEST(boost_amd_hwcr_faults)
 	EXPECT(!boost_as_asked(&b));
 	describe(&b, line, sizeof(line));
 	EXPECT_STR(line, "vendor=amd asked=off before=on after=on "
-		   "tried=hwcr:write-faulted why=\"no write took (tried= says "
-		   "how each failed): it runs as found\"");
+		   "tried=hwcr:write-faulted why=\"not as asked after every "
+		   "path (tried= says what each did); the run goes on\"");
 	/* unreadable: the state is unknown and nothing is written */
 	f.m[0].gp_read = true;
 	f.nwrites = 0;
@@ -271,7 +271,7 @@ TEST(boost_intel_gp_on_write)
 	EXPECT_EQ(f.nwrites, 2);
 	EXPECT_EQ(b.state_after, BOOST_STATE_ON);
 	EXPECT(!boost_as_asked(&b));
-	EXPECT(b.why != NULL && strstr(b.why, "no write took"), "%s", b.why);
+	EXPECT(b.why != NULL && strstr(b.why, "not as asked"), "%s", b.why);
 }
 
 TEST(boost_intel_hwp)
@@ -318,6 +318,18 @@ TEST(boost_intel_hwp)
 	EXPECT_EQ(b.tried[BOOST_MISC_ENABLE], BOOST_TRY_ALREADY);
 	expect_write(&f, 0, 0x774, HWP_REQ);
 	EXPECT_EQ(b.state_after, BOOST_STATE_ON);
+
+	/* on, where the firmware's MISC_ENABLE[38] will not clear: the
+	 * request's write takes, turbo stays off, and it says so */
+	f.m[0].val = MISC_FW | (1ULL << 38);
+	f.m[4].val = 0x0000000080001c08ULL;
+	f.nwrites = 0;
+	boost_set(&b, BOOST_ON, &c, fake_rd, fake_wr, &f);
+	EXPECT_EQ(b.tried[BOOST_MISC_ENABLE], BOOST_TRY_IGNORED);
+	EXPECT_EQ(b.tried[BOOST_HWP_REQUEST], BOOST_TRY_SET);
+	EXPECT_EQ(b.state_after, BOOST_STATE_OFF);
+	EXPECT(!boost_as_asked(&b) && b.why != NULL);
+	f.m[0].val = MISC_FW;
 
 	/* a minimum above guaranteed comes down with the maximum */
 	f.m[4].val = 0x0000000080003030ULL;
