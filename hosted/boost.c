@@ -157,7 +157,7 @@ static void read_cpufreq(const char *drv)
 }
 
 /* The files there are and what they say now. */
-static void boost_read(void)
+static void boost_read_sysfs(void)
 {
 	char drv[160];
 	int nt;
@@ -253,7 +253,7 @@ bool boost_apply(u32 mode, char *why, size_t n)
 	const char *want = mode == BOOST_OFF ? "off" : "on";
 	bool ok;
 
-	boost_read();
+	boost_read_sysfs();
 	found = b.state;
 	if (mode == BOOST_FIRMWARE || strcmp(b.state, want) == 0)
 		return true;
@@ -265,7 +265,7 @@ bool boost_apply(u32 mode, char *why, size_t n)
 	ok = b.kind == KIND_NO_TURBO ? put(b.no_turbo, mode == BOOST_OFF, why, n) :
 				       set_cpufreq(mode == BOOST_ON, why, n);
 	if (ok) {
-		boost_read();
+		boost_read_sysfs();
 		if (strcmp(b.state, want) != 0) {
 			snprintf(why, n, "written, but reads %s: %s", b.state,
 				 b.source);

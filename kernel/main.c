@@ -14,6 +14,7 @@
 #include "arch/x86_64/reset.h"
 #include "arch/x86_64/simd.h"
 #include "kernel/acpi.h"
+#include "kernel/boost.h"
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
 #include "kernel/cpulog.h"
@@ -294,6 +295,8 @@ static void run_bench(struct ktap *k)
 		k->fail++;
 		return;
 	}
+	/* After the preset, which may ask for it (seed-001: boost=off). */
+	boost_apply(&config);
 	bench_run(k, &config);
 }
 
@@ -403,6 +406,9 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 		ktap_diag(k, "self-tests off (selftest=off)");
 	if (config.bench == BENCH_FAULT)
 		run_bench(k);
+	else if (cmdline_ok && (config.bench == BENCH_INFO ||
+				config.boost != BOOST_FIRMWARE))
+		boost_apply(&config);	/* recorded in the inventory too */
 	if (config.bench == BENCH_INFO) {
 		/* The inventory: records, one KTAP case that they were written. */
 		inventory_report(&records);

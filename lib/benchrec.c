@@ -320,6 +320,11 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 		rec_str(&r, "freq", d->freq_src);
 	if (d->smi_src)
 		rec_str(&r, "smi", d->smi_src);
+	/* firmware, what every log before boost= ran, says nothing here */
+	if (c->boost != BOOST_FIRMWARE)
+		rec_str(&r, "boost", boost_names[c->boost]);
+	if (d->boost)
+		boost_rec_config(&r, d->boost);
 	if (d->smp)
 		rec_smp(&r, d->smp);
 	rec_end(w, &r);

@@ -2,6 +2,7 @@
 #ifndef LIB_BENCHREC_H
 #define LIB_BENCHREC_H
 
+#include "lib/boost.h"
 #include "lib/matrix.h"
 #include "lib/params.h"
 #include "lib/pmu.h"
@@ -62,6 +63,7 @@ struct bench_desc {
 	u32 prezero_cpu;		/* dedicated: the zeroing CPU */
 	const struct pmu_plan *pmu;	/* pmu=: what each event became */
 	const char *freq_src, *smi_src;	/* how they are read, or why not */
+	const struct boost_cpu *boost;	/* kernel: this CPU's boost=; NULL */
 };
 
 struct bench_pass {

@@ -374,6 +374,8 @@ const struct param hz_params[] = {
 	  .scope = PARAM_KERNEL },
 	{ .key = "boost", .type = P_ENUM, .offset = F(boost),
 	  .choices = boost_names, .help = "boost=firmware|off|on" },
+	{ .key = "boost_assume", .type = P_BOOL, .offset = F(boost_assume),
+	  .help = "boost_assume=on|off (test-only)", .scope = PARAM_KERNEL },
 	{ .key = "preset", .type = P_ENUM, .offset = F(preset),
 	  .choices = preset_names,
 	  .help = "preset=none|seed-000|seed-001|seed-002 (docs/reproducing.md)" },

@@ -84,6 +84,7 @@ struct hz_config {
 	u32 boost;		/* enum boost_mode, on every CPU for the boot */
 	u32 nmsr_gp;		/* test-only: MSRs whose accesses #GP */
 	u64 msr_gp[MSR_GP_MAX];
+	bool boost_assume;	/* test-only: CPUID's boost bits taken as set */
 
 	/* The benchmark (docs/cmdline.md) */
 	u32 bench;		/* enum bench_kind */

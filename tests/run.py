@@ -32,6 +32,8 @@ from qemu_deadline_cases import SMP_CASES as DEADLINE_SMP_CASES  # noqa: E402
 from qemu_lab_cases import CASES as LAB_CASES  # noqa: E402
 from qemu_preset_cases import CASES as PRESET_CASES  # noqa: E402
 from qemu_preset_cases import SMP_CASES as PRESET_SMP_CASES  # noqa: E402
+from qemu_boost_cases import CASES as BOOST_CASES  # noqa: E402
+from qemu_boost_cases import SMP_CASES as BOOST_SMP_CASES  # noqa: E402
 
 # Two phases.  The scheduling boots time wake-ups against each other on
 # one vCPU: beside a QEMU of 4 or 6 vCPUs on the same 2 cores their vCPU
@@ -39,8 +41,9 @@ from qemu_preset_cases import SMP_CASES as PRESET_SMP_CASES  # noqa: E402
 # So the SMP boots run after them, among themselves.  The long boots first
 # in each phase, so the pool finishes sooner.
 PHASES = [SCHED_CASES + BOOT_CASES + CPUMODEL_CASES + BENCH_CASES + PREZERO_CASES +
-          DEADLINE_CASES + LAB_CASES + PRESET_CASES,
-          SMP_CASES + PREZERO_SMP_CASES + DEADLINE_SMP_CASES + PRESET_SMP_CASES]
+          DEADLINE_CASES + LAB_CASES + PRESET_CASES + BOOST_CASES,
+          SMP_CASES + PREZERO_SMP_CASES + DEADLINE_SMP_CASES + PRESET_SMP_CASES +
+          BOOST_SMP_CASES]
 CASES = [c for phase in PHASES for c in phase]
 
 

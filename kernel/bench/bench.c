@@ -15,6 +15,7 @@
 #include "kernel/bench/fault.h"
 #include "kernel/bench/group.h"
 #include "kernel/bench/workload.h"
+#include "kernel/boost.h"
 #include "kernel/report.h"
 #include "kernel/sched/sched.h"
 #include "kernel/smp/smp.h"
@@ -144,6 +145,7 @@ static void bench_worker(void *arg)
 	proto.d.smi_src = proto.bc->freq.smi_count ? "msr_smi_count" :
 			  proto.bc->freq.why_not_smi;
 	proto.d.pmu = g->c->npmu ? &proto.bc->pmu : NULL;
+	proto.d.boost = boost_of(cpu);
 	workload_enter_space(&proto.bc->wl);
 	for (u32 f = 0; f < FOLIO_COUNT; f++)
 		if (g->c->folios >> f & 1)

@@ -46,6 +46,12 @@ BOOKKEEPING: dict[str, str] = {
     "pmu_firmware": "counters the firmware left enabled: the machine's state",
     "pmu_firmware_msr": "the first of them: the machine's state",
     "pmu_firmware_val": "the first of them: the machine's state",
+    # boost= (docs/hardware.md, "Boost"): boost, what was asked, is the
+    # dimension; what the CPU's MSRs held after, and the effect measured,
+    # are the machine's.
+    "boost_state": "what this CPU's boost MSRs held after boost= set them: the machine's state",
+    "boost_check": "boost=off: whether the CPU stayed within 2% of nominal, measured",
+    "boost_eff_khz": "the CPU's effective frequency in the boost check: a measurement",
     # All CPUs at once (docs/smp.md): the CPUs of one group ran one
     # configuration together, each its own row; cpus and numa say what ran.
     "ncpus": "how many CPUs cpus lists: follows from cpus",
