@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "hosted/hostroot.h"
 #include "hosted/boost.h"
 #include "hosted/companion.h"
 #include "hosted/restore.h"
@@ -53,13 +54,6 @@ struct boost_files {
 static struct boost_files b;
 static const char *found = "unknown";
 
-static const char *root(void)
-{
-	const char *r = getenv("HUGEZERO_HOST_ROOT");
-
-	return r ? r : "";
-}
-
 /* 0 or 1 from @path's first line; -1 when absent or anything else. */
 static int read_bit(const char *path)
 {
@@ -72,7 +66,7 @@ static int read_bit(const char *path)
 
 static void policy_path(char *buf, size_t n, u32 pol, const char *file)
 {
-	snprintf(buf, n, "%s" CPU_DIR "/cpufreq/policy%u/%s", root(), pol, file);
+	snprintf(buf, n, "%s" CPU_DIR "/cpufreq/policy%u/%s", host_root(), pol, file);
 }
 
 static int cmp_u32(const void *x, const void *y)
@@ -91,7 +85,7 @@ static void find_policies(void)
 	DIR *d;
 
 	b.npolicy = 0;
-	snprintf(dir, sizeof(dir), "%s" CPU_DIR "/cpufreq", root());
+	snprintf(dir, sizeof(dir), "%s" CPU_DIR "/cpufreq", host_root());
 	d = opendir(dir);
 	if (!b.policy)
 		b.policy = calloc(POLICY_MAX, sizeof(*b.policy));
@@ -123,7 +117,7 @@ static void driver_note(char *buf, size_t n)
 		       drv);
 	for (u32 i = 0; len >= 0 && (size_t)len < n && i < ARRAY_SIZE(status_of);
 	     i++) {
-		snprintf(path, sizeof(path), "%s" CPU_DIR "/%s/status", root(),
+		snprintf(path, sizeof(path), "%s" CPU_DIR "/%s/status", host_root(),
 			 status_of[i]);
 		if (host_read_line(path, status, sizeof(status))) {
 			snprintf(buf + len, n - (size_t)len, "; %s/status %s",
@@ -163,9 +157,9 @@ static void boost_read_sysfs(void)
 	int nt;
 
 	snprintf(b.no_turbo, sizeof(b.no_turbo), "%s" CPU_DIR
-		 "/intel_pstate/no_turbo", root());
+		 "/intel_pstate/no_turbo", host_root());
 	snprintf(b.global, sizeof(b.global), "%s" CPU_DIR "/cpufreq/boost",
-		 root());
+		 host_root());
 	find_policies();
 	driver_note(drv, sizeof(drv));
 	b.state = "unknown";

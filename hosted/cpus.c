@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hosted/companion.h"
+#include "hosted/hostroot.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
 #define SYS_NODE "/sys/devices/system/node"
@@ -89,7 +90,7 @@ u32 numa_nodes(void)
  */
 u32 cpu_llc_sharers(u32 cpu, const struct cpu_set *set)
 {
-	const char *root = getenv("HUGEZERO_HOST_ROOT");
+	const char *root = host_root();
 	struct cpu_set shared, best;
 	char path[256], buf[64];
 	long level = -1;
@@ -99,17 +100,17 @@ u32 cpu_llc_sharers(u32 cpu, const struct cpu_set *set)
 		long l;
 
 		snprintf(path, sizeof(path), "%s" SYS_CPU "/cpu%u/cache/index%u/level",
-			 root ? root : "", cpu, i);
+			 root, cpu, i);
 		if (!host_read_line(path, buf, sizeof(buf)))
 			break;
 		l = strtol(buf, NULL, 10);
 		snprintf(path, sizeof(path), "%s" SYS_CPU "/cpu%u/cache/index%u/type",
-			 root ? root : "", cpu, i);
+			 root, cpu, i);
 		if (!host_read_line(path, buf, sizeof(buf)) ||
 		    strcmp(buf, "Instruction") == 0 || l <= level)
 			continue;
 		snprintf(path, sizeof(path), "%s" SYS_CPU "/cpu%u/cache/index%u/"
-			 "shared_cpu_list", root ? root : "", cpu, i);
+			 "shared_cpu_list", root, cpu, i);
 		if (read_cpulist(path, &shared)) {
 			best = shared;
 			level = l;

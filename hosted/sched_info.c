@@ -18,6 +18,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "hosted/hostroot.h"
 #include "hosted/sched_info.h"
 
 #define VAL_LEN 32
@@ -527,9 +528,7 @@ static char *gunzip(const char *path, char *why, size_t n)
 
 static void host_path(char *buf, const char *path)
 {
-	const char *root = getenv("HUGEZERO_HOST_ROOT");
-
-	snprintf(buf, SCHED_PATH_LEN, "%s%s", root ? root : "", path);
+	snprintf(buf, SCHED_PATH_LEN, "%s%s", host_root(), path);
 }
 
 /* /proc/config.gz, else the distribution's /boot/config-$(uname -r). */

@@ -4,15 +4,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "arch/x86_64/tsc.h"
+#include "hosted/hostroot.h"
 #include "hosted/zeroable.h"
 #include "lib/format.h"
-
-static const char *root(void)
-{
-	const char *r = getenv("HUGEZERO_HOST_ROOT");
-
-	return r ? r : "";
-}
 
 static bool exists(const char *path)
 {
@@ -27,7 +21,7 @@ bool zeroable_find(u64 huge_bytes, struct zeroable *z, char *why, size_t n)
 	for (u32 node = 0; node < ZEROABLE_MAX_NODES; node++) {
 		snprintf(z->path[z->n], sizeof(z->path[0]),
 			 "%s/sys/devices/system/node/node%u/hugepages/"
-			 "hugepages-%llukB/zeroable_hugepages", root(), node, kb);
+			 "hugepages-%llukB/zeroable_hugepages", host_root(), node, kb);
 		if (exists(z->path[z->n]))
 			z->n++;
 	}
@@ -36,7 +30,7 @@ bool zeroable_find(u64 huge_bytes, struct zeroable *z, char *why, size_t n)
 	ksnprintf(why, n, "this kernel has no zeroable_hugepages for %llukB "
 		  "pages (Li Zhe's hugetlb series; %s/sys/devices/system/node/"
 		  "node*/hugepages/hugepages-%llukB/zeroable_hugepages absent "
-		  "or not writable)", kb, root(), kb);
+		  "or not writable)", kb, host_root(), kb);
 	return false;
 }
 
