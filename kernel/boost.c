@@ -4,13 +4,15 @@
  * at once; then, one CPU at a time so that the others are halted as in a
  * one-CPU run (a lone busy core boosts highest), the effective frequency
  * over a busy loop from APERF/MPERF, against the nominal (the TSC's
- * rate, at which MPERF counts).
+ * rate, at which MPERF counts).  The boot CPU's MSR accesses are traced
+ * and said as the other vendor paths' are (kernel/cpulog.h, "msr: boost:").
  */
 #include "arch/x86_64/boost.h"
 #include "arch/x86_64/freq.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/boost.h"
+#include "kernel/cpulog.h"
 #include "kernel/report.h"
 #include "kernel/smp/smp.h"
 #include "kernel/timebase.h"
@@ -27,6 +29,9 @@ static struct boost_cpu boost_cpus[MAX_CPUS];
 static bool boost_done[MAX_CPUS];
 static u32 boost_mode;
 static bool boost_assume;
+/* The boot CPU's accesses, and its index (MAX_CPUS: not run there) */
+static struct msr_trace boost_msrs;
+static u32 boost_bsp = MAX_CPUS;
 
 const struct boost_cpu *boost_of(u32 cpu)
 {
@@ -36,11 +41,15 @@ const struct boost_cpu *boost_of(u32 cpu)
 static void set_here(void *arg)
 {
 	u32 cpu = this_cpu()->cpu;
+	bool bsp = this_cpu() == &percpu_bsp;
 
 	(void)arg;
 	if (cpu >= MAX_CPUS)
 		return;
-	boost_this_cpu(&boost_cpus[cpu], boost_mode, boost_assume);
+	if (bsp)
+		boost_bsp = cpu;
+	boost_this_cpu(&boost_cpus[cpu], boost_mode, boost_assume,
+		       bsp ? &boost_msrs : NULL);
 	boost_done[cpu] = true;
 }
 
@@ -141,6 +150,17 @@ static void print_effect(u32 cpu, const struct boost_cpu *b)
 		       (unsigned long long)b->nominal_khz);
 }
 
+/* The boot CPU's accesses as a vendor path's line; its outcome's words. */
+static void print_msrs(void)
+{
+	char text[320];
+
+	if (boost_bsp >= MAX_CPUS || !boost_done[boost_bsp])
+		return;
+	boost_describe(&boost_cpus[boost_bsp], text, sizeof(text));
+	cpulog_msr("boost", &boost_msrs, text);
+}
+
 void boost_apply(const struct hz_config *c)
 {
 	u32 n = 0, as_asked = 0;
@@ -155,12 +175,15 @@ void boost_apply(const struct hz_config *c)
 	for (u32 cpu = 0; cpu < smp.ncpus && cpu < MAX_CPUS; cpu++)
 		if (smp_is_up(cpu))
 			cpu_set_add(&up, cpu);
+	memset(&boost_msrs, 0, sizeof(boost_msrs));
+	boost_bsp = MAX_CPUS;
 	if (!smp_run(&up, set_here, NULL))
 		return;		/* said, and the run is aborted */
 	for (u32 cpu = 0; cpu < smp.ncpus && cpu < MAX_CPUS; cpu++)
 		if (boost_done[cpu])
 			measure(c, cpu);
 	print_outcomes(&up);
+	print_msrs();
 	for (u32 cpu = 0; cpu < smp.ncpus && cpu < MAX_CPUS; cpu++) {
 		const struct boost_cpu *b = boost_of(cpu);
 

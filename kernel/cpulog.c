@@ -7,14 +7,15 @@
 
 /*
  * Every leaf a primitive, the XSAVE state or a vendor path is chosen by:
- * the identity and feature words, 0AH (Intel's PMU), 0DH (XCR0's
- * components), AMD's 80000021h (LFENCE), each as cpuid_checked() gives
+ * the identity and feature words, 06H (Intel's turbo and HWP), 0AH
+ * (Intel's PMU), 0DH (XCR0's components), 80000007h (AMD's boost), AMD's
+ * 80000021h (LFENCE), each as cpuid_checked() gives
  * it (zero above the CPU's maximum leaf, which leaves 0 and 80000000h say).
  */
 static const struct { u32 leaf, sub; } leaves[] = {
-	{ 0, 0 }, { 1, 0 }, { 7, 0 }, { 0xa, 0 }, { 0xd, 0 },
-	{ 0x80000000, 0 }, { 0x80000001, 0 }, { 0x80000008, 0 },
-	{ 0x80000021, 0 },
+	{ 0, 0 }, { 1, 0 }, { 6, 0 }, { 7, 0 }, { 0xa, 0 }, { 0xd, 0 },
+	{ 0x80000000, 0 }, { 0x80000001, 0 }, { 0x80000007, 0 },
+	{ 0x80000008, 0 }, { 0x80000021, 0 },
 };
 
 void cpulog_cpuid(void)

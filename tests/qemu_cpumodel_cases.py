@@ -22,9 +22,14 @@ inventory (bench=info) with every vendor path's MSRs made to fault
 A QEMU without the model (7.2 has no EPYC-Genoa) skips its boots, saying
 so: `-cpu help` is asked once (hzlib.qemu.cpu_models).
 
-A vendor path more (boost's MSRs): one entry in VENDOR_PATHS (its line
-in the plain boot) and one in FAULTS (its MSRs and its line under
-msr_gp=); both boots of every model then check it.
+Both boots ask boost=off with boost_assume=on (BOOST), so that the boost
+path, which TCG's CPUID would leave with nothing to set, runs its writes:
+TCG ignores AMD's HWCR write and keeps Intel's MISC_ENABLE one.  Its
+outcome line names the model's vendor (boost_vendor).
+
+A vendor path more: one entry in VENDOR_PATHS (its line in the plain
+boot) and one in FAULTS (its MSRs and its line under msr_gp=); both boots
+of every model then check it.
 """
 from __future__ import annotations
 
@@ -50,6 +55,7 @@ FEATURES = {
     "perfctr_core": (0x80000001, 0, "ecx", 23),
     "clzero": (0x80000008, 0, "ebx", 0),
     "lfence_always_serializing": (0x80000021, 0, "eax", 2),
+    "hwp": (0x6, 0, "eax", 7),
 }
 
 
@@ -190,11 +196,41 @@ def pmu_line(g: Guest) -> str:
     return rf"{one}(?:, {one})*; {'amd' if g.amd else 'intel'}: .+"
 
 
+# boost=off with CPUID's boost bit taken as set: lib/boost.c's
+# boost_set() reads the state (boost_read()), tries each path (try_bits():
+# read, and unless already as asked, write and read back), reads it again.
+BOOST = ["boost=off", "boost_assume=on"]
+NOT_AS_ASKED = r' why="not as asked after every path[^"]*"'
+
+
+def boost_line(g: Guest) -> str:
+    if g.amd:
+        rd = "rd 0xc0010015 ok"
+        return (rf"{rd}, {rd}, {rd}; vendor=amd asked=off before=off after=off "
+                r"tried=hwcr:already|"
+                rf"{rd}, {rd}, wr 0xc0010015 ok, {rd}, {rd}; vendor=amd asked=off "
+                rf"before=on after=(?:off tried=hwcr:set|on tried=hwcr:ignored{NOT_AS_ASKED})")
+    if g.has("hwp"):  # not under TCG: PM_ENABLE, then HWP's two, then the request
+        return (r"rd 0x1a0 ok, rd 0x199 (?:ok|#GP), rd 0x770 .*; vendor=intel "
+                r"asked=off .*")
+    st, m = r"(?:on|unknown)", "rd 0x1a0 ok"
+    read = rf"{m}, rd 0x199 (?:ok|#GP)"
+    pc = r"rd 0x199 (?:#GP|ok, wr 0x199 (?:#GP|ok, rd 0x199 (?:ok|#GP)))"
+    return (rf"{read}, {m}, {read}; vendor=intel asked=off before=off after=off "
+            r"tried=misc_enable:already|"
+            rf"{read}, {m}, wr 0x1a0 ok, {m}, {read}; vendor=intel asked=off before={st} "
+            r"after=off tried=misc_enable:set|"
+            rf"{read}, {m}, wr 0x1a0 ok, {m}, {pc}, {read}; vendor=intel asked=off "
+            rf"before={st} after=\w+ tried=misc_enable:ignored,perf_ctl:[\w-]+"
+            rf"(?:{NOT_AS_ASKED})?")
+
+
 VENDOR_PATHS: dict[str, Callable[[Guest], str]] = {
     "lfence": lfence_line,
     "microcode": microcode_line,
     "misc_enable": misc_enable_line,
     "pmu": pmu_line,
+    "boost": boost_line,
 }
 
 
@@ -224,15 +260,32 @@ def pmu_fault(g: Guest) -> tuple[int | None, str]:
                  r"performance counters: a counter MSR faulted under a hypervisor\)")
 
 
+def boost_fault(g: Guest) -> tuple[int | None, str]:
+    """Every read of the state faults, so each path is read-faulted and
+    nothing is written; the state stays unknown, not as asked."""
+    if g.amd:
+        rd = "rd 0xc0010015 #GP"
+        return 0xc0010015, (rf"{rd}, {rd}, {rd}; vendor=amd asked=off before=unknown "
+                            rf"after=unknown tried=hwcr:read-faulted{NOT_AS_ASKED}")
+    read = "rd 0x1a0 #GP, rd 0x199 #GP" + (", rd 0x770 #GP" if g.has("hwp") else "")
+    return 0x1a0, (rf"{read}, rd 0x1a0 #GP, rd 0x199 #GP, {read}; vendor=intel asked=off "
+                   r"before=unknown after=unknown tried=misc_enable:read-faulted,"
+                   rf"perf_ctl:read-faulted{NOT_AS_ASKED}")
+
+
 FAULTS: dict[str, Callable[[Guest], tuple[int | None, str]]] = {
     "lfence": lfence_fault,
     "microcode": microcode_fault,
     "misc_enable": misc_enable_fault,
     "pmu": pmu_fault,
+    "boost": boost_fault,
 }
 
-# Every MSR a FAULTS entry may name, on any vendor: one boot line for all.
-MSR_GP = (0xc0011029, 0x8b, 0x1a0, 0xc0010000, 0xc0010200, 0x186)
+# Every MSR a FAULTS entry may name, on any vendor: one boot line for all
+# (at most MSR_GP_MAX, lib/msrtrace.h).  Boost's: HWCR, and Intel's
+# MISC_ENABLE (with misc_enable's), PERF_CTL, PM_ENABLE, HWP's two.
+MSR_GP = (0xc0011029, 0x8b, 0x1a0, 0xc0010000, 0xc0010200, 0x186,
+          0xc0010015, 0x199, 0x770, 0x771, 0x774)
 
 
 def identity(m: Model) -> Check:
@@ -358,8 +411,22 @@ def counters_say_faulted(res: qemu.BootResult) -> str | None:
     return None
 
 
+def boost_vendor(m: Model) -> Check:
+    """Every "boost: cpus=" outcome line names the model's vendor."""
+    want = "amd" if m.vendor == "AuthenticAMD" else "intel"
+
+    def run(res: qemu.BootResult) -> str | None:
+        got = re.findall(r"(?m)^boost: cpus=\S+ vendor=(\w+) ", ktap.clean(res.log))
+        if not got:
+            return "no boost: outcome line"
+        if set(got) != {want}:
+            return f"boost: outcome lines say vendor={sorted(set(got))}, the model is {want}"
+        return None
+    return run
+
+
 BENCH = ["bench=fault", "folio=2M", "clear=all", "order=contiguous-page",
-         "size=4M", "runs=1", "warmups=0"]
+         "size=4M", "runs=1", "warmups=0"] + BOOST
 
 
 def cases(m: Model) -> list[Case]:
@@ -368,13 +435,15 @@ def cases(m: Model) -> list[Case]:
     return [
         Case(f"cpu-{slug}", cpu=m.cpu, args=BENCH, unable=unable, check=all_of(
             passes, identity(m), cpuid_is_the_model(m), prims_as_cpuid,
-            simd_selftests, vendor_paths)),
+            simd_selftests, vendor_paths, boost_vendor(m))),
         Case(f"cpu-{slug}-msr-gp", cpu=m.cpu, unable=unable,
-             args=["bench=info", "selftest=off", "msr_gp=" + ",".join(f"{x:#x}" for x in MSR_GP)],
+             args=["bench=info", "selftest=off",
+                   "msr_gp=" + ",".join(f"{x:#x}" for x in MSR_GP)] + BOOST,
              check=all_of(passes, expect_log(r"ok 1 info", "the inventory's case"),
                           expect_log(rf"hugezero: msr_gp: {len(MSR_GP)} MSRs made to fault",
                                      "the test-only key said"),
-                          identity(m), faults_reported, counters_say_faulted)),
+                          identity(m), faults_reported, counters_say_faulted,
+                          boost_vendor(m))),
     ]
 
 

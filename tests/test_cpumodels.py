@@ -111,6 +111,30 @@ class Decoding(unittest.TestCase):
                 self.assertTrue(msr is None or msr in cm.MSR_GP, f"{path}: {msr}")
         self.assertLessEqual(len(cm.MSR_GP), 16)   # lib/msrtrace.h MSR_GP_MAX
 
+    def test_boost_lines_as_the_boots_print_them(self) -> None:
+        """The lines of one run (build/test-logs), and what they must not be."""
+        why = ' why="not as asked after every path (tried= says what each did); the run goes on"'
+        amd = cm.Guest(cpuid_log(l0_0=AMD))
+        intel = cm.Guest(cpuid_log(l0_0=(0xd, 0x756e6547, 0x6c65746e, 0x49656e69)))
+        hw = "rd 0xc0010015 ok"
+        ok_amd = (f"{hw}, {hw}, wr 0xc0010015 ok, {hw}, {hw}; vendor=amd asked=off "
+                  f"before=on after=on tried=hwcr:ignored{why}")
+        ok_intel = ("rd 0x1a0 ok, rd 0x199 ok, rd 0x1a0 ok, wr 0x1a0 ok, rd 0x1a0 ok, "
+                    "rd 0x1a0 ok, rd 0x199 ok; vendor=intel asked=off before=on after=off "
+                    "tried=misc_enable:set")
+        self.assertRegex(ok_amd, f"^(?:{cm.boost_line(amd)})$")
+        self.assertRegex(ok_intel, f"^(?:{cm.boost_line(intel)})$")
+        self.assertNotRegex(ok_intel, f"^(?:{cm.boost_line(amd)})$")
+        # a write with no read back is not what try_bits() does
+        self.assertNotRegex(ok_amd.replace(f"wr 0xc0010015 ok, {hw}", "wr 0xc0010015 ok"),
+                            f"^(?:{cm.boost_line(amd)})$")
+        gp = "rd 0xc0010015 #GP"
+        msr, want = cm.boost_fault(amd)
+        self.assertEqual(msr, 0xc0010015)
+        self.assertRegex(f"{gp}, {gp}, {gp}; vendor=amd asked=off before=unknown "
+                         f"after=unknown tried=hwcr:read-faulted{why}", f"^(?:{want})$")
+        self.assertEqual(cm.boost_fault(intel)[0], 0x1a0)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -5,19 +5,19 @@
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/msr.h"
 
+/* @ctx: the struct msr_trace the accesses go to, or NULL */
 static bool guarded_rdmsr(void *ctx, u32 msr, u64 *val)
 {
-	(void)ctx;
-	return rdmsrq_safe(msr, val) == 0;
+	return rdmsrq_traced(ctx, msr, val) == 0;
 }
 
 static bool guarded_wrmsr(void *ctx, u32 msr, u64 val)
 {
-	(void)ctx;
-	return wrmsrq_safe(msr, val) == 0;
+	return wrmsrq_traced(ctx, msr, val) == 0;
 }
 
-void boost_this_cpu(struct boost_cpu *b, u32 mode, bool assume)
+void boost_this_cpu(struct boost_cpu *b, u32 mode, bool assume,
+		    struct msr_trace *t)
 {
 	struct boost_caps c;
 
@@ -29,5 +29,5 @@ void boost_this_cpu(struct boost_cpu *b, u32 mode, bool assume)
 		c.cpb = c.vendor == BOOST_VENDOR_AMD;
 		c.ida = c.vendor == BOOST_VENDOR_INTEL;
 	}
-	boost_set(b, mode, &c, guarded_rdmsr, guarded_wrmsr, NULL);
+	boost_set(b, mode, &c, guarded_rdmsr, guarded_wrmsr, t);
 }

@@ -3,6 +3,7 @@
 #define ARCH_BOOST_H
 
 #include "lib/boost.h"
+#include "lib/msrtrace.h"
 
 /*
  * Turbo / Core Performance Boost on this CPU (lib/boost.c's paths):
@@ -10,8 +11,10 @@
  * (msr.h), so a #GP is a path that faulted, said in @b, never fatal.
  * Call on each CPU to set; @mode BOOST_FIRMWARE only reads.  @assume
  * (test-only, boost_assume=): CPUID's boost bit taken as set, so that
- * QEMU's TCG, which reports none, runs the writes.
+ * QEMU's TCG, which reports none, runs the writes.  @t: where each
+ * access and its outcome go (the boot CPU's "msr: boost:" line), or NULL.
  */
-void boost_this_cpu(struct boost_cpu *b, u32 mode, bool assume);
+void boost_this_cpu(struct boost_cpu *b, u32 mode, bool assume,
+		    struct msr_trace *t);
 
 #endif
