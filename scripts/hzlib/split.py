@@ -255,8 +255,9 @@ def perfbench_line(r: Row) -> str:
                 "window, or a damaged configuration)\n")
     return (f"    as perf bench mem mmap prints it: "
             f"{results.perf_bps(num(r['perfbench_gbps']) * results.GIB)} over "
-            f"{r['perfbench_loops']} loops, the warm-ups in (wall time of mmap + touch "
-            f"loop, all bytes over the summed time); the first loop "
+            f"{r['perfbench_loops']} loops, the warm-ups in (perf's arithmetic on the "
+            f"companion's passes: wall time of mmap + touch loop, all bytes over the "
+            f"summed time); the first loop "
             f"{results.perf_bps(num(r['perfbench_first_gbps']) * results.GIB)}, the "
             f"measured ones {results.perf_bps(num(r['perfbench_measured_gbps']) * results.GIB)}\n")
 

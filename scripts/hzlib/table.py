@@ -198,7 +198,10 @@ def seed_001_linux(s: Side) -> list[Table]:
                      "bytes over its faults' TSC windows, the mean of the runs",
                      "as perf prints it: every pass a loop, the warm-ups in, its mmap and "
                      "touch loop on the wall clock; all bytes over the summed time, no +- "
-                     "(tools/perf/bench/mem-functions.c; docs/companion.md)"]
+                     "(tools/perf/bench/mem-functions.c); perf's arithmetic on the companion's "
+                     "passes, not a perf run: they map with MAP_NORESERVE (hugetlb reserves "
+                     "at the fault, not in mmap) and read the TSC around each store "
+                     "(docs/companion.md)"]
     by_folio = {r[0]: r for r in bare}
     for folio in sorted({pg(str(r["folio"])) for r in faults} | set(by_folio),
                         key=lambda f: folio_bytes(f[6:].replace("B", ""))):
