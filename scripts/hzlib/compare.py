@@ -18,7 +18,11 @@ p-value is 0.05 or more is marked '~' as within noise.  Configurations
 found on one side only are listed, not dropped, with the nearest one of the
 other side and how it differs; what neither side can compare (a skipped,
 failed or unended configuration, a damaged log) is listed as left out,
-and anything but a skip makes the exit status 1.  With pmu=, each pair's counters too:
+and anything but a skip makes the exit status 1.  Each side knows the
+record formats of its boots (records.md): a pair whose figures mean
+something else in one format than in the other (CHANGED) is marked '!',
+says why below the table, and makes the exit status 1 too.  With pmu=,
+each pair's counters too:
 per event the mean per fault and per 4 KiB page on either side
 (counters.py) and the change.  With --a and --b (selection.py) the sides
 are what each selects, in two logs or in one, paired on every dimension but
@@ -83,6 +87,8 @@ class Side:
     runs: list[float] = field(default_factory=list)
     counts: counters.Counts | None = None
     note: str = ""          # results.offered_note() of its rows
+    formats: set[int] = field(default_factory=set)  # of the boots it pools
+    fpu: bool = False       # a SIMD clear under a model (kernel_fpu_* fields)
 
     @property
     def mean(self) -> float:
@@ -111,6 +117,7 @@ def table(boots: list[Boot]) -> Table:
                 k = row_key(row)
                 out.setdefault(k, Side(k)).runs.extend(row["gbps_runs"])  # type: ignore[arg-type]
                 out[k].note = out[k].note or results.offered_note(row)
+                mark_side(out[k], b, [c.rec])
                 counts.setdefault(k, []).append(counters.of(c))
     for k, side in out.items():
         side.counts = counters.pool(counts[k])
@@ -121,11 +128,56 @@ def agg_table(boots: list[Boot]) -> Table:
     """Per-pass aggregate GB/s of every ok group (refused passes have none);
     passes of groups equal in every dimension pooled."""
     out: Table = {}
-    for row in groups.rows(boots):
-        if row["status"] == "ok" and row["gbps_runs"]:
-            k = dims.key(row["dims"])  # type: ignore[arg-type]
-            out.setdefault(k, Side(k)).runs.extend(row["gbps_runs"])  # type: ignore[arg-type]
+    for b in boots:
+        for g, row in groups.boot_groups(b):
+            if row["status"] == "ok" and row["gbps_runs"]:
+                k = dims.key(row["dims"])  # type: ignore[arg-type]
+                out.setdefault(k, Side(k)).runs.extend(row["gbps_runs"])  # type: ignore[arg-type]
+                mark_side(out[k], b, [c.rec for c in g.members])
     return out
+
+
+def record_format(boot: Boot) -> int:
+    """The format of @boot's records: its boot record's `format`, 1
+    where it has none (records.md)."""
+    r = boot.first("boot")
+    try:
+        return int(r.f["format"]) if r and "format" in r.f else 1
+    except ValueError:
+        return 1
+
+
+def mark_side(side: Side, boot: Boot, recs: list[Record]) -> None:
+    """What @side learns from a boot's configuration records @recs: the
+    boot's record format, and whether the kernel ran a SIMD primitive under
+    a model (it records the kernel_fpu_* costs then, and only then: no list
+    of primitives lives here)."""
+    side.formats.add(record_format(boot))
+    side.fpu = side.fpu or any(k.startswith("kernel_fpu_") for r in recs for k in r.f)
+
+
+# What changed meaning between record formats (records.md): (the format
+# that changed it, whether a configuration is affected, why it is not the
+# same measurement).  order=linux with no model is not here: the chunk it
+# resolved to is a dimension, and fits_llc is not one.  compare's own GB/s
+# net a pre-zeroed fault by one pair in every format; a pre-zeroed pair is
+# marked all the same, the kernel's figures for it having changed.
+CHANGED: list[tuple[int, Callable[[dict[str, str], "Side", "Side"], bool], str]] = [
+    (3, lambda d, a, b: d.get("bench") == "fault" and (a.fpu or b.fpu),
+     "format 2 saved FPU registers per call, format 3 per fault (docs/records.md)"),
+    (3, lambda d, a, b: d.get("bench") == "fault" and d.get("prezero", "none") != "none",
+     "format 2's summary netted a pre-zeroed fault by two timer pairs, format 3's by "
+     "one (docs/records.md)"),
+]
+
+
+def unlike(key: Key, a: Side, b: Side) -> list[str]:
+    """Why the figures of @a and @b are not the same measurement: each
+    change of CHANGED that lies between the formats they pool and touches
+    configuration @key (none for a pair within one format)."""
+    fmts, d = a.formats | b.formats, dict(key)
+    return [why for f, hit, why in CHANGED
+            if fmts and min(fmts) < f <= max(fmts) and hit(d, a, b)]
 
 
 class NoScipy(Exception):
@@ -157,6 +209,7 @@ class Pair:
     b: Side
     p: float | None
     untested: str = ""
+    unlike: list[str] = field(default_factory=list)  # unlike()
 
     @property
     def change_pct(self) -> float:
@@ -185,9 +238,9 @@ class Pair:
 def pair(k: Key, a: Side, b: Side) -> Pair:
     try:
         p = welch(a.runs, b.runs)
-        return Pair(k, a, b, p, "fewer than 2 runs" if p is None else "")
+        return Pair(k, a, b, p, "fewer than 2 runs" if p is None else "", unlike(k, a, b))
     except NoScipy:
-        return Pair(k, a, b, None, "no scipy")
+        return Pair(k, a, b, None, "no scipy", unlike(k, a, b))
 
 
 @dataclass
@@ -246,6 +299,8 @@ class Comparison:
     left_out_a: list[str] = field(default_factory=list)
     left_out_b: list[str] = field(default_factory=list)
     same_log: bool = False
+    formats_a: set[int] = field(default_factory=set)
+    formats_b: set[int] = field(default_factory=set)
 
     @property
     def pairs(self) -> list[Pair]:
@@ -257,6 +312,11 @@ class Comparison:
         off log, or a configuration or group that failed or never ended (a
         skip or a refusal is a defined outcome, not damage)."""
         return any(not n.startswith(DEFINED) for n in self.left_out_a + self.left_out_b)
+
+    @property
+    def unlike(self) -> list[str]:
+        """Every reason a pair is not like with like, once each, in order."""
+        return list(dict.fromkeys(w for p in self.pairs for w in p.unlike))
 
 
 # What a left-out note starts with for an outcome the kernel defined.
@@ -339,7 +399,8 @@ def compare(boots_a: list[Boot], boots_b: list[Boot],
     notes_b = selected(lo_b, sel and sel.b)
     return Comparison(section(a[0], b[0]), section(a[1], b[1]),
                       machines(boots_a), machines(boots_b), sel, notes_a, notes_b,
-                      boots_b is boots_a)
+                      boots_b is boots_a, {record_format(bt) for bt in boots_a},
+                      {record_format(bt) for bt in boots_b})
 
 
 def write(a_path: str, b_path: str | None, out: IO[str], sel_a: list[str] | None = None,
@@ -362,7 +423,7 @@ def write(a_path: str, b_path: str | None, out: IO[str], sel_a: list[str] | None
         ("A", a_path, sel and sel.a), ("B", b_path or a_path, sel and sel.b))]
     cmp = compare(boots_a, boots_b, sel)
     show(cmp, "".join(names), out)
-    return 1 if cmp.damaged else 0
+    return 1 if cmp.damaged or cmp.unlike else 0
 
 
 def cell(s: Side) -> str:
@@ -392,6 +453,11 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
                               and not (n in ("backing", "cpu") and n not in d)])
 
     out.write(sides)
+    if len(cmp.formats_a | cmp.formats_b) > 1:
+        out.write(", ".join(f"{side}: record format{'s' if len(f) > 1 else ''} "
+                            + ", ".join(map(str, sorted(f)))
+                            for side, f in (("A", cmp.formats_a), ("B", cmp.formats_b)))
+                  + "\n")
     out.write("GB/s (2^30 B/s, net of the timer) per configuration, mean +- stddev% "
               "over runs; change = B vs A.\n'~' marks a change within noise: Welch's "
               f"t-test on the per-run GB/s, two-sided p >= {ALPHA}.\n")
@@ -409,12 +475,12 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
             out.write(f"WARNING: {side} pools runs of {len(ms)} different machines: "
                       + "; ".join(sorted(ms)) + "\n")
     width = max([len(label(dims.key(d))) for d in everything] + [10])
-    rows(cmp.configs, label, width, out)
+    rows(cmp.configs, label, width, out, cmp.unlike)
     if cmp.aggregates.keys:
         out.write("\naggregates, every CPU of a group at once: GB/s = total bytes / wall "
                   "time per pass (not net of the timer), mean +- stddev% over passes\n")
         out.write(plus_minus(cmp.aggregates, "pass") + "\n")
-        rows(cmp.aggregates, label, width, out)
+        rows(cmp.aggregates, label, width, out, cmp.unlike)
     counterreport.changes(cmp.configs.pairs, label, width, out)
     # One log: what both sides lost is said once.
     both = [n for n in cmp.left_out_a if n in cmp.left_out_b] if cmp.same_log else []
@@ -427,8 +493,16 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
                 out.write(f"  {n}\n")
             if len(notes) > LEFT_OUT_SHOWN:
                 out.write(f"  and {len(notes) - LEFT_OUT_SHOWN} more\n")
+    if cmp.unlike:
+        out.write("\nnot like with like: '!N' marks a pair of records of different "
+                  "formats whose meaning changed between them:\n")
+        for i, why in enumerate(cmp.unlike, 1):
+            out.write(f"  !{i} {why}\n")
     if cmp.damaged:
         out.write("\nWARNING: a measurement is missing (damaged, failed or cut off): "
+                  "exit 1\n")
+    if cmp.unlike:
+        out.write("\nWARNING: a pair is not like with like (record formats differ): "
                   "exit 1\n")
     if any(p.untested == "no scipy" for p in cmp.pairs):
         out.write(f"\n{NO_SCIPY}\n")
@@ -449,7 +523,15 @@ def plus_minus(sec: Section, per: str) -> str:
                                        "given after each row (n=A/B)"))
 
 
-def rows(sec: Section, label: Label, width: int, out: IO[str]) -> None:
+def unlike_mark(p: Pair, reasons: list[str]) -> str:
+    """'  !1' (or '  !1,2'): the numbers under the table of the reasons
+    @p is not like with like; '' for a pair that is."""
+    return ("  !" + ",".join(str(reasons.index(w) + 1) for w in p.unlike)
+            if p.unlike else "")
+
+
+def rows(sec: Section, label: Label, width: int, out: IO[str],
+         reasons: list[str] | None = None) -> None:
     """The rows of both sides, then those of one side only; each with its
     n where they are not all the same."""
     each = len(counts(sec)) > 1
@@ -459,7 +541,7 @@ def rows(sec: Section, label: Label, width: int, out: IO[str]) -> None:
         out.write(f"{label(p.key):<{width}}  {cell(p.a)}  {cell(p.b)}  "
                   f"{p.change_pct:+7.1f}%{mark(p)}"
                   f"{f'  n={len(p.a.runs)}/{len(p.b.runs)}' if each else ''}"
-                  f"{p.a.note or p.b.note}\n")
+                  f"{p.a.note or p.b.note}{unlike_mark(p, reasons or [])}\n")
     for side, only, oname in (("A", sec.only_a, "B"), ("B", sec.only_b, "A")):
         if only:
             out.write(f"\nonly in {side}:\n")
