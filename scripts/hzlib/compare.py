@@ -161,13 +161,14 @@ def mark_side(side: Side, boot: Boot, recs: list[Record]) -> None:
 # same measurement).  order=linux with no model is not here: the chunk it
 # resolved to is a dimension, and fits_llc is not one.  compare's own GB/s
 # net a pre-zeroed fault by one pair in every format; a pre-zeroed pair is
-# marked all the same, the kernel's figures for it having changed.
+# marked all the same: the zeroers themselves changed, and the kernel's
+# figures for it.
 CHANGED: list[tuple[int, Callable[[dict[str, str], "Side", "Side"], bool], str]] = [
     (3, lambda d, a, b: d.get("bench") == "fault" and (a.fpu or b.fpu),
      "format 2 saved FPU registers per call, format 3 per fault (docs/records.md)"),
     (3, lambda d, a, b: d.get("bench") == "fault" and d.get("prezero", "none") != "none",
      "format 2's summary netted a pre-zeroed fault by two timer pairs, format 3's by "
-     "one (docs/records.md)"),
+     "one, and format 3's zeroers take resched points under a model (docs/records.md)"),
 ]
 
 
