@@ -4,8 +4,10 @@
  * at once; then, one CPU at a time so that the others are halted as in a
  * one-CPU run (a lone busy core boosts highest), the effective frequency
  * over a busy loop from APERF/MPERF, against the nominal (the TSC's
- * rate, at which MPERF counts).  The boot CPU's MSR accesses are traced
- * and said as the other vendor paths' are (kernel/cpulog.h, "msr: boost:").
+ * rate, at which MPERF counts) or, with Intel's HWP, the guaranteed
+ * performance where that is higher (boost_reference()).  The boot CPU's
+ * MSR accesses are traced and said as the other vendor paths' are
+ * (kernel/cpulog.h, "msr: boost:").
  */
 #include "arch/x86_64/boost.h"
 #include "arch/x86_64/freq.h"
@@ -139,15 +141,16 @@ static void print_effect(u32 cpu, const struct boost_cpu *b)
 		       check, b->check_why);
 		return;
 	}
-	printk("boost: cpu=%u eff_khz=%llu nominal_khz=%llu%s\n", cpu,
-	       (unsigned long long)b->eff_khz,
-	       (unsigned long long)b->nominal_khz, check);
+	printk("boost: cpu=%u eff_khz=%llu nominal_khz=%llu ref=%s ref_khz=%llu%s\n",
+	       cpu, (unsigned long long)b->eff_khz,
+	       (unsigned long long)b->nominal_khz, boost_ref_names[b->ref],
+	       (unsigned long long)b->ref_khz, check);
 	if (b->check == BOOST_CHECK_OVER)
 		printk("boost: WARNING: cpu %u ran %llu kHz busy, more than %u%% "
-		       "over its nominal %llu kHz with boost=off; its config "
-		       "records say boost_check=over\n", cpu,
+		       "over its reference %llu kHz (%s) with boost=off; its "
+		       "config records say boost_check=over\n", cpu,
 		       (unsigned long long)b->eff_khz, BOOST_OVER_PCT,
-		       (unsigned long long)b->nominal_khz);
+		       (unsigned long long)b->ref_khz, boost_ref_names[b->ref]);
 }
 
 /* The boot CPU's accesses as a vendor path's line; its outcome's words. */
