@@ -4,8 +4,10 @@
  * at once; then, one CPU at a time so that the others are halted as in a
  * one-CPU run (a lone busy core boosts highest), the effective frequency
  * over a busy loop from APERF/MPERF, against the nominal (the TSC's
- * rate, at which MPERF counts).  The boot CPU's MSR accesses are traced
- * and said as the other vendor paths' are (kernel/cpulog.h, "msr: boost:").
+ * rate, at which MPERF counts) or, with Intel's HWP, the guaranteed
+ * performance where that is higher (boost_reference()).  The boot CPU's
+ * MSR accesses are traced and said as the other vendor paths' are
+ * (kernel/cpulog.h, "msr: boost:").
  */
 #include "arch/x86_64/boost.h"
 #include "arch/x86_64/freq.h"
@@ -139,15 +141,16 @@ static void print_effect(u32 cpu, const struct boost_cpu *b)
 		       check, b->check_why);
 		return;
 	}
-	printk("boost: cpu=%u eff_khz=%llu nominal_khz=%llu%s\n", cpu,
-	       (unsigned long long)b->eff_khz,
-	       (unsigned long long)b->nominal_khz, check);
+	printk("boost: cpu=%u eff_khz=%llu nominal_khz=%llu ref=%s ref_khz=%llu%s\n",
+	       cpu, (unsigned long long)b->eff_khz,
+	       (unsigned long long)b->nominal_khz, boost_ref_names[b->ref],
+	       (unsigned long long)b->ref_khz, check);
 	if (b->check == BOOST_CHECK_OVER)
 		printk("boost: WARNING: cpu %u ran %llu kHz busy, more than %u%% "
-		       "over its nominal %llu kHz with boost=off; its config "
-		       "records say boost_check=over\n", cpu,
+		       "over its reference %llu kHz (%s) with boost=off; its "
+		       "config records say boost_check=over\n", cpu,
 		       (unsigned long long)b->eff_khz, BOOST_OVER_PCT,
-		       (unsigned long long)b->nominal_khz);
+		       (unsigned long long)b->ref_khz, boost_ref_names[b->ref]);
 }
 
 /* The boot CPU's accesses as a vendor path's line; its outcome's words. */
@@ -161,10 +164,38 @@ static void print_msrs(void)
 	cpulog_msr("boost", &boost_msrs, text);
 }
 
+/*
+ * An aborted smp_run() (an IPI that could not be sent) leaves the CPUs
+ * before the one that failed set, the rest not asked and the boot CPU
+ * not run: the ones that did their part are said and recorded as in a
+ * whole run, unmeasured, since the run is over; the others are named.
+ * QEMU always delivers an IPI and no test-only key fails one (ap_fail=
+ * keeps a CPU from coming up, so it is never asked), so this path shares
+ * every line but the naming with the whole run's, which boots test.
+ */
+static void say_unanswered(const struct hz_config *c, const struct cpu_set *up)
+{
+	struct cpu_set missed;
+	char list[128];
+
+	memset(&missed, 0, sizeof(missed));
+	for (u32 cpu = 0; cpu < smp.ncpus && cpu < MAX_CPUS; cpu++) {
+		if (boost_done[cpu] && cpu_set_has(&c->cpus, cpu))
+			boost_check(&boost_cpus[cpu], false, 0, 0,
+				    "the run was aborted before the check");
+		if (cpu_set_has(up, cpu) && !boost_done[cpu])
+			cpu_set_add(&missed, cpu);
+	}
+	cpulist_format(&missed, list, sizeof(list));
+	printk("boost: cpus=%s did not answer (the run is aborted): their "
+	       "boost is not known, no boost record\n", list);
+}
+
 void boost_apply(const struct hz_config *c)
 {
 	u32 n = 0, as_asked = 0;
-	struct cpu_set up;
+	struct cpu_set up, done;
+	bool ran;
 
 	boost_mode = c->boost;
 	boost_assume = c->boost_assume;
@@ -176,13 +207,19 @@ void boost_apply(const struct hz_config *c)
 		if (smp_is_up(cpu))
 			cpu_set_add(&up, cpu);
 	memset(&boost_msrs, 0, sizeof(boost_msrs));
+	memset(boost_done, 0, sizeof(boost_done));
 	boost_bsp = MAX_CPUS;
-	if (!smp_run(&up, set_here, NULL))
-		return;		/* said, and the run is aborted */
+	ran = smp_run(&up, set_here, NULL);	/* false: said, run aborted */
+	memset(&done, 0, sizeof(done));
 	for (u32 cpu = 0; cpu < smp.ncpus && cpu < MAX_CPUS; cpu++)
-		if (boost_done[cpu])
-			measure(c, cpu);
-	print_outcomes(&up);
+		if (boost_done[cpu]) {
+			cpu_set_add(&done, cpu);
+			if (ran)
+				measure(c, cpu);
+		}
+	if (!ran)
+		say_unanswered(c, &up);
+	print_outcomes(&done);
 	print_msrs();
 	for (u32 cpu = 0; cpu < smp.ncpus && cpu < MAX_CPUS; cpu++) {
 		const struct boost_cpu *b = boost_of(cpu);

@@ -37,6 +37,7 @@ const char *const boost_state_names[] = { "unknown", "none", "off", "on", NULL }
 const char *const boost_try_names[] = { "-", "set", "already", "ignored",
 					"read-faulted", "write-faulted", NULL };
 const char *const boost_check_names[] = { "-", "unmeasured", "ok", "over", NULL };
+const char *const boost_ref_names[] = { "tsc", "hwp-guaranteed", NULL };
 
 static const char no_cpb[] =
 	"no Core Performance Boost (CPUID 80000007h:EDX[9] clear)";
@@ -119,6 +120,14 @@ static u32 hwp_state(const struct boost_regs *r)
 	    HWP_MAX_PERF(req) <= HWP_GUARANTEED_PERF(cap))
 		return BOOST_STATE_OFF;
 	return BOOST_STATE_ON;
+}
+
+/* HWP's guaranteed ratio in @r, with HWP on and its capabilities read; 0 */
+static u32 hwp_guaranteed(const struct boost_caps *c, const struct boost_regs *r)
+{
+	if (!hwp_on(c, r) || !has(r, BOOST_HWP_CAP))
+		return 0;
+	return (u32)HWP_GUARANTEED_PERF(r->v[BOOST_HWP_CAP]);
 }
 
 u32 boost_state_of(const struct boost_caps *c, bool present,
@@ -247,6 +256,7 @@ void boost_set(struct boost_cpu *b, u32 mode, const struct boost_caps *c,
 {
 	const struct msr_ops o = { rd, wr, ctx };
 	bool off = mode == BOOST_OFF;
+	u32 g;
 
 	memset(b, 0, sizeof(*b));
 	b->mode = mode;
@@ -254,6 +264,7 @@ void boost_set(struct boost_cpu *b, u32 mode, const struct boost_caps *c,
 	boost_read(c, &b->before, rd, ctx);
 	b->why = absent(b);
 	b->state_before = boost_state_of(c, b->present, &b->before);
+	b->hwp_guaranteed = hwp_guaranteed(c, &b->before);
 	if (mode == BOOST_FIRMWARE || !b->present) {
 		b->after = b->before;
 		b->state_after = b->state_before;
@@ -266,6 +277,9 @@ void boost_set(struct boost_cpu *b, u32 mode, const struct boost_caps *c,
 		set_intel(b, off, &o);
 	boost_read(c, &b->after, rd, ctx);
 	b->state_after = boost_state_of(c, b->present, &b->after);
+	g = hwp_guaranteed(c, &b->after);	/* as left, where read */
+	if (g)
+		b->hwp_guaranteed = g;
 	if (!boost_as_asked(b))
 		b->why = none_took;
 }
@@ -282,18 +296,39 @@ bool boost_as_asked(const struct boost_cpu *b)
 	return true;
 }
 
+/*
+ * boost=off puts HWP's maximum at the guaranteed performance
+ * (set_hwp()), which some parts rate above the TSC's: held against the
+ * TSC alone, a CPU set as asked would read over.  HWP's units are taken
+ * as 100 MHz, as intel_pstate's core_get_scaling(); its hybrid parts'
+ * P-cores count less per unit (hybrid_get_cpu_scaling(): 78741 kHz and
+ * up), where this reference is the looser one (docs/hardware.md).
+ */
+u64 boost_reference(const struct boost_cpu *b, u64 nominal_khz, u32 *ref)
+{
+	u64 g = (u64)b->hwp_guaranteed * BOOST_HWP_UNIT_KHZ;
+
+	*ref = g > nominal_khz ? BOOST_REF_HWP_GUARANTEED : BOOST_REF_TSC;
+	return g > nominal_khz ? g : nominal_khz;
+}
+
 void boost_check(struct boost_cpu *b, bool measured, u64 eff_khz,
 		 u64 nominal_khz, const char *why)
 {
+	u32 ref = BOOST_REF_TSC;
+	u64 ref_khz = boost_reference(b, nominal_khz, &ref);
+
 	b->measured = measured;
 	b->eff_khz = measured ? eff_khz : 0;
 	b->nominal_khz = measured ? nominal_khz : 0;
+	b->ref = measured ? ref : BOOST_REF_TSC;
+	b->ref_khz = measured ? ref_khz : 0;
 	b->check_why = measured ? NULL : why;
 	if (b->mode != BOOST_OFF)
 		b->check = BOOST_CHECK_NONE;
 	else if (!measured)
 		b->check = BOOST_CHECK_UNMEASURED;
-	else if (eff_khz * 100 > nominal_khz * (100 + BOOST_OVER_PCT))
+	else if (eff_khz * 100 > ref_khz * (100 + BOOST_OVER_PCT))
 		b->check = BOOST_CHECK_OVER;
 	else
 		b->check = BOOST_CHECK_OK;
@@ -388,9 +423,13 @@ void boost_rec(struct rec_writer *w, u32 cpu, const struct boost_cpu *b)
 	rec_regs(&r, &b->before, "before");
 	if (b->mode != BOOST_FIRMWARE && b->present)
 		rec_regs(&r, &b->after, "after");
+	if (b->hwp_guaranteed)
+		rec_u64(&r, "hwp_guaranteed", b->hwp_guaranteed);
 	if (b->measured) {
 		rec_u64(&r, "eff_khz", b->eff_khz);
 		rec_u64(&r, "nominal_khz", b->nominal_khz);
+		rec_str(&r, "ref", boost_ref_names[b->ref]);
+		rec_u64(&r, "ref_khz", b->ref_khz);
 	}
 	if (b->check != BOOST_CHECK_NONE)
 		rec_str(&r, "check", boost_check_names[b->check]);
@@ -405,6 +444,8 @@ void boost_rec_config(struct rec *r, const struct boost_cpu *b)
 	if (b->check == BOOST_CHECK_NONE)
 		return;
 	rec_str(r, "boost_check", boost_check_names[b->check]);
-	if (b->measured)
+	if (b->measured) {
 		rec_u64(r, "boost_eff_khz", b->eff_khz);
+		rec_str(r, "boost_ref", boost_ref_names[b->ref]);
+	}
 }

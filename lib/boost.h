@@ -78,8 +78,18 @@ extern const char *const boost_try_names[];
 enum boost_check { BOOST_CHECK_NONE, BOOST_CHECK_UNMEASURED, BOOST_CHECK_OK,
 		   BOOST_CHECK_OVER };
 extern const char *const boost_check_names[];
-/* boost=off: the effective frequency may exceed the nominal by this. */
+/* boost=off: the effective frequency may exceed the reference by this. */
 #define BOOST_OVER_PCT 2
+/*
+ * What the check holds the effective frequency against: the TSC's rate
+ * (nominal), or, on Intel with HWP enabled, the guaranteed performance
+ * where it is above that, since boost=off puts HWP's maximum there.
+ */
+enum boost_ref { BOOST_REF_TSC, BOOST_REF_HWP_GUARANTEED };
+extern const char *const boost_ref_names[];
+/* kHz per HWP performance unit on Intel's non-hybrid cores (Linux's
+ * intel_pstate.c core_get_scaling(): 100 MHz, the bus clock). */
+#define BOOST_HWP_UNIT_KHZ 100000
 
 /* One CPU: what was asked, found, tried and left. */
 struct boost_cpu {
@@ -94,6 +104,9 @@ struct boost_cpu {
 	u32 check;		/* enum boost_check */
 	bool measured;
 	u64 eff_khz, nominal_khz;
+	u32 hwp_guaranteed;	/* HWP_CAPABILITIES[15:8] with HWP on; 0 */
+	u32 ref;		/* enum boost_ref, when measured */
+	u64 ref_khz;		/* what eff_khz is held against */
 	const char *check_why;	/* why unmeasured */
 };
 
@@ -119,11 +132,17 @@ void boost_set(struct boost_cpu *b, u32 mode, const struct boost_caps *c,
 bool boost_as_asked(const struct boost_cpu *b);
 /*
  * The effect measured after (@measured: @eff_khz against @nominal_khz;
- * else @why): with boost=off, over when @eff_khz exceeds @nominal_khz
- * by more than BOOST_OVER_PCT percent.
+ * else @why): with boost=off, over when @eff_khz exceeds the reference
+ * (boost_reference()) by more than BOOST_OVER_PCT percent.
  */
 void boost_check(struct boost_cpu *b, bool measured, u64 eff_khz,
 		 u64 nominal_khz, const char *why);
+/*
+ * The reference for @b measured against @nominal_khz: the larger of it
+ * and, with Intel's HWP enabled, b->hwp_guaranteed in kHz (@ref: which
+ * it is).
+ */
+u64 boost_reference(const struct boost_cpu *b, u64 nominal_khz, u32 *ref);
 /* Whether two CPUs' outcomes read the same (one console line for both). */
 bool boost_same(const struct boost_cpu *a, const struct boost_cpu *b);
 /*

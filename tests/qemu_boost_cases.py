@@ -50,8 +50,10 @@ def said(asked: str, ncpus: int) -> Check:
         if sorted(cpus) != list(range(ncpus)):
             return f"outcome lines name cpus {sorted(cpus)}, expected 0-{ncpus - 1}"
         log = ktap.clean(res.log)
-        if not re.search(r"boost: cpu=0 eff_khz=(?:\d+ nominal_khz=\d+|unmeasured)", log):
-            return "no effect line for cpu 0"
+        # TCG has no HWP: the reference is the TSC's rate
+        if not re.search(r"boost: cpu=0 eff_khz=(?:\d+ nominal_khz=(\d+) ref=tsc "
+                         r"ref_khz=\1\b|unmeasured)", log):
+            return "no effect line for cpu 0 (eff_khz against ref=tsc, or unmeasured)"
         want = rf"boost: asked={asked} cpus={ncpus} as_asked=(\d+) not_as_asked=(\d+)"
         m = re.search(want, log)
         if not m or int(m.group(1)) + int(m.group(2)) != ncpus:
@@ -101,6 +103,8 @@ def recorded(asked: str, ncpus: int) -> Check:
                        f"record after={by_cpu[cpu].f.get('after')}"
             if asked == "off" and c.f.get("boost_check") not in ("ok", "over", "unmeasured"):
                 return f"config boost_check={c.f.get('boost_check')} with boost=off"
+            if "boost_eff_khz" in c.f and c.f.get("boost_ref") != "tsc":
+                return f"config boost_ref={c.f.get('boost_ref')}, expected tsc (no HWP)"
             if asked != "off" and "boost_check" in c.f:
                 return f"config boost_check with boost={asked}"
         return None

@@ -52,6 +52,7 @@ BOOKKEEPING: dict[str, str] = {
     "boost_state": "what this CPU's boost MSRs held after boost= set them: the machine's state",
     "boost_check": "boost=off: whether the CPU stayed within 2% of nominal, measured",
     "boost_eff_khz": "the CPU's effective frequency in the boost check: a measurement",
+    "boost_ref": "what the boost check held boost_eff_khz against: the machine's",
     # All CPUs at once (docs/smp.md): the CPUs of one group ran one
     # configuration together, each its own row; cpus and numa say what ran.
     "ncpus": "how many CPUs cpus lists: follows from cpus",

@@ -435,6 +435,72 @@ TEST(boost_check_two_percent)
 	EXPECT_EQ(b.eff_khz, 3500000);
 }
 
+/* An Intel CPU with HWP on (guaranteed 0x1c: 2.8 GHz), boost=off set. */
+static void hwp_off(struct boost_cpu *b, struct fake_cpu *f, u64 pm_enable,
+		    bool cap_gp)
+{
+	struct boost_caps c;
+
+	memset(f, 0, sizeof(*f));
+	boost_caps_decode(&c, "GenuineIntel", IDA | HWP, 0);
+	add(f, MSR_IA32_MISC_ENABLE, MISC_FW);
+	add(f, MSR_IA32_PERF_CTL, PERF_FW);
+	add(f, MSR_PM_ENABLE, pm_enable);
+	add(f, MSR_HWP_CAPABILITIES, HWP_CAP)->gp_read = cap_gp;
+	add(f, MSR_HWP_REQUEST, HWP_REQ);
+	boost_set(b, BOOST_OFF, &c, fake_rd, fake_wr, f);
+}
+
+TEST(boost_check_hwp_reference)
+{
+	struct fake_cpu f;
+	struct boost_cpu b;
+	u32 ref = ~0u;
+
+	/* HWP's maximum at guaranteed (28 x 100 MHz) above a 2 GHz TSC:
+	 * 2.85 GHz is within 2% of it, not 42% over nominal */
+	hwp_off(&b, &f, 1, false);
+	EXPECT_EQ(b.hwp_guaranteed, 0x1c);
+	EXPECT_EQ(boost_reference(&b, 2000000, &ref), 2800000);
+	EXPECT_EQ(ref, BOOST_REF_HWP_GUARANTEED);
+	boost_check(&b, true, 2850000, 2000000, NULL);
+	EXPECT_EQ(b.check, BOOST_CHECK_OK);
+	EXPECT_EQ(b.ref, BOOST_REF_HWP_GUARANTEED);
+	EXPECT_EQ(b.ref_khz, 2800000);
+	EXPECT_EQ(b.nominal_khz, 2000000);
+	boost_check(&b, true, 2856001, 2000000, NULL);
+	EXPECT_EQ(b.check, BOOST_CHECK_OVER);
+
+	/* guaranteed below the TSC's rate: the TSC stays the reference */
+	EXPECT_EQ(boost_reference(&b, 3000000, &ref), 3000000);
+	EXPECT_EQ(ref, BOOST_REF_TSC);
+	boost_check(&b, true, 3070000, 3000000, NULL);
+	EXPECT_EQ(b.check, BOOST_CHECK_OVER);
+	EXPECT_EQ(b.ref, BOOST_REF_TSC);
+	/* equal: the TSC's, the one that needs no unit */
+	EXPECT_EQ(boost_reference(&b, 2800000, &ref), 2800000);
+	EXPECT_EQ(ref, BOOST_REF_TSC);
+
+	/* HWP present but not enabled: PERF_CTL governs, no guaranteed */
+	hwp_off(&b, &f, 0, false);
+	EXPECT_EQ(b.hwp_guaranteed, 0);
+	boost_check(&b, true, 2850000, 2000000, NULL);
+	EXPECT_EQ(b.ref, BOOST_REF_TSC);
+	EXPECT_EQ(b.check, BOOST_CHECK_OVER);
+
+	/* HWP_CAPABILITIES unreadable: no guaranteed to hold it against */
+	hwp_off(&b, &f, 1, true);
+	EXPECT_EQ(b.hwp_guaranteed, 0);
+	EXPECT_EQ(boost_reference(&b, 2000000, &ref), 2000000);
+	EXPECT_EQ(ref, BOOST_REF_TSC);
+
+	/* unmeasured: no reference kept */
+	hwp_off(&b, &f, 1, false);
+	boost_check(&b, false, 0, 0, "MPERF did not count over the loop");
+	EXPECT_EQ(b.ref_khz, 0);
+	EXPECT_EQ(b.check, BOOST_CHECK_UNMEASURED);
+}
+
 static char rec_line[1200];
 
 static void keep(void *ctx, const char *line)
@@ -443,13 +509,22 @@ static void keep(void *ctx, const char *line)
 	strncpy(rec_line, line, sizeof(rec_line) - 1);
 }
 
+/* A config record with @b's fields alone, into rec_line */
+static void config_rec(struct rec_writer *w, const struct boost_cpu *b)
+{
+	struct rec r;
+
+	rec_begin(w, &r, "config");
+	boost_rec_config(&r, b);
+	rec_end(w, &r);
+}
+
 TEST(boost_records)
 {
 	struct fake_cpu f = { 0 };
 	struct rec_writer w;
 	struct boost_caps c;
 	struct boost_cpu b;
-	struct rec r;
 	char *end;
 
 	boost_caps_decode(&c, "AuthenticAMD", 0, CPB);
@@ -465,13 +540,12 @@ TEST(boost_records)
 	EXPECT_STR(rec_line, "@hz1 1 boost cpu=3 asked=off vendor=amd cpb=1 "
 		   "before=on after=off tried=hwcr:set hwcr_before=0x30010 "
 		   "hwcr_after=0x2030010 eff_khz=2100000 nominal_khz=2000000 "
-		   "check=over");
+		   "ref=tsc ref_khz=2000000 check=over");
 
-	rec_begin(&w, &r, "config");
-	boost_rec_config(&r, &b);
-	rec_end(&w, &r);
+	config_rec(&w, &b);
 	EXPECT(strstr(rec_line, "config boost_state=off boost_check=over "
-		      "boost_eff_khz=2100000 #") != NULL, "%s", rec_line);
+		      "boost_eff_khz=2100000 boost_ref=tsc #") != NULL, "%s",
+	       rec_line);
 
 	/* a faulted read says so; firmware has no after */
 	f.m[0].gp_read = true;
@@ -481,9 +555,26 @@ TEST(boost_records)
 	EXPECT(strstr(rec_line, "before=unknown after=unknown tried=none "
 		      "hwcr_before=fault eff_why=\"no APERF/MPERF (CPUID 06H:ECX[0] "
 		      "clear)\" #") != NULL, "%s", rec_line);
-	rec_begin(&w, &r, "config");
-	boost_rec_config(&r, &b);
-	rec_end(&w, &r);
+	config_rec(&w, &b);
 	EXPECT(strstr(rec_line, "config boost_state=unknown #") != NULL, "%s",
 	       rec_line);
+}
+
+TEST(boost_records_hwp_reference)
+{
+	struct fake_cpu f;
+	struct rec_writer w;
+	struct boost_cpu b;
+
+	hwp_off(&b, &f, 1, false);
+	boost_check(&b, true, 2850000, 2000000, NULL);
+	rec_writer_init(&w, keep, NULL);
+	boost_rec(&w, 1, &b);
+	EXPECT(strstr(rec_line, " hwp_guaranteed=28 eff_khz=2850000 "
+		      "nominal_khz=2000000 ref=hwp-guaranteed ref_khz=2800000 "
+		      "check=ok #") != NULL, "%s", rec_line);
+	config_rec(&w, &b);
+	EXPECT(strstr(rec_line, "config boost_state=off boost_check=ok "
+		      "boost_eff_khz=2850000 boost_ref=hwp-guaranteed #") != NULL,
+	       "%s", rec_line);
 }
