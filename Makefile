@@ -23,6 +23,13 @@ TREE_H := $(TREE)/tree_prims.h
 TREE_INC := -include $(TREE_H)
 TREE_OBJS := $(TREE)/clear_page_64.o $(TREE)/tree_wrap.asm.o
 endif
+# Which tree, if any, this build directory holds: naming another (or
+# none) rebuilds what it changes, never links objects of two.
+TREE_STAMP := $(BUILD)/linux-tree.stamp
+$(shell mkdir -p $(BUILD) && { echo '$(LINUX)' | cmp -s - $(TREE_STAMP) || \
+	echo '$(LINUX)' > $(TREE_STAMP); })
+$(TREE_STAMP):
+	@mkdir -p $(dir $@) && echo '$(LINUX)' > $@
 
 # One short line per step, as Kbuild prints them ("  CC      kernel/main.o");
 # `make V=1` shows every command in full.
@@ -69,7 +76,7 @@ HOST_TEST_SRCS := $(wildcard tests/host/*.c)
 .PHONY: all iso netboot run test test-host test-smp8 setup clean bench
 all: $(BUILD)/hugezero.elf $(BUILD)/hugezero-linux
 
-$(BUILD)/k/%.o: %.c $(TREE_H)
+$(BUILD)/k/%.o: %.c $(TREE_H) $(TREE_STAMP)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$*.o)
 	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
@@ -84,7 +91,7 @@ ifneq ($(LINUX),)
 # assembler, which names the tree's file and line (--fatal-warnings: its
 # warnings too).  The object has no relocations: the kernel and the
 # companion link the same one.
-$(TREE)/clear_page_64.o: $(TREE_SRC) $(wildcard arch/x86_64/linux-tree/include/*/*.h)
+$(TREE)/clear_page_64.o: $(TREE_SRC) $(TREE_STAMP) $(wildcard arch/x86_64/linux-tree/include/*/*.h)
 	@mkdir -p $(dir $@)
 	$(call quiet,AS,$(TREE_SRC))
 	$(Q)$(CC) -c -x assembler-with-cpp -nostdinc -Iarch/x86_64/linux-tree/include \
@@ -148,12 +155,12 @@ $(BUILD)/host/unit: $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) $(HOST_HOSTED) 
 COMPANION_SRCS := $(wildcard hosted/*.c) $(LIB_SRCS) arch/x86_64/clear.c \
 	arch/x86_64/cpuid.c
 COMPANION_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
-	-fno-omit-frame-pointer -include hosted/rename.h $(TEST_PRIM)
-$(BUILD)/hugezero-linux: $(COMPANION_SRCS) $(BUILD)/host/clear.o \
-		$(wildcard hosted/*.h lib/*.h arch/x86_64/*.h)
+	-fno-omit-frame-pointer -include hosted/rename.h $(TEST_PRIM) $(TREE_INC)
+$(BUILD)/hugezero-linux: $(COMPANION_SRCS) $(BUILD)/host/clear.o $(TREE_OBJS) \
+		$(TREE_H) $(TREE_STAMP) $(wildcard hosted/*.h lib/*.h arch/x86_64/*.h)
 	$(call quiet,HOSTCC,$@)
 	$(Q)$(HOSTCC) $(COMPANION_CFLAGS) -o $@ $(COMPANION_SRCS) $(BUILD)/host/clear.o \
-		-pthread
+		$(TREE_OBJS) -pthread
 
 $(BUILD)/hugezero-plain: hosted/plain/plain.c
 	@mkdir -p $(dir $@)

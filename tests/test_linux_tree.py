@@ -28,11 +28,28 @@ TARBALL = Path("/usr/src/linux-source-6.12.tar.xz")
 
 
 def build(tree: Path, name: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """The kernel and the companion built with make LINUX=@tree."""
     out = Path("build") / f"test-tree-{name}"
     r = subprocess.run(["make", "--no-print-directory", f"LINUX={tree}",
-                        f"BUILD={out}", f"{out}/hugezero.elf"], cwd=ROOT,
+                        f"BUILD={out}", f"{out}/hugezero.elf",
+                        f"{out}/hugezero-linux"], cwd=ROOT,
                        capture_output=True, text=True)
     return r, ROOT / out
+
+
+def said(out: Path) -> str:
+    """What the build said of the tree's routines (scripts/linux-tree)."""
+    return (out / "linux-tree" / "tree.txt").read_text()
+
+
+def bare(out: Path, clear: str) -> str:
+    """The companion's bare mode (verified) of @clear over 2M folios."""
+    r = subprocess.run([str(out / "hugezero-linux"), "bench=bare", "folio=2M",
+                        "size=4M", f"clear={clear}", "order=contiguous-page",
+                        "runs=1", "warmups=0"], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr[-800:]
+    return r.stderr
 
 
 def prim_names(*flags: str) -> list[str]:
@@ -94,8 +111,8 @@ class Built(unittest.TestCase):
     def test_6x_form(self) -> None:
         r, out = build(TREES / "v6.x", "v6.x")
         self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
-        self.assertRegex(r.stdout, r"linux-orig: clear_page_orig .*once per 4K page")
-        self.assertRegex(r.stdout, r"left out: clear_user_erms: a user-copy routine")
+        self.assertRegex(said(out), r"linux-orig: clear_page_orig .*once per 4K page")
+        self.assertRegex(said(out), r"left out: clear_user_erms: a user-copy routine")
         nm = subprocess.run(["nm", str(out / "hugezero.elf")], capture_output=True,
                             text=True, check=True).stdout
         for sym in ("clear_page_orig", "clear_page_rep", "clear_page_erms",
@@ -106,10 +123,23 @@ class Built(unittest.TestCase):
     def test_70_form_boots(self) -> None:
         r, out = build(TREES / "v7.0", "v7.0")
         self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
-        self.assertRegex(r.stdout, r"linux-unrolled: __clear_pages_unrolled .*over the range")
-        self.assertRegex(r.stdout, r"left out: rep_stos_alternative")
+        self.assertRegex(said(out), r"linux-unrolled: __clear_pages_unrolled .*over the range")
+        self.assertRegex(said(out), r"left out: rep_stos_alternative")
         log = boot(out / "hugezero.elf", "linux-unrolled")
         self.assertRegex(log, r"ok \d+ 2M\.linux-unrolled\.contiguous-page")
+        self.assertIn("ok   bare.2M.linux-unrolled.contiguous-page",
+                      bare(out, "linux-unrolled"))
+
+    def test_another_tree_same_build(self) -> None:
+        """Naming another tree in a build directory rebuilds what it
+        changes: no rows of one tree with the objects of the other."""
+        for tree in ("v7.0", "v6.x"):
+            r, out = build(TREES / tree, "switch")
+            self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+        nm = subprocess.run(["nm", str(out / "hugezero.elf")], capture_output=True,
+                            text=True, check=True).stdout
+        self.assertIn("linux_tree_orig", nm)
+        self.assertNotIn("linux_tree_unrolled", nm)
 
 
 class Debian612(unittest.TestCase):
@@ -124,10 +154,12 @@ class Debian612(unittest.TestCase):
     def test_boots_its_routines(self) -> None:
         r, out = build(DEBIAN, "linux-6.12")
         self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
-        self.assertRegex(r.stdout, r"left out: rep_stos_alternative")
+        self.assertRegex(said(out), r"left out: rep_stos_alternative")
         log = boot(out / "hugezero.elf", "linux-orig,linux-rep,linux-erms")
+        err = bare(out, "linux-orig,linux-rep,linux-erms")
         for name in ("linux-orig", "linux-rep", "linux-erms"):
             self.assertRegex(log, rf"ok \d+ 2M\.{name}\.contiguous-page")
+            self.assertIn(f"ok   bare.2M.{name}.contiguous-page", err)
 
 
 if __name__ == "__main__":

@@ -110,7 +110,9 @@ def wrappers(used: list[Known], src: str) -> str:
 
 
 def generate(nm: str, obj: Path, src: str, out: Path) -> list[str]:
-    """Write out/tree_prims.h and out/tree_wrap.asm; return the messages."""
+    """Write out/tree_prims.h, out/tree_wrap.asm and the messages it
+    returns, one line each, to out/tree.txt (kept for a build that is
+    already up to date)."""
     used, left = split(text_symbols(nm, obj))
     if not used:
         raise TreeError(
@@ -123,6 +125,7 @@ def generate(nm: str, obj: Path, src: str, out: Path) -> list[str]:
     (out / "tree_wrap.asm").write_text(wrappers(used, src))
     msgs = [f"linux-{k.short}: {k.routine} ({k.what})" for k in used]
     msgs += [f"left out: {s}: {why}" for s, why in left]
+    (out / "tree.txt").write_text("".join(m + "\n" for m in msgs))
     return msgs
 
 
