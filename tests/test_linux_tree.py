@@ -3,9 +3,9 @@
 
 The trees in tests/data/linux-trees were written for these tests in
 Linux's macro style (no Linux code): the merged 7.0 form (a range
-routine), a 6.x form (three per-page routines), an unknown macro, a
-missing file, and a file with no routine of a known convention.  The
-real tree is Debian's linux-source-6.12, unpacked by
+routine), a 6.x form (three per-page routines), an unknown macro and
+directive, a missing file, and a file with no routine of a known
+convention.  The real tree is Debian's linux-source-6.12, unpacked by
 `scripts/setup.sh --linux-source`; without it those cases skip."""
 from __future__ import annotations
 
@@ -80,6 +80,13 @@ class Refused(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn(f"{tree}/{SOURCE}:12: Error:", r.stdout + r.stderr,
                       "the assembler names the tree's file and line")
+
+    def test_unknown_directive(self) -> None:
+        tree = TREES / "unknown-directive"
+        r, _ = build(tree, "unknown-directive")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"{tree}/{SOURCE}:11: Error: unknown pseudo-op",
+                      r.stdout + r.stderr)
 
     def test_missing_file(self) -> None:
         tree = TREES / "missing"
