@@ -33,6 +33,7 @@ PRIVATE_DEBS="qemu-system-x86 qemu-system-common qemu-system-data seabios"
 
 LINUX_SOURCE=linux-source-6.12
 LINUX_TARBALL=${HZ_SETUP_LINUX_TARBALL:-/usr/src/$LINUX_SOURCE.tar.xz}
+LINUX_OUT=${HZ_SETUP_LINUX_OUT:-$ROOT/build/$LINUX_SOURCE}
 
 dry=0 backports=0 private="" linux_source=0
 [ "${CI:-}" = true ] && backports=1
@@ -209,11 +210,14 @@ fi
 
 # Two files of the tree only (xz is read to the second: some seconds).
 if [ $linux_source = 1 ]; then
-	out=$ROOT/build/$LINUX_SOURCE
+	out=$LINUX_OUT
 	if [ -f "$out/arch/x86/lib/clear_page_64.S" ] && [ "$out/Makefile" -nt "$LINUX_TARBALL" ]; then
 		:
 	elif [ $dry = 1 ]; then
 		echo "setup: would unpack Makefile and arch/x86/lib/clear_page_64.S of $LINUX_TARBALL into $out"
+	elif [ ! -f "$LINUX_TARBALL" ]; then
+		echo "setup: no $LINUX_TARBALL after installing $LINUX_SOURCE" >&2
+		exit 1
 	else
 		echo "setup: unpacking Makefile and arch/x86/lib/clear_page_64.S of $LINUX_TARBALL into $out"
 		rm -rf "$out"
