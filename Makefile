@@ -10,6 +10,27 @@ TEST_PRIM := -DHZ_TEST_PRIM
 endif
 PYTHON ?= /usr/bin/python3
 
+# make LINUX=DIR: DIR/arch/x86/lib/clear_page_64.S's routines as primitives
+# of their own, linux-SHORT (docs/linux-tree.md), assembled with our
+# stand-in headers (arch/x86_64/linux-tree/include) into $(TREE).
+ifneq ($(LINUX),)
+TREE_SRC := $(LINUX)/arch/x86/lib/clear_page_64.S
+ifeq ($(wildcard $(TREE_SRC)),)
+$(error LINUX=$(LINUX): no $(TREE_SRC): make LINUX= builds the clearing routines of a Linux tree's arch/x86/lib/clear_page_64.S)
+endif
+TREE := $(BUILD)/linux-tree
+TREE_H := $(TREE)/tree_prims.h
+TREE_INC := -include $(TREE_H)
+TREE_OBJS := $(TREE)/clear_page_64.o $(TREE)/tree_wrap.asm.o
+endif
+# Which tree, if any, this build directory holds: naming another (or
+# none) rebuilds what it changes, never links objects of two.
+TREE_STAMP := $(BUILD)/linux-tree.stamp
+$(shell mkdir -p $(BUILD) && { echo '$(LINUX)' | cmp -s - $(TREE_STAMP) || \
+	echo '$(LINUX)' > $(TREE_STAMP); })
+$(TREE_STAMP):
+	@mkdir -p $(dir $@) && echo '$(LINUX)' > $@
+
 # One short line per step, as Kbuild prints them ("  CC      kernel/main.o");
 # `make V=1` shows every command in full.
 ifeq ($(V),1)
@@ -31,7 +52,8 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. \
 	-ffreestanding -nostdlib -fno-pic -fno-pie -mno-red-zone \
 	-mcmodel=kernel -fno-stack-protector -fno-omit-frame-pointer \
 	-fno-optimize-sibling-calls -mno-mmx -mno-sse -mno-sse2 -mno-avx \
-	-mno-80387 -fno-asynchronous-unwind-tables -fcf-protection=none $(TEST_PRIM)
+	-mno-80387 -fno-asynchronous-unwind-tables -fcf-protection=none $(TEST_PRIM) \
+	$(TREE_INC)
 KLDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf -I. $(TEST_PRIM)
 
@@ -42,7 +64,8 @@ KERNEL_SRCS := $(wildcard kernel/*.c kernel/*/*.c)
 LIB_SRCS := $(wildcard lib/*.c)
 # .asm.o: clear.asm and clear.c both live in arch/x86_64/.
 KOBJS := $(patsubst %.asm,$(BUILD)/k/%.asm.o,$(BOOT_SRCS) $(ARCH_ASM)) \
-	$(patsubst %.c,$(BUILD)/k/%.o,$(ARCH_SRCS) $(KERNEL_SRCS) $(LIB_SRCS))
+	$(patsubst %.c,$(BUILD)/k/%.o,$(ARCH_SRCS) $(KERNEL_SRCS) $(LIB_SRCS)) \
+	$(TREE_OBJS)
 
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -53,7 +76,7 @@ HOST_TEST_SRCS := $(wildcard tests/host/*.c)
 .PHONY: all iso netboot run test test-host test-smp8 setup clean bench
 all: $(BUILD)/hugezero.elf $(BUILD)/hugezero-linux
 
-$(BUILD)/k/%.o: %.c
+$(BUILD)/k/%.o: %.c $(TREE_H) $(TREE_STAMP)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$*.o)
 	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
@@ -62,6 +85,27 @@ $(BUILD)/k/%.asm.o: %.asm boot/layout.inc arch/x86_64/calling.inc
 	@mkdir -p $(dir $@)
 	$(call quiet,AS,$*.asm.o)
 	$(Q)$(NASM) $(NASMFLAGS) $< -o $@
+
+ifneq ($(LINUX),)
+# -nostdinc: only our stand-ins; an unknown macro or directive reaches the
+# assembler, which names the tree's file and line (--fatal-warnings: its
+# warnings too).  The object has no relocations: the kernel and the
+# companion link the same one.
+$(TREE)/clear_page_64.o: $(TREE_SRC) $(TREE_STAMP) $(wildcard arch/x86_64/linux-tree/include/*/*.h)
+	@mkdir -p $(dir $@)
+	$(call quiet,AS,$(TREE_SRC))
+	$(Q)$(CC) -c -x assembler-with-cpp -nostdinc -Iarch/x86_64/linux-tree/include \
+		-D__ASSEMBLY__ -Wa,--fatal-warnings -Wa,--noexecstack $< -o $@
+
+# The tree's routines found by nm, one PRIMS_TREE row and wrapper each.
+$(TREE_H): $(TREE)/clear_page_64.o scripts/linux-tree scripts/hzlib/linuxtree.py
+	$(Q)$(PYTHON) scripts/linux-tree prims $(CROSS)nm $< $(TREE_SRC) $(TREE)
+$(TREE)/tree_wrap.asm: $(TREE_H) ;
+
+$(TREE)/tree_wrap.asm.o: $(TREE)/tree_wrap.asm arch/x86_64/linux-tree.inc
+	$(call quiet,AS,$@)
+	$(Q)$(NASM) $(NASMFLAGS) $< -o $@
+endif
 
 $(BUILD)/hugezero.elf: $(KOBJS) linker.ld
 	$(call quiet,LD,$@)
@@ -111,12 +155,12 @@ $(BUILD)/host/unit: $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) $(HOST_HOSTED) 
 COMPANION_SRCS := $(wildcard hosted/*.c) $(LIB_SRCS) arch/x86_64/clear.c \
 	arch/x86_64/cpuid.c
 COMPANION_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
-	-fno-omit-frame-pointer -include hosted/rename.h $(TEST_PRIM)
-$(BUILD)/hugezero-linux: $(COMPANION_SRCS) $(BUILD)/host/clear.o \
-		$(wildcard hosted/*.h lib/*.h arch/x86_64/*.h)
+	-fno-omit-frame-pointer -include hosted/rename.h $(TEST_PRIM) $(TREE_INC)
+$(BUILD)/hugezero-linux: $(COMPANION_SRCS) $(BUILD)/host/clear.o $(TREE_OBJS) \
+		$(TREE_H) $(TREE_STAMP) $(wildcard hosted/*.h lib/*.h arch/x86_64/*.h)
 	$(call quiet,HOSTCC,$@)
 	$(Q)$(HOSTCC) $(COMPANION_CFLAGS) -o $@ $(COMPANION_SRCS) $(BUILD)/host/clear.o \
-		-pthread
+		$(TREE_OBJS) -pthread
 
 $(BUILD)/hugezero-plain: hosted/plain/plain.c
 	@mkdir -p $(dir $@)

@@ -5,6 +5,7 @@
 #
 #   scripts/setup.sh [--dry-run] [--backports]
 #   scripts/setup.sh [--dry-run] --private-qemu [DIR]
+#   scripts/setup.sh [--dry-run] --linux-source
 #
 # QEMU's TCG emulates x2APIC from 9.0 on; Debian bookworm has 7.2, its
 # backports 10.0.  On bookworm with an older QEMU, --backports (implied
@@ -14,6 +15,10 @@
 # --private-qemu unpacks bookworm-backports' QEMU into DIR (default
 # build/qemu) and changes nothing else on the machine; it prints the
 # HZ_QEMU and HZ_QEMU_DATA settings the tests then use.
+# --linux-source also installs Debian's linux-source-6.12 and unpacks its
+# top Makefile and arch/x86/lib/clear_page_64.S (nothing else) into
+# build/linux-source-6.12, the tree of `make LINUX=build/linux-source-6.12`
+# and of the tests that build against it (docs/linux-tree.md).
 # --dry-run says what would be run or written, and does none of it.
 set -eu
 
@@ -26,16 +31,21 @@ QEMU_X2APIC=900		# major * 100 + minor
 # What qemu-system-x86 needs from backports (ipxe-qemu: bookworm's will do).
 PRIVATE_DEBS="qemu-system-x86 qemu-system-common qemu-system-data seabios"
 
-dry=0 backports=0 private=""
+LINUX_SOURCE=linux-source-6.12
+LINUX_TARBALL=${HZ_SETUP_LINUX_TARBALL:-/usr/src/$LINUX_SOURCE.tar.xz}
+LINUX_OUT=${HZ_SETUP_LINUX_OUT:-$ROOT/build/$LINUX_SOURCE}
+
+dry=0 backports=0 private="" linux_source=0
 [ "${CI:-}" = true ] && backports=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--dry-run) dry=1 ;;
 	--backports) backports=1 ;;
+	--linux-source) linux_source=1 ;;
 	--private-qemu)
 		private=$ROOT/build/qemu
 		case ${2:-} in -* | "") ;; *) private=$2; shift ;; esac ;;
-	-h | --help) sed -n '3,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,22s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "setup: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -181,6 +191,7 @@ need mtools has mformat
 need ipxe-qemu sh -c 'ls /usr/lib/ipxe/qemu/efi-virtio.rom || ls /usr/share/qemu/efi-virtio.rom'
 need python3-matplotlib test -d /usr/lib/python3/dist-packages/matplotlib
 need python3-scipy test -d /usr/lib/python3/dist-packages/scipy
+[ $linux_source = 0 ] || need $LINUX_SOURCE test -f "$LINUX_TARBALL"
 need ovmf sh -c 'ls /usr/share/OVMF/OVMF_CODE*.fd || ls /usr/share/ovmf/OVMF.fd'
 
 if [ -n "$missing" ]; then
@@ -195,6 +206,24 @@ if [ -n "$missing" ]; then
 	root apt-get update -q
 	# shellcheck disable=SC2086
 	root apt-get install -y -q --no-install-recommends $missing
+fi
+
+# Two files of the tree only (xz is read to the second: some seconds).
+if [ $linux_source = 1 ]; then
+	out=$LINUX_OUT
+	if [ -f "$out/arch/x86/lib/clear_page_64.S" ] && [ "$out/Makefile" -nt "$LINUX_TARBALL" ]; then
+		:
+	elif [ $dry = 1 ]; then
+		echo "setup: would unpack Makefile and arch/x86/lib/clear_page_64.S of $LINUX_TARBALL into $out"
+	elif [ ! -f "$LINUX_TARBALL" ]; then
+		echo "setup: no $LINUX_TARBALL after installing $LINUX_SOURCE" >&2
+		exit 1
+	else
+		echo "setup: unpacking Makefile and arch/x86/lib/clear_page_64.S of $LINUX_TARBALL into $out"
+		rm -rf "$out"
+		/usr/bin/python3 "$ROOT/scripts/linux-tree" extract "$LINUX_TARBALL" "$out" >/dev/null
+		touch "$out/Makefile"
+	fi
 fi
 
 if [ -n "$private" ]; then

@@ -5,6 +5,7 @@ temporary directory, so nothing here installs or changes anything."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -131,6 +132,58 @@ class SetupQemuTest(unittest.TestCase):
         self.assertIn("would download qemu-system-x86 qemu-system-common "
                       "qemu-system-data seabios", out)
         self.assertFalse((self.m.d / "q").exists())
+
+
+class SetupLinuxSourceTest(unittest.TestCase):
+    """--linux-source: the package when its tarball is missing, then two
+    files of it unpacked (a tarball made here, not Linux's)."""
+
+    def setUp(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.m = Machine(Path(self.tmp.name))
+        self.tarball = self.m.d / "linux-source-6.12.tar.xz"
+        self.out = self.m.d / "tree"
+        os.environ["HZ_SETUP_LINUX_TARBALL"] = str(self.tarball)
+        os.environ["HZ_SETUP_LINUX_OUT"] = str(self.out)
+
+    def tearDown(self) -> None:
+        del os.environ["HZ_SETUP_LINUX_TARBALL"], os.environ["HZ_SETUP_LINUX_OUT"]
+        self.tmp.cleanup()
+
+    def make_tarball(self) -> None:
+        import tarfile
+        src = self.m.d / "src" / "linux-source-6.12"
+        for rel, text in (("Makefile", "VERSION = 6\n"),
+                          ("arch/x86/lib/clear_page_64.S", "/* test */\n"),
+                          ("arch/x86/lib/other.S", "/* not wanted */\n")):
+            (src / rel).parent.mkdir(parents=True, exist_ok=True)
+            (src / rel).write_text(text)
+        with tarfile.open(self.tarball, "w:xz") as tf:
+            tf.add(src, arcname="linux-source-6.12")
+
+    def test_installs_when_missing(self) -> None:
+        rc, out, calls = self.m.setup("--linux-source")
+        if not re.search(r"setup: installing: ?linux-source-6\.12 *\n", out):
+            self.skipTest("this machine lacks a base package; setup.sh would install it too")
+        self.assertIn("install -y -q --no-install-recommends linux-source-6.12", calls)
+        self.assertEqual(rc, 1, "the fake apt-get installs nothing")
+        self.assertIn(f"no {self.tarball} after installing linux-source-6.12", out)
+
+    def test_unpacks_two_files(self) -> None:
+        self.make_tarball()
+        rc, out, calls = self.m.setup("--linux-source")
+        self.assertEqual((rc, calls), (0, []), out)
+        got = sorted(str(p.relative_to(self.out)) for p in self.out.rglob("*") if p.is_file())
+        self.assertEqual(got, ["Makefile", "arch/x86/lib/clear_page_64.S"])
+        rc, out, calls = self.m.setup("--linux-source")
+        self.assertNotIn("unpacking", out, "done once")
+
+    def test_dry_run(self) -> None:
+        self.make_tarball()
+        rc, out, calls = self.m.setup("--dry-run", "--linux-source")
+        self.assertEqual((rc, calls), (0, []), out)
+        self.assertIn("would unpack Makefile and arch/x86/lib/clear_page_64.S", out)
+        self.assertFalse(self.out.exists())
 
 
 if __name__ == "__main__":

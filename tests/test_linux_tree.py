@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""make LINUX=DIR: a Linux tree's clear_page_64.S routines as primitives.
+
+The trees in tests/data/linux-trees were written for these tests in
+Linux's macro style (no Linux code): the merged 7.0 form (a range
+routine), a 6.x form (three per-page routines), an unknown macro and
+directive, a missing file, and a file with no routine of a known
+convention.  The real tree is Debian's linux-source-6.12, unpacked by
+`scripts/setup.sh --linux-source`; without it those cases skip."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from hzlib import image, qemu  # noqa: E402
+
+TREES = Path("tests/data/linux-trees")	# relative: as a user would type it
+SOURCE = "arch/x86/lib/clear_page_64.S"
+DEBIAN = Path("build/linux-source-6.12")
+TARBALL = Path("/usr/src/linux-source-6.12.tar.xz")
+
+
+def build(tree: Path, name: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """The kernel and the companion built with make LINUX=@tree."""
+    out = Path("build") / f"test-tree-{name}"
+    r = subprocess.run(["make", "--no-print-directory", f"LINUX={tree}",
+                        f"BUILD={out}", f"{out}/hugezero.elf",
+                        f"{out}/hugezero-linux"], cwd=ROOT,
+                       capture_output=True, text=True)
+    return r, ROOT / out
+
+
+def said(out: Path) -> str:
+    """What the build said of the tree's routines (scripts/linux-tree)."""
+    return (out / "linux-tree" / "tree.txt").read_text()
+
+
+def bare(out: Path, clear: str) -> str:
+    """The companion's bare mode (verified) of @clear over 2M folios."""
+    r = subprocess.run([str(out / "hugezero-linux"), "bench=bare", "folio=2M",
+                        "size=4M", f"clear={clear}", "order=contiguous-page",
+                        "runs=1", "warmups=0"], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr[-800:]
+    return r.stderr
+
+
+def prim_names(*flags: str) -> list[str]:
+    """lib/prims.c's prim_names[], preprocessed with @flags."""
+    r = subprocess.run(["gcc", "-E", "-P", "-I.", *flags, "lib/prims.c"],
+                       cwd=ROOT, capture_output=True, text=True, check=True)
+    m = re.search(r"prim_names\[[^]]*\] = \{(.*?)\};", r.stdout, re.S)
+    assert m, "prim_names[] not found"
+    return re.findall(r'= "([^"]+)"', m.group(1))
+
+
+def boot(elf: Path, clear: str) -> str:
+    """A verified fault benchmark of @clear over 2M folios; the log."""
+    iso = image.build_iso(["bench=fault", "folio=2M", "size=4M", f"clear={clear}",
+                           "order=contiguous-page", "runs=1", "warmups=0",
+                           "selftest=off"], elf=elf, cache=elf.parent / "images")
+    with tempfile.TemporaryDirectory(prefix="hz-tree-") as d:
+        res = qemu.boot(qemu.BootSpec(iso, timeout=240), log_file=Path(d) / "log")
+    ok, why = qemu.verdict(res)
+    assert ok, why
+    return res.log
+
+
+class Refused(unittest.TestCase):
+    def test_unknown_macro(self) -> None:
+        tree = TREES / "unknown-macro"
+        r, _ = build(tree, "unknown-macro")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"{tree}/{SOURCE}:12: Error:", r.stdout + r.stderr,
+                      "the assembler names the tree's file and line")
+
+    def test_unknown_directive(self) -> None:
+        tree = TREES / "unknown-directive"
+        r, _ = build(tree, "unknown-directive")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"{tree}/{SOURCE}:11: Error: unknown pseudo-op",
+                      r.stdout + r.stderr)
+
+    def test_missing_file(self) -> None:
+        tree = TREES / "missing"
+        r, out = build(tree, "missing")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"LINUX={tree}: no {tree}/{SOURCE}", r.stderr)
+        self.assertFalse((out / "hugezero.elf").exists())
+
+    def test_none_known(self) -> None:
+        r, _ = build(TREES / "none-known", "none-known")
+        self.assertNotEqual(r.returncode, 0)
+        err = r.stderr
+        for routine in ("clear_page_orig", "clear_page_rep", "clear_page_erms",
+                        "__clear_pages_unrolled"):
+            self.assertIn(routine, err, "what was looked for")
+        self.assertRegex(err, r"clear_pages_erms is left out: convention ambiguous")
+
+
+class Built(unittest.TestCase):
+    def test_without_linux_nothing_changes(self) -> None:
+        names = prim_names()
+        self.assertFalse([n for n in names if n.startswith("linux-")])
+        r, out = build(TREES / "v6.x", "v6.x")
+        self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+        tree = prim_names("-include", str(out / "linux-tree" / "tree_prims.h"))
+        self.assertEqual(tree, names + ["linux-orig", "linux-rep", "linux-erms"],
+                         "appended to the one table, hugezero's own unchanged")
+
+    def test_6x_form(self) -> None:
+        r, out = build(TREES / "v6.x", "v6.x")
+        self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+        self.assertRegex(said(out), r"linux-orig: clear_page_orig .*once per 4K page")
+        self.assertRegex(said(out), r"left out: clear_user_erms: a user-copy routine")
+        nm = subprocess.run(["nm", str(out / "hugezero.elf")], capture_output=True,
+                            text=True, check=True).stdout
+        for sym in ("clear_page_orig", "clear_page_rep", "clear_page_erms",
+                    "linux_tree_orig", "linux_tree_rep", "linux_tree_erms"):
+            self.assertRegex(nm, rf" T {sym}\n")
+        self.assertNotIn("clear_user_erms", (out / "linux-tree" / "tree_wrap.asm").read_text())
+
+    def test_70_form_boots(self) -> None:
+        r, out = build(TREES / "v7.0", "v7.0")
+        self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+        self.assertRegex(said(out), r"linux-unrolled: __clear_pages_unrolled .*over the range")
+        self.assertRegex(said(out), r"left out: rep_stos_alternative")
+        log = boot(out / "hugezero.elf", "linux-unrolled")
+        self.assertRegex(log, r"ok \d+ 2M\.linux-unrolled\.contiguous-page")
+        self.assertIn("ok   bare.2M.linux-unrolled.contiguous-page",
+                      bare(out, "linux-unrolled"))
+
+    def test_another_tree_same_build(self) -> None:
+        """Naming another tree in a build directory rebuilds what it
+        changes: no rows of one tree with the objects of the other."""
+        for tree in ("v7.0", "v6.x"):
+            r, out = build(TREES / tree, "switch")
+            self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+        nm = subprocess.run(["nm", str(out / "hugezero.elf")], capture_output=True,
+                            text=True, check=True).stdout
+        self.assertIn("linux_tree_orig", nm)
+        self.assertNotIn("linux_tree_unrolled", nm)
+
+
+class Debian612(unittest.TestCase):
+    """Debian's linux-source-6.12: its own clear_page_64.S, built and booted."""
+
+    def setUp(self) -> None:
+        if not (ROOT / DEBIAN / SOURCE).exists():
+            why = (f"{TARBALL} is installed but not unpacked" if TARBALL.exists()
+                   else f"{TARBALL} is not installed")
+            self.skipTest(f"{why}: scripts/setup.sh --linux-source")
+
+    def test_boots_its_routines(self) -> None:
+        r, out = build(DEBIAN, "linux-6.12")
+        self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+        self.assertRegex(said(out), r"left out: rep_stos_alternative")
+        log = boot(out / "hugezero.elf", "linux-orig,linux-rep,linux-erms")
+        err = bare(out, "linux-orig,linux-rep,linux-erms")
+        for name in ("linux-orig", "linux-rep", "linux-erms"):
+            self.assertRegex(log, rf"ok \d+ 2M\.{name}\.contiguous-page")
+            self.assertIn(f"ok   bare.2M.{name}.contiguous-page", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
