@@ -3,6 +3,8 @@
 # `make run` boots it in QEMU, `make test` runs every test.
 
 BUILD := build
+# `make` alone builds all, though rules (the tree stamp) come before it.
+.DEFAULT_GOAL := all
 # make HZ_TEST_PRIM=1 BUILD=DIR: lib/prims.h's test primitive, built in
 # (tests/test_prim_row.py); never in a build that measures.
 ifneq ($(HZ_TEST_PRIM),)
