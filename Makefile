@@ -75,7 +75,8 @@ HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
 	-include hosted/rename.h
 HOST_TEST_SRCS := $(wildcard tests/host/*.c)
 
-.PHONY: all iso netboot run test test-host test-smp8 setup clean bench
+FORCE:
+.PHONY: FORCE all iso netboot run test test-host test-smp8 setup clean bench
 all: $(BUILD)/hugezero.elf $(BUILD)/hugezero-linux
 
 $(BUILD)/k/%.o: %.c $(TREE_H) $(TREE_STAMP)
@@ -99,8 +100,11 @@ $(TREE)/clear_page_64.o: $(TREE_SRC) $(TREE_STAMP) $(wildcard arch/x86_64/linux-
 	$(Q)$(CC) -c -x assembler-with-cpp -nostdinc -Iarch/x86_64/linux-tree/include \
 		-D__ASSEMBLY__ -Wa,--fatal-warnings -Wa,--noexecstack $< -o $@
 
-# The tree's routines found by nm, one PRIMS_TREE row and wrapper each.
-$(TREE_H): $(TREE)/clear_page_64.o scripts/linux-tree scripts/hzlib/linuxtree.py
+# The tree's routines found by nm, one PRIMS_TREE row and wrapper each,
+# and its provenance (version, git describe, sha256).  Run every time,
+# since a git tree's state is no file to depend on; it rewrites only
+# what changed, so only that is rebuilt.
+$(TREE_H): $(TREE)/clear_page_64.o scripts/linux-tree scripts/hzlib/linuxtree.py FORCE
 	$(Q)$(PYTHON) scripts/linux-tree prims $(CROSS)nm $< $(TREE_SRC) $(TREE)
 $(TREE)/tree_wrap.asm: $(TREE_H) ;
 

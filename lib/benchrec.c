@@ -44,6 +44,13 @@ void bench_rec_boot(struct rec_writer *w, const char *loader,
 	rec_str(&r, "loader", loader);
 	rec_str(&r, "firmware", firmware);
 	rec_str(&r, "cmdline", cmdline);
+	/* make LINUX=DIR: the image carries the tree's routines */
+	if (linux_tree) {
+		rec_str(&r, "linux_tree", linux_tree->version);
+		if (linux_tree->describe)
+			rec_str(&r, "linux_tree_git", linux_tree->describe);
+		rec_str(&r, "linux_tree_sha256", linux_tree->sha256);
+	}
 	rec_end(w, &r);
 }
 
@@ -242,6 +249,18 @@ static void rec_smp(struct rec *r, const struct bench_smp *s)
 	rec_u64(r, "group", s->group);
 }
 
+/* A tree primitive (make LINUX=): the tree's routine and its convention. */
+static void rec_tree_prim(struct rec *r, const char *clear)
+{
+	enum prim_id p = prim_by_name(clear);
+	const char *abi = prim_tree_abi(p);
+
+	if (!abi)
+		return;
+	rec_str(r, "tree_routine", prim_descs[p].linux_fn);
+	rec_str(r, "tree_abi", abi);
+}
+
 void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 {
 	const struct hz_config *c = d->c;
@@ -253,6 +272,7 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	rec_str(&r, "bench", d->bench);
 	rec_str(&r, "folio", d->folio);
 	rec_str(&r, "clear", d->clear);
+	rec_tree_prim(&r, d->clear);
 	rec_str(&r, "order", d->order);
 	rec_u64(&r, "chunk", d->chunk);
 	rec_u64(&r, "radius", d->radius);

@@ -49,6 +49,7 @@
  */
 #ifndef PRIMS_TREE
 #define PRIMS_TREE(X)
+#define PRIMS_TREE_ABI(X)
 #endif
 
 #define PRIM_ENUM(id, name, fn, simd, feat, linux) PRIM_##id,
@@ -66,6 +67,23 @@ struct prim_desc {
 	enum prim_feature feature;
 	const char *linux_fn;
 };
+
+/*
+ * make LINUX=DIR: where the tree primitives came from, for the records
+ * (docs/linux-tree.md); linux_tree is NULL without LINUX=.
+ */
+struct linux_tree {
+	const char *version;	/* the top Makefile's, e.g. "6.12.118" */
+	const char *describe;	/* git describe --dirty --always; NULL: no git */
+	const char *sha256;	/* of DIR/arch/x86/lib/clear_page_64.S */
+};
+
+extern const struct linux_tree *const linux_tree;
+
+/* A tree primitive's convention ("per-page", "range"); NULL: not one. */
+const char *prim_tree_abi(enum prim_id p);
+/* The primitive named @name, or PRIM_COUNT. */
+enum prim_id prim_by_name(const char *name);
 
 extern const struct prim_desc prim_descs[PRIM_COUNT];
 extern const char *const prim_names[];	/* NULL-terminated, by enum */
