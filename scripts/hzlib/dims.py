@@ -61,6 +61,10 @@ BOOKKEEPING: dict[str, str] = {
     "node": "cpu's NUMA node: follows from cpu and the machine",
     "mem_node": "where cpu's folios came from: follows from cpu, numa and the machine",
     "group": "the number of the concurrent configuration within its boot",
+    # make LINUX=DIR (docs/linux-tree.md): which tree it was is the boot
+    # record's linux_tree; these say what clear= named within it.
+    "tree_routine": "a tree primitive's routine: follows from clear and the boot's tree",
+    "tree_abi": "a tree primitive's convention: follows from clear and the boot's tree",
 }
 
 # Defaults for fields older logs lack, where what the older program did is

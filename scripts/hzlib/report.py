@@ -35,11 +35,30 @@ def header(boot: Boot, out: IO[str]) -> None:
                   f"{'yes' if t.f.get('invariant') == '1' else 'no'}\n")
     if b:
         out.write(f"boot: hugezero {b.f.get('version')}, {b.f.get('firmware')}, "
-                  f"record format {b.f.get('format', '1')}, cmdline '{b.f.get('cmdline')}'\n")
+                  f"record format {b.f.get('format', '1')}, cmdline '{b.f.get('cmdline')}'"
+                  f"{tree_of(b.f)}\n")
     if t:
         out.write(f"figures are net of the timer: {results.timer_ticks(boot)} ticks "
                   "(timebase overhead_median) off every timed sample; roof = GB/s "
                   f"over the boot's best clearing GB/s of {results.roof_of(boot)}\n")
+
+
+def tree_of(boot: dict[str, str]) -> str:
+    """make LINUX=DIR's tree, for the boot line: '' when the image had none."""
+    if "linux_tree" not in boot:
+        return ""
+    git = f", git {boot['linux_tree_git']}" if "linux_tree_git" in boot else ""
+    return (f", tree primitives from Linux {boot['linux_tree']}{git} "
+            f"(clear_page_64.S sha256 {boot.get('linux_tree_sha256', '?')[:12]})")
+
+
+def tree_label(boot: dict[str, str], c: dict[str, str]) -> str:
+    """A tree primitive's row label: the tree's version, routine and
+    convention; '' for any other row."""
+    if "tree_routine" not in c:
+        return ""
+    return (f"Linux {boot.get('linux_tree', '?')}'s {c['tree_routine']}, "
+            f"{c.get('tree_abi', '?')}")
 
 
 COLS = ("folio order               chunk rad clear      status  GB/s (mean +- sd)   roof "
@@ -121,7 +140,8 @@ def write(boots: list[Boot], out: IO[str]) -> None:
         inventory.write(b, out)
         last = None
         shared: dict[str, list[dict[str, object]]] = {}
-        for r in rows:
+        boot_f = b.first("boot").f if b.first("boot") else {}
+        for c, r in pairs:
             s = settings(r)
             if s != last:
                 say_shared(shared, out)
@@ -131,6 +151,8 @@ def write(boots: list[Boot], out: IO[str]) -> None:
                 last = s
             out.write((smpreport.cpu_prefix(r) if grouped else "") + line(r) +
                       (smpreport.cpu_suffix(r) if grouped else "") + "\n")
+            if tree_label(boot_f, c.rec.f):
+                out.write(f"      {r['clear']}: {tree_label(boot_f, c.rec.f)}\n")
             if r.get("linux_offered") == "no":
                 out.write(f"      {not_offered(r)}\n")
             if r["status"] in ("skip", "fail", "damaged", "incomplete", "interrupted") \
