@@ -9,7 +9,9 @@ convention.  The real tree is Debian's linux-source-6.12, unpacked by
 `scripts/setup.sh --linux-source`; without it those cases skip."""
 from __future__ import annotations
 
+import hashlib
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -19,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import image, qemu  # noqa: E402
+from hzlib import image, linuxtree, qemu  # noqa: E402
 
 TREES = Path("tests/data/linux-trees")	# relative: as a user would type it
 SOURCE = "arch/x86/lib/clear_page_64.S"
@@ -27,14 +29,38 @@ DEBIAN = Path("build/linux-source-6.12")
 TARBALL = Path("/usr/src/linux-source-6.12.tar.xz")
 
 
-def build(tree: Path, name: str) -> tuple[subprocess.CompletedProcess[str], Path]:
-    """The kernel and the companion built with make LINUX=@tree."""
+def build(tree: Path, name: str, kernel: bool = True
+          ) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """The kernel (unless not @kernel) and the companion built with
+    make LINUX=@tree."""
     out = Path("build") / f"test-tree-{name}"
     r = subprocess.run(["make", "--no-print-directory", f"LINUX={tree}",
-                        f"BUILD={out}", f"{out}/hugezero.elf",
+                        f"BUILD={out}", *([f"{out}/hugezero.elf"] if kernel else []),
                         f"{out}/hugezero-linux"], cwd=ROOT,
                        capture_output=True, text=True)
     return r, ROOT / out
+
+
+def record(log: str, rtype: str, *has: str) -> str:
+    """The first @rtype record of @log whose text has every one of @has."""
+    for line in log.splitlines():
+        if re.search(rf"@hz1 \d+ {rtype} ", line) and all(h in line for h in has):
+            return line
+    raise AssertionError(f"no {rtype} record with {has}")
+
+
+def report(log: str) -> str:
+    """`hugezero report` of @log."""
+    with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+        f.write(log)
+        f.flush()
+        return subprocess.run([sys.executable, str(ROOT / "scripts" / "hugezero"),
+                               "report", f.name], capture_output=True, text=True,
+                              check=True).stdout
+
+
+def sha256(tree: Path) -> str:
+    return hashlib.sha256((ROOT / tree / SOURCE).read_bytes()).hexdigest()
 
 
 def said(out: Path) -> str:
@@ -43,13 +69,14 @@ def said(out: Path) -> str:
 
 
 def bare(out: Path, clear: str) -> str:
-    """The companion's bare mode (verified) of @clear over 2M folios."""
+    """The companion's bare mode (verified) of @clear over 2M folios: its
+    records, then what it said on stderr."""
     r = subprocess.run([str(out / "hugezero-linux"), "bench=bare", "folio=2M",
                         "size=4M", f"clear={clear}", "order=contiguous-page",
                         "runs=1", "warmups=0"], capture_output=True, text=True,
                        timeout=300)
     assert r.returncode == 0, r.stderr[-800:]
-    return r.stderr
+    return r.stdout + r.stderr
 
 
 def prim_names(*flags: str) -> list[str]:
@@ -134,8 +161,61 @@ class Built(unittest.TestCase):
         self.assertRegex(said(out), r"left out: rep_stos_alternative")
         log = boot(out / "hugezero.elf", "linux-unrolled")
         self.assertRegex(log, r"ok \d+ 2M\.linux-unrolled\.contiguous-page")
-        self.assertIn("ok   bare.2M.linux-unrolled.contiguous-page",
-                      bare(out, "linux-unrolled"))
+        companion = bare(out, "linux-unrolled")
+        self.assertIn("ok   bare.2M.linux-unrolled.contiguous-page", companion)
+        for side, text in (("kernel", log), ("companion", companion)):
+            with self.subTest(side=side):
+                b = record(text, "boot")
+                self.assertIn(" linux_tree=7.0.0-hztest ", b,
+                              "VERSION.PATCHLEVEL.SUBLEVEL and EXTRAVERSION")
+                self.assertIn(f" linux_tree_sha256={sha256(TREES / 'v7.0')} ", b)
+                self.assertNotIn("linux_tree_git=", b, "not a git tree of its own")
+                record(text, "config", "clear=linux-unrolled ",
+                       " tree_routine=__clear_pages_unrolled tree_abi=range ")
+                rep = report(text)
+                self.assertIn("tree primitives from Linux 7.0.0-hztest "
+                              f"(clear_page_64.S sha256 {sha256(TREES / 'v7.0')[:12]})",
+                              rep)
+                self.assertIn("      linux-unrolled: Linux 7.0.0-hztest's "
+                              "__clear_pages_unrolled, range\n", rep)
+
+    def test_6x_provenance(self) -> None:
+        """Per-page routines say so; hugezero's own erms, beside them, has
+        no tree fields, and its report row no label."""
+        r, out = build(TREES / "v6.x", "v6.x", kernel=False)
+        self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+        text = bare(out, "erms,linux-erms")
+        self.assertIn(" linux_tree=6.9.0-hztest ", record(text, "boot"))
+        record(text, "config", "clear=linux-erms ",
+               " tree_routine=clear_page_erms tree_abi=per-page ")
+        self.assertNotIn("tree_", record(text, "config", "clear=erms "))
+        rep = report(text)
+        self.assertIn("linux-erms: Linux 6.9.0-hztest's clear_page_erms, per-page", rep)
+        self.assertNotIn("      erms:", rep)
+
+    def test_git_tree(self) -> None:
+        """A tree that is a git work tree of its own: git describe, and
+        -dirty once a tracked file changes."""
+        if not shutil.which("git"):
+            self.skipTest("no git on this machine")
+        with tempfile.TemporaryDirectory(prefix="hz-git-tree-") as d:
+            tree = Path(d) / "linux"
+            shutil.copytree(ROOT / TREES / "v6.x", tree)
+            git = ["git", "-C", str(tree), "-c", "user.name=hz",
+                   "-c", "user.email=hz@example.invalid"]
+            for cmd in (["init", "-q"], ["add", "."], ["commit", "-qm", "tree"],
+                        ["tag", "-a", "-m", "v6.12", "v6.12"]):
+                subprocess.run(git + cmd, check=True, capture_output=True)
+            r, out = build(tree, "git", kernel=False)
+            self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+            self.assertIn(" linux_tree_git=v6.12 ", record(bare(out, "linux-rep"), "boot"))
+            with open(tree / "Makefile", "a") as f:
+                f.write("# a change under review\n")
+            r, out = build(tree, "git", kernel=False)
+            self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+            b = record(bare(out, "linux-rep"), "boot")
+            self.assertIn(" linux_tree_git=v6.12-dirty ", b)
+            self.assertIn(" linux_tree=6.9.0-hztest ", b)
 
     def test_another_tree_same_build(self) -> None:
         """Naming another tree in a build directory rebuilds what it
@@ -148,6 +228,28 @@ class Built(unittest.TestCase):
         self.assertIn("linux_tree_orig", nm)
         self.assertNotIn("linux_tree_unrolled", nm)
 
+
+class Version(unittest.TestCase):
+    """The tree's version from its top Makefile, as `make kernelversion`."""
+
+    def version(self, text: str) -> str:
+        with tempfile.TemporaryDirectory() as d:
+            (Path(d) / "Makefile").write_text(text)
+            return linuxtree.make_version(Path(d) / "Makefile")
+
+    def test_forms(self) -> None:
+        self.assertEqual(self.version("VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 118\n"
+                                      "EXTRAVERSION =\n"), "6.12.118")
+        self.assertEqual(self.version("VERSION = 7\nPATCHLEVEL = 1\nSUBLEVEL = 0\n"
+                                      "EXTRAVERSION = -rc3\nNAME = Baby Opossum\n"),
+                         "7.1.0-rc3")
+        self.assertEqual(self.version("VERSION = 2\nPATCHLEVEL = 6\n"), "2.6")
+
+    def test_refused(self) -> None:
+        with self.assertRaisesRegex(linuxtree.TreeError, "no numeric VERSION"):
+            self.version("all:\n\techo\n")
+        with self.assertRaisesRegex(linuxtree.TreeError, "read from its top Makefile"):
+            linuxtree.make_version(Path("/nonexistent/Makefile"))
 
 class Debian612(unittest.TestCase):
     """Debian's linux-source-6.12: its own clear_page_64.S, built and booted."""
@@ -167,6 +269,15 @@ class Debian612(unittest.TestCase):
         for name in ("linux-orig", "linux-rep", "linux-erms"):
             self.assertRegex(log, rf"ok \d+ 2M\.{name}\.contiguous-page")
             self.assertIn(f"ok   bare.2M.{name}.contiguous-page", err)
+        version = linuxtree.make_version(ROOT / DEBIAN / "Makefile")
+        self.assertRegex(version, r"^6\.12\.\d+$")
+        for text in (log, err):
+            b = record(text, "boot")
+            self.assertIn(f" linux_tree={version} linux_tree_sha256={sha256(DEBIAN)} ", b)
+            record(text, "config", "clear=linux-orig ",
+                   " tree_routine=clear_page_orig tree_abi=per-page ")
+        self.assertIn(f"linux-rep: Linux {version}'s clear_page_rep, per-page",
+                      report(log))
 
 
 if __name__ == "__main__":
