@@ -144,3 +144,31 @@ class FormatTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def tree_log(tree: str | None, ticks: int) -> Log:
+    """A format-3 boot whose image carried @tree's routines (None: none),
+    with one linux-erms configuration."""
+    extra = (f' linux_tree={tree} linux_tree_sha256={"ab" * 32}' if tree else "")
+    lg = Log(boot=f'version=0.3 format=3 firmware=bios cmdline="bench=fault"{extra}')
+    lg.config(kernel_config(name="2M.linux-erms.contiguous-page", clear="linux-erms"),
+              runs(ticks))
+    return lg
+
+
+class TreeTest(unittest.TestCase):
+    """linux-* rows pair by name across trees (a patch against the tree
+    before it): the header says which tree each side's came from."""
+
+    def test_each_sides_tree_named(self) -> None:
+        with Files() as f:
+            rc, t = cmp(f, tree_log("6.12.118", 1000), tree_log("7.0.0", 900))
+        self.assertEqual(rc, 0)
+        self.assertIn("A: linux-* primitives from Linux 6.12.118 (abababababab), "
+                      "B: linux-* primitives from Linux 7.0.0 (abababababab)", t)
+        row(t, "linux-erms")
+
+    def test_no_tree_no_line(self) -> None:
+        with Files() as f:
+            _, t = cmp(f, log(3, 1000), log(3, 1100))
+        self.assertNotIn("linux-* primitives", t)

@@ -147,6 +147,17 @@ def record_format(boot: Boot) -> int:
         return 1
 
 
+def tree_of(boot: Boot) -> str | None:
+    """The Linux tree @boot's linux-* primitives were built from
+    (linux-tree.md, "Provenance"), or None: its version, its git
+    description where it had one, and its file's hash."""
+    r = boot.first("boot")
+    if not r or "linux_tree" not in r.f:
+        return None
+    git = f" {r.f['linux_tree_git']}" if r.f.get("linux_tree_git") else ""
+    return f"Linux {r.f['linux_tree']}{git} ({r.f.get('linux_tree_sha256', '?')[:12]})"
+
+
 def mark_side(side: Side, boot: Boot, recs: list[Record]) -> None:
     """What @side learns from a boot's configuration records @recs: the
     boot's record format, and whether the kernel ran a SIMD primitive under
@@ -302,6 +313,8 @@ class Comparison:
     same_log: bool = False
     formats_a: set[int] = field(default_factory=set)
     formats_b: set[int] = field(default_factory=set)
+    trees_a: set[str] = field(default_factory=set)
+    trees_b: set[str] = field(default_factory=set)
 
     @property
     def pairs(self) -> list[Pair]:
@@ -401,7 +414,9 @@ def compare(boots_a: list[Boot], boots_b: list[Boot],
     return Comparison(section(a[0], b[0]), section(a[1], b[1]),
                       machines(boots_a), machines(boots_b), sel, notes_a, notes_b,
                       boots_b is boots_a, {record_format(bt) for bt in boots_a},
-                      {record_format(bt) for bt in boots_b})
+                      {record_format(bt) for bt in boots_b},
+                      {t for bt in boots_a if (t := tree_of(bt))},
+                      {t for bt in boots_b if (t := tree_of(bt))})
 
 
 def write(a_path: str, b_path: str | None, out: IO[str], sel_a: list[str] | None = None,
@@ -458,6 +473,12 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
         out.write(", ".join(f"{side}: record format{'s' if len(f) > 1 else ''} "
                             + ", ".join(map(str, sorted(f)))
                             for side, f in (("A", cmp.formats_a), ("B", cmp.formats_b)))
+                  + "\n")
+    if cmp.trees_a or cmp.trees_b:
+        # linux-* rows pair by name: which tree each side's came from.
+        out.write(", ".join(f"{side}: linux-* primitives from "
+                            + ("; ".join(sorted(t)) if t else "no tree")
+                            for side, t in (("A", cmp.trees_a), ("B", cmp.trees_b)))
                   + "\n")
     out.write("GB/s (2^30 B/s, net of the timer) per configuration, mean +- stddev% "
               "over runs; change = B vs A.\n'~' marks a change within noise: Welch's "
