@@ -209,6 +209,13 @@ void full_irq_exit(struct tctx *t)
 		expect_point(t, &h, 0);
 }
 
+/* A normal-class wake-up under lazy asks only for the lazy resched. */
+static void expect_lazy_only(struct tctx *t, const struct hog_run *h)
+{
+	check(t, h->lazy_at_wake && !h->full_at_wake, "wake-up set lazy %d, "
+	      "need_resched %d", h->lazy_at_wake, h->full_at_wake);
+}
+
 /* Lazy, no tick: a normal-class wake-up never preempts kernel code. */
 void lazy_normal_waits(struct tctx *t)
 {
@@ -218,8 +225,7 @@ void lazy_normal_waits(struct tctx *t)
 
 	if (!run_hog(t, &s, &h))
 		return;
-	check(t, h.lazy_at_wake && !h.full_at_wake, "wake-up set lazy %d, "
-	      "need_resched %d", h.lazy_at_wake, h.full_at_wake);
+	expect_lazy_only(t, &h);
 	check(t, !h.ran_during && h.probe_ran, "the probe ran %s",
 	      h.ran_during ? "while the hog spun" : "never");
 }
@@ -233,8 +239,7 @@ void lazy_tick_upgrades(struct tctx *t)
 
 	if (!run_hog(t, &s, &h))
 		return;
-	check(t, h.lazy_at_wake && !h.full_at_wake, "wake-up set lazy %d, "
-	      "need_resched %d", h.lazy_at_wake, h.full_at_wake);
+	expect_lazy_only(t, &h);
 	check(t, h.ran_during, "the probe did not run while the hog spun");
 	check(t, h.run_ticks > h.wake_ticks, "the probe ran before a tick "
 	      "(%llu ticks at the wake-up, %llu at the run)",
