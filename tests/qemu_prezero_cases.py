@@ -55,6 +55,10 @@ def total(c: Cfg, key: str) -> int:
     return sum(r.int(key) for r in c.measured)
 
 
+def best(c: Cfg, key: str) -> int:
+    return min(r.int(key) for r in c.measured)
+
+
 def request_takes_over(res: qemu.BootResult) -> str | None:
     """request: every fault served zeroed (clear 0), the zeroing done in
     the requester's context; the time to fault the region (the seed's VM
@@ -74,11 +78,15 @@ def request_takes_over(res: qemu.BootResult) -> str | None:
             return f"request.{clear}: clear samples {req.clear[:4]}, expected all 0"
         if not total(req, "prezero_ticks"):
             return f"request.{clear}: no zeroing time recorded for the requester"
-        drop = total(none, "fault_ticks") - total(req, "fault_ticks")
-        if drop < total(none, "clear_ticks") // 2:
-            return (f"{clear}: faulting the region took {total(req, 'fault_ticks')} "
-                    f"ticks with request, {total(none, 'fault_ticks')} without: it did not "
-                    f"drop by half of none's clearing ({total(none, 'clear_ticks')})")
+        # Each side's fastest measured pass: a host stall (a descheduled
+        # vCPU: 11.8M ticks for 8 pre-zeroed faults once, 0.11M the pass
+        # before) lengthens one pass, never shortens one.
+        drop = best(none, "fault_ticks") - best(req, "fault_ticks")
+        if drop < best(none, "clear_ticks") // 2:
+            return (f"{clear}: faulting the region took {best(req, 'fault_ticks')} "
+                    f"ticks with request, {best(none, 'fault_ticks')} without (fastest "
+                    f"passes): it did not drop by half of none's clearing "
+                    f"({best(none, 'clear_ticks')})")
     return None
 
 
