@@ -17,8 +17,18 @@
 /* A group's processes each have a configuration open: one a CPU. */
 #define OPEN_MAX CPUSET_MAX
 
+/* Asked to stop: held while the main flow updates what the handler
+ * reads (interrupt_hold()). */
 static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
 static const char *const signal_names[] = { "SIGINT", "SIGTERM", "SIGHUP" };
+/* A fault in the code running, never held (a held one kills at once):
+ * most likely a linux-* routine called with the wrong LINUX_ABI=
+ * (docs/linux-tree.md) clearing past its folio.  The handler runs on a
+ * stack of its own, since what the routine overran may be this one. */
+static const int faults[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
+static const char *const fault_names[] = { "SIGSEGV", "SIGBUS", "SIGILL",
+					   "SIGFPE" };
+static char fault_stack[64 * 1024] __attribute__((aligned(16)));
 
 static pid_t owner;
 static bool ended;		/* the end record is out: nothing to add */
@@ -213,9 +223,16 @@ static void on_signal(int sig)
 	char cfgs[256], msg[512];
 	u32 back, bad;
 
+	bool fault = false;
+
 	for (u32 i = 0; i < ARRAY_SIZE(signals); i++)
 		if (signals[i] == sig)
 			name = signal_names[i];
+	for (u32 i = 0; i < ARRAY_SIZE(faults); i++)
+		if (faults[i] == sig) {
+			name = fault_names[i];
+			fault = true;
+		}
 	if (getpid() == owner) {
 		back = restore_all(&bad);
 		open_list(cfgs, sizeof(cfgs));
@@ -229,6 +246,10 @@ static void on_signal(int sig)
 			  back == 1 ? "" : "s",
 			  bad ? ", some not (above)" : "");
 		say(2, msg);
+		if (fault)
+			say(2, "hugezero-linux: a fault in the code under test; "
+			    "a linux-* primitive built with LINUX_ABI= may have "
+			    "the wrong convention (docs/linux-tree.md)\n");
 		if (records.seq && !ended)
 			write_records(name, cfgs, back, bad);
 		ended = true;
@@ -241,9 +262,14 @@ static void on_signal(int sig)
 void interrupt_init(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	stack_t st = { .ss_sp = fault_stack, .ss_size = sizeof(fault_stack) };
 
 	owner = getpid();
 	signal_set(&sa.sa_mask);
 	for (u32 i = 0; i < ARRAY_SIZE(signals); i++)
 		sigaction(signals[i], &sa, NULL);
+	if (sigaltstack(&st, NULL) == 0)
+		sa.sa_flags = SA_ONSTACK;
+	for (u32 i = 0; i < ARRAY_SIZE(faults); i++)
+		sigaction(faults[i], &sa, NULL);
 }
