@@ -14,7 +14,8 @@ PYTHON ?= /usr/bin/python3
 
 # make LINUX=DIR: DIR/arch/x86/lib/clear_page_64.S's routines as primitives
 # of their own, linux-SHORT (docs/linux-tree.md), assembled with our
-# stand-in headers (arch/x86_64/linux-tree/include) into $(TREE).
+# stand-in headers (arch/x86_64/linux-tree/include) into $(TREE);
+# LINUX_ABI= names the convention of a routine whose name does not say it.
 ifneq ($(LINUX),)
 TREE_SRC := $(LINUX)/arch/x86/lib/clear_page_64.S
 ifeq ($(wildcard $(TREE_SRC)),)
@@ -24,6 +25,8 @@ TREE := $(BUILD)/linux-tree
 TREE_H := $(TREE)/tree_prims.h
 TREE_INC := -include $(TREE_H)
 TREE_OBJS := $(TREE)/clear_page_64.o $(TREE)/tree_wrap.asm.o
+else ifneq ($(LINUX_ABI),)
+$(error LINUX_ABI=$(LINUX_ABI) without LINUX=: it names the convention of a routine of the tree LINUX= builds)
 endif
 # Which tree, if any, this build directory holds: naming another (or
 # none) rebuilds what it changes, never links objects of two.
@@ -105,7 +108,7 @@ $(TREE)/clear_page_64.o: $(TREE_SRC) $(TREE_STAMP) $(wildcard arch/x86_64/linux-
 # since a git tree's state is no file to depend on; it rewrites only
 # what changed, so only that is rebuilt.
 $(TREE_H): $(TREE)/clear_page_64.o scripts/linux-tree scripts/hzlib/linuxtree.py FORCE
-	$(Q)$(PYTHON) scripts/linux-tree prims $(CROSS)nm $< $(TREE_SRC) $(TREE)
+	$(Q)$(PYTHON) scripts/linux-tree prims $(CROSS)nm $< $(TREE_SRC) $(TREE) '$(LINUX_ABI)'
 $(TREE)/tree_wrap.asm: $(TREE_H) ;
 
 $(TREE)/tree_wrap.asm.o: $(TREE)/tree_wrap.asm arch/x86_64/linux-tree.inc

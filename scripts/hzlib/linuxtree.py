@@ -8,7 +8,8 @@ named linux-SHORT, written as one more X-macro list (PRIMS_TREE) that
 lib/prims.h appends to PRIMS(), and a NASM wrapper that meets the
 primitive's signature, void fn(void *dst, u64 len), from
 arch/x86_64/linux-tree.inc.  Every other symbol is left out with the
-reason.  Nothing from the tree is written into the repository.
+reason, unless LINUX_ABI= names its convention.  Nothing from the tree
+is written into the repository.
 """
 from __future__ import annotations
 
@@ -23,37 +24,80 @@ SOURCE = "arch/x86/lib/clear_page_64.S"
 
 
 @dataclass(frozen=True)
+class Convention:
+    name: str		# in LINUX_ABI= and the records (tree_abi=)
+    macro: str		# its wrapper, a macro of arch/x86_64/linux-tree.inc
+    what: str		# the register contract, for the build message
+
+
+# Every register contract a wrapper can meet.  The last two are the
+# series' before 7.0, whose names do not say which: LINUX_ABI= only.
+CONVENTIONS = {c.name: c for c in [
+    Convention("per-page", "TREE_PER_PAGE",
+               "page in %rdi, 4096 bytes; called once per 4K page"),
+    Convention("range", "TREE_RANGE",
+               "destination %rdi, length in bytes %rcx, %rax zero; over the range"),
+    Convention("npages-rsi", "TREE_NPAGES_RSI",
+               "destination %rdi, page count %rsi (the 2022 RFC); over the range"),
+    Convention("bytes-esi", "TREE_BYTES_ESI",
+               "destination %rdi, length in bytes %esi (the 2025 v3/v4); over "
+               "the range, in calls of at most 2 GiB"),
+]}
+
+
+@dataclass(frozen=True)
 class Known:
     routine: str	# the tree's symbol
     short: str		# the primitive is linux-SHORT
-    convention: str	# a TREE_ macro of arch/x86_64/linux-tree.inc
-    abi: str		# the convention's name in the records (tree_abi=)
+    abi: str		# a CONVENTIONS key (tree_abi=)
     feature: str	# a PRIM_FEAT_ suffix
-    what: str		# for the build message
+    simd: int = 0	# 1: uses SSE/AVX registers (lib/prims.h)
+    named: bool = False	# its convention came from LINUX_ABI=
+
+    @property
+    def convention(self) -> Convention:
+        return CONVENTIONS[self.abi]
+
+    @property
+    def what(self) -> str:
+        return self.convention.what + ("; as LINUX_ABI= names it" if self.named else "")
 
 
 # The routines whose register contract is known from their name alone.
 KNOWN = [
-    Known("clear_page_orig", "orig", "TREE_PER_PAGE", "per-page", "NONE",
-          "page in %rdi, 4096 bytes; called once per 4K page"),
-    Known("clear_page_rep", "rep", "TREE_PER_PAGE", "per-page", "NONE",
-          "page in %rdi, 4096 bytes; called once per 4K page"),
-    Known("clear_page_erms", "erms", "TREE_PER_PAGE", "per-page", "ERMS",
-          "page in %rdi, 4096 bytes; called once per 4K page"),
-    Known("__clear_pages_unrolled", "unrolled", "TREE_RANGE", "range", "NONE",
-          "destination %rdi, length in bytes %rcx, %rax zero; over the range"),
+    Known("clear_page_orig", "orig", "per-page", "NONE"),
+    Known("clear_page_rep", "rep", "per-page", "NONE"),
+    Known("clear_page_erms", "erms", "per-page", "ERMS"),
+    Known("__clear_pages_unrolled", "unrolled", "range", "NONE"),
 ]
+
+AMBIGUOUS = (r"^_*clear_pages?_",
+             "convention ambiguous by name: the 2022 RFC's clear_pages_* took the "
+             "page count in %rsi, the 2025 v3/v4 series' the length in bytes in "
+             "%esi, AMD's tree has others; name it with LINUX_ABI=npages-rsi or "
+             "LINUX_ABI=bytes-esi (or ROUTINE:CONVENTION)")
 
 # Why the others are left out, by name pattern, first match wins.
 LEFT_OUT = [
     (r"^clear_user_|^rep_stos_alternative$",
      "a user-copy routine: count in %rcx, returns the bytes left, "
      "recovers from faults through the exception table; not a page clear"),
-    (r"^clear_pages?_",
-     "convention ambiguous by name: the 2022 RFC's clear_pages_* took the "
-     "page count in %rsi, the 2025 v3/v4 series' the length in bytes in "
-     "%esi, AMD's tree has others; LINUX_ABI= to name it is not built yet"),
-    (r"", "not a routine make LINUX= knows the convention of"),
+    AMBIGUOUS,
+    (r"", "not a routine make LINUX= knows the convention of; "
+     "LINUX_ABI=ROUTINE:CONVENTION names it"),
+]
+
+# What a routine named by LINUX_ABI= needs, from its name: (pattern,
+# PRIM_FEAT_ suffix, simd), first match wins.  A wrong guess is a #UD
+# the kernel reports, or a primitive skipped for want of a feature.
+NAMED_FEATURES = [
+    (r"avx512", "AVX512F", 1),
+    (r"avx", "AVX2", 1),
+    (r"clzero", "CLZERO", 0),
+    (r"erms|stosb", "ERMS", 0),
+    (r"movntdq|sse", "SSE2", 1),
+    (r"movnt", "SSE2", 0),
+    (r"", "NONE", 0),
 ]
 
 
@@ -135,17 +179,87 @@ def text_symbols(nm: str, obj: Path) -> list[str]:
     return out
 
 
-def split(symbols: list[str]) -> tuple[list[Known], list[tuple[str, str]]]:
-    """The known routines present, and the other symbols with why."""
+def parse_abi(spec: str) -> tuple[str | None, dict[str, str]]:
+    """LINUX_ABI=: a convention for every routine left out as ambiguous
+    by name, and/or ROUTINE:CONVENTION pairs, comma-separated."""
+    every, each = None, {}
+    for item in filter(None, (x.strip() for x in spec.split(","))):
+        routine, _, conv = item.rpartition(":")
+        if conv not in CONVENTIONS:
+            raise TreeError(f"LINUX_ABI={spec}: unknown convention {conv!r}: "
+                            f"one of {', '.join(CONVENTIONS)} (docs/linux-tree.md)")
+        if not routine:
+            if every not in (None, conv):
+                raise TreeError(f"LINUX_ABI={spec}: two conventions for every "
+                                "ambiguous routine; name each as ROUTINE:CONVENTION")
+            every = conv
+        elif each.setdefault(routine, conv) != conv:
+            raise TreeError(f"LINUX_ABI={spec}: {routine} named twice")
+    return every, each
+
+
+def short_name(routine: str) -> str:
+    """clear_page_erms, clear_pages_erms, __clear_pages_unrolled: erms,
+    erms, unrolled."""
+    short = re.sub(r"^_*clear_pages?_", "", routine) or routine.strip("_")
+    return short.replace("_", "-")
+
+
+def named(routine: str, abi: str) -> Known:
+    feat, simd = next((f, v) for pat, f, v in NAMED_FEATURES if re.search(pat, routine))
+    return Known(routine, short_name(routine), abi, feat, simd, named=True)
+
+
+def split(symbols: list[str], abi: str = ""
+          ) -> tuple[list[Known], list[tuple[str, str]]]:
+    """The routines to build (known by name, or named by @abi, LINUX_ABI=),
+    and the other symbols with why."""
+    every, each = parse_abi(abi)
+    missing = [r for r in each if r not in symbols]
+    if missing:
+        raise TreeError(f"LINUX_ABI={abi}: {', '.join(missing)} not defined in the "
+                        f"tree's {SOURCE}; its routines: {', '.join(symbols) or 'none'}")
     by_name = {k.routine: k for k in KNOWN}
-    used = [k for k in KNOWN if k.routine in symbols]	# hugezero's order
-    left = []
+    used, left, took_every = [], [], False
     for s in symbols:
-        if s in by_name:
-            continue
-        why = next(w for pat, w in LEFT_OUT if re.search(pat, s))
-        left.append((s, why))
-    return used, left
+        if s in each:
+            used.append(named(s, each[s]))
+        elif s in by_name:
+            used.append(by_name[s])
+        elif every and re.search(AMBIGUOUS[0], s):
+            used.append(named(s, every))
+            took_every = True
+        else:
+            left.append((s, next(w for pat, w in LEFT_OUT if re.search(pat, s))))
+    # Known routines in hugezero's order (orig, rep, erms), as before;
+    # the named ones after them, in the tree's.
+    rank = {k.routine: i for i, k in enumerate(KNOWN)}
+    used.sort(key=lambda k: (k.named, rank.get(k.routine, 0)))
+    if every and not took_every:
+        raise TreeError(f"LINUX_ABI={abi}: {every} names no routine: the tree has no "
+                        "routine whose convention its name leaves ambiguous "
+                        "(clear_pages_*); name one as ROUTINE:CONVENTION")
+    return unique_shorts(used), left
+
+
+def unique_shorts(used: list[Known]) -> list[Known]:
+    """Where two routines have one short name (clear_page_erms beside a
+    named clear_pages_erms), the named one is called by its whole name."""
+    seen = {k.short for k in used if not k.named}
+    out = []
+    for k in used:
+        if k.named and (k.short in seen or sum(x.short == k.short for x in used) > 1):
+            k = Known(k.routine, k.routine.strip("_").replace("_", "-"), k.abi,
+                      k.feature, k.simd, named=True)
+        out.append(k)
+    return out
+
+
+def by_reason(left: list[tuple[str, str]]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for sym, why in left:
+        out.setdefault(why, []).append(sym)
+    return out
 
 
 def prim_id(k: Known) -> str:
@@ -157,7 +271,7 @@ def wrapper(k: Known) -> str:
 
 
 def header(used: list[Known], src: str, p: Provenance) -> str:
-    rows = "".join(f'\tX({prim_id(k)}, "linux-{k.short}", {wrapper(k)}, 0, '
+    rows = "".join(f'\tX({prim_id(k)}, "linux-{k.short}", {wrapper(k)}, {k.simd}, '
                    f'{k.feature}, "{k.routine}")\t\\\n' for k in used)
     abis = "".join(f'\tX({prim_id(k)}, "{k.abi}")\t\\\n' for k in used)
     describe = (f'#define LINUX_TREE_DESCRIBE "{p.describe}"\n'
@@ -180,27 +294,28 @@ def write_if_changed(path: Path, text: str) -> None:
 def wrappers(used: list[Known], src: str) -> str:
     lines = [f"; Generated by scripts/linux-tree from {src}: do not edit.",
              '%include "arch/x86_64/linux-tree.inc"']
-    lines += [f"{k.convention} {wrapper(k)}, {k.routine}" for k in used]
+    lines += [f"{k.convention.macro} {wrapper(k)}, {k.routine}" for k in used]
     return "\n".join(lines) + "\n"
 
 
-def generate(nm: str, obj: Path, src: str, out: Path) -> list[str]:
+def generate(nm: str, obj: Path, src: str, out: Path, abi: str = "") -> list[str]:
     """Write out/tree_prims.h, out/tree_wrap.asm and the messages it
     returns, one line each, to out/tree.txt (kept for a build that is
-    already up to date)."""
-    used, left = split(text_symbols(nm, obj))
+    already up to date); @abi is LINUX_ABI=."""
+    used, left = split(text_symbols(nm, obj), abi)
     if not used:
         raise TreeError(
             f"{src}: none of the routines make LINUX= knows "
             f"({', '.join(k.routine for k in KNOWN)}) is defined there"
-            + ("".join(f"; {s} is left out: {why}" for s, why in left)
+            + ("".join(f"; {', '.join(syms)} {'is' if len(syms) == 1 else 'are'} "
+                       f"left out: {why}" for why, syms in by_reason(left).items())
                if left else "; it defines no global routine"))
     p = provenance(src)
     out.mkdir(parents=True, exist_ok=True)
     write_if_changed(out / "tree_prims.h", header(used, src, p))
     write_if_changed(out / "tree_wrap.asm", wrappers(used, src))
     msgs = [f"tree {p.version}" + (f" ({p.describe})" if p.describe else "")
-            + f", {SOURCE} sha256 {p.sha256}"]
+            + f", {SOURCE} sha256 {p.sha256}" + (f", LINUX_ABI={abi}" if abi else "")]
     msgs += [f"linux-{k.short}: {k.routine} ({k.what})" for k in used]
     msgs += [f"left out: {s}: {why}" for s, why in left]
     write_if_changed(out / "tree.txt", "".join(m + "\n" for m in msgs))
