@@ -26,7 +26,7 @@ bool companion_preset(struct hz_config *c, const struct cmdline_result *res,
 				       host.hugetlb_free[1],
 		.ncpus = ncpus,
 		.has_1g = cpu_info.has_pdpe1gb && pool,
-		.linux_prim = prim_linux(why, sizeof(why)),
+		.linux_prim = prim_tree_twin(prim_linux(why, sizeof(why))),
 		.companion = true,
 	};
 	struct preset_sizing z;

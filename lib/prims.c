@@ -42,3 +42,24 @@ enum prim_id prim_by_name(const char *name)
 			break;
 	return p;
 }
+
+/*
+ * make LINUX=DIR: the tree's own routine in place of hugezero's
+ * transcription of it -- linux-erms for erms where the tree has one --
+ * so that what stands for Linux's primitive (a preset's column, the
+ * split's bare row) is the tree's code (docs/linux-tree.md); @p itself
+ * where the tree has none, or without a tree.
+ */
+enum prim_id prim_tree_twin(enum prim_id p)
+{
+	static const char prefix[] = "linux-";
+
+	if (p >= PRIM_COUNT || prim_tree_abi(p))
+		return p;
+	for (u32 t = 0; t < PRIM_COUNT; t++)
+		if (prim_tree_abi(t) &&
+		    !strncmp(prim_names[t], prefix, sizeof(prefix) - 1) &&
+		    !strcmp(prim_names[t] + sizeof(prefix) - 1, prim_names[p]))
+			return t;
+	return p;
+}

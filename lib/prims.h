@@ -82,6 +82,8 @@ extern const struct linux_tree *const linux_tree;
 
 /* A tree primitive's convention ("per-page", "range"); NULL: not one. */
 const char *prim_tree_abi(enum prim_id p);
+/* The tree's linux-NAME for hugezero's NAME, else @p (lib/prims.c). */
+enum prim_id prim_tree_twin(enum prim_id p);
 /* The primitive named @name, or PRIM_COUNT. */
 enum prim_id prim_by_name(const char *name);
 

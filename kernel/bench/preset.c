@@ -31,7 +31,7 @@ bool preset_apply(struct hz_config *c, const struct cmdline_result *user)
 		.free_1g = frame_count_free_blocks(GiB),
 		.ncpus = workload_cpus(c),
 		.has_1g = cpu_info.has_pdpe1gb,
-		.linux_prim = prim_linux(why, sizeof(why)),
+		.linux_prim = prim_tree_twin(prim_linux(why, sizeof(why))),
 	};
 	struct preset_sizing z;
 	bool ok;

@@ -12,6 +12,8 @@ allow, and where they do not, the line says in which they differ.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import math
 import re
 from dataclasses import dataclass
@@ -299,11 +301,31 @@ def folio_split(folio: str, rows: list[Row], kernel_rows: list[Row],
         out.write(f"  Linux's overhead per fault ({r['backing']}): {fault:.1f} - {clear:.1f} = "
                   f"{over:.1f} us, {100 * over / fault:.0f}% of the fault"
                   f"{' (within run-to-run noise of +-%.1f us)' % noise if abs(over) <= noise else ''}\n")
+        tree_twin(r, s, bare, host, out)
     if best:
         chunk = f" {best['chunk']}" if best["chunk"] else ""
-        out.write(label(f"bare, best: {best['clear']} + {best['order']}{chunk}") +
+        out.write(label(f"bare, best: {results.clear_label(best)} + {best['order']}{chunk}") +
                   figures(best, "clear_us_median", "folio") + "\n")
     kernel_split(folio, linux, kernel_rows, host, features, out)
+
+
+def tree_twin(fault: Row, s: Strategy, bare: list[Row], host: Mapping[str, str],
+              out: IO[str]) -> None:
+    """make LINUX= (docs/linux-tree.md): the tree's own routine for
+    Linux's clear_page() (linux-erms for erms), run bare with Linux's
+    strategy, beside the demand fault -- the patch's routine against the
+    host's fault; nothing where the image had no such tree primitive."""
+    twin = dataclasses.replace(s, prim=f"linux-{s.prim}")
+    r = closest(fault, [b for b in bare if b.get("linux_tree") and
+                        fits(b, twin, linux_radius(host))])
+    if r is None:
+        return
+    out.write(label(f"bare, the tree's: {results.clear_label(r)} + {r['order']}"
+                    f"{' ' + str(r['chunk']) if r['chunk'] else ''}") +
+              figures(r, "clear_us_median", "folio") + f"\n    ({matched(fault, r)})\n")
+    f, c = num(fault["fault_us_median"]), num(r["clear_us_median"])
+    out.write(f"  the fault less the tree's clearing ({fault['backing']}): {f:.1f} - {c:.1f} "
+              f"= {f - c:.1f} us (the host's fault ran the host's own routine)\n")
 
 
 def kernel_split(folio: str, linux: list[Row], kernel_rows: list[Row],

@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import IO
 
-from . import compare, cpulist, groups, records, results, selection
+from . import compare, cpulist, groups, records, report, results, selection
 from .records import Boot
 
 SEEDS = ("seed-001", "seed-000", "seed-002")
@@ -152,6 +152,7 @@ def seed_001(s: Side) -> list[Table]:
         return [Table("seed-001 hugezero", notes=[why])]
     prim = linux_clear(s)
     out = []
+    trees = tree_notes(s)
     # The models in the order the records name them: lib/preempt.h's.
     seen = list(dict.fromkeys(r.f.get("preempt", "off") for b in s.boots
                               for r in b.records if r.type == "config"))
@@ -162,6 +163,7 @@ def seed_001(s: Side) -> list[Table]:
                           "change", "noise", "best contiguous-page"])
         mine = [p for p in pairs if dim(p, "preempt") == model]
         t.rows, t.notes = pair_rows(mine, prim)
+        t.notes += trees
         t.legend.append(plus_minus([len(s.runs) for p in mine for s in (p.a, p.b)]))
         out.append(t)
     return out
@@ -188,7 +190,7 @@ def seed_001_linux(s: Side) -> list[Table]:
     if why:
         t.notes.append(why)
     bare, notes = pair_rows([p for p in pairs if dim(p, "bench") == "bare"], prim)
-    t.notes += notes
+    t.notes += notes + tree_notes(s)
     rows = results.rows(s.boots)
     faults = [r for r in rows if r["bench"] == "linux-fault" and r["status"] == "ok"]
     perf = any("perfbench_gbps" in r for r in faults)
@@ -242,6 +244,23 @@ def as_perf(rs: list[dict[str, object]]) -> str:
         return (f"{r['backing']} {results.perf_bps(g * results.GIB)} ({r['perfbench_loops']} "
                 f"loops; the first {results.perf_bps(first * results.GIB)})")
     return "; ".join(one(r) for r in rs) or "n/a"
+
+
+def tree_notes(s: Side) -> list[str]:
+    """What each tree primitive of the side ran (make LINUX=,
+    docs/linux-tree.md): Linux's column is the tree's routine where the
+    tree has the one Linux's clear_page() picks (prim_tree_twin())."""
+    out: dict[str, str] = {}
+    for b in s.boots:
+        boot = b.first("boot")
+        for r in b.records:
+            if r.type == "config" and "tree_routine" in r.f and boot:
+                git = boot.f.get("linux_tree_git")
+                out.setdefault(r.f.get("clear", "?"), (
+                    f"{r.f.get('clear')}: {report.tree_label(boot.f, r.f)} "
+                    f"({'git ' + git + ', ' if git else ''}clear_page_64.S sha256 "
+                    f"{boot.f.get('linux_tree_sha256', '?')[:12]})"))
+    return list(out.values())
 
 
 def order_pairs(boots: list[Boot]) -> tuple[list[compare.Pair], str]:
