@@ -3,13 +3,16 @@
 
 The trees in tests/data/linux-trees were written for these tests in
 Linux's macro style (no Linux code): the merged 7.0 form (a range
-routine), a 6.x form (three per-page routines), an unknown macro and
-directive, a missing file, and a file with no routine of a known
-convention.  The real tree is Debian's linux-source-6.12, unpacked by
+routine), a 6.x form (three per-page routines), the 2022 RFC's and the
+2025 v3/v4 series' forms (clear_pages_* whose convention LINUX_ABI=
+names), an unknown macro and directive, a missing file, and a file with
+no routine of a known convention.  The real tree is Debian's linux-source-6.12, unpacked by
 `scripts/setup.sh --linux-source`; without it those cases skip."""
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import re
 import shutil
 import subprocess
@@ -21,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import image, linuxtree, qemu  # noqa: E402
+from hzlib import image, linuxtree, qemu, results  # noqa: E402
 
 TREES = Path("tests/data/linux-trees")	# relative: as a user would type it
 SOURCE = "arch/x86/lib/clear_page_64.S"
@@ -29,12 +32,13 @@ DEBIAN = Path("build/linux-source-6.12")
 TARBALL = Path("/usr/src/linux-source-6.12.tar.xz")
 
 
-def build(tree: Path, name: str, kernel: bool = True
+def build(tree: Path, name: str, kernel: bool = True, abi: str | None = None
           ) -> tuple[subprocess.CompletedProcess[str], Path]:
     """The kernel (unless not @kernel) and the companion built with
-    make LINUX=@tree."""
+    make LINUX=@tree (and LINUX_ABI=@abi)."""
     out = Path("build") / f"test-tree-{name}"
     r = subprocess.run(["make", "--no-print-directory", f"LINUX={tree}",
+                        *([f"LINUX_ABI={abi}"] if abi is not None else []),
                         f"BUILD={out}", *([f"{out}/hugezero.elf"] if kernel else []),
                         f"{out}/hugezero-linux"], cwd=ROOT,
                        capture_output=True, text=True)
@@ -68,12 +72,12 @@ def said(out: Path) -> str:
     return (out / "linux-tree" / "tree.txt").read_text()
 
 
-def bare(out: Path, clear: str) -> str:
-    """The companion's bare mode (verified) of @clear over 2M folios: its
-    records, then what it said on stderr."""
+def bare(out: Path, clear: str, *more: str) -> str:
+    """The companion's bare mode (verified) of @clear over 2M folios (or
+    as @more says): its records, then what it said on stderr."""
     r = subprocess.run([str(out / "hugezero-linux"), "bench=bare", "folio=2M",
                         "size=4M", f"clear={clear}", "order=contiguous-page",
-                        "runs=1", "warmups=0"], capture_output=True, text=True,
+                        "runs=1", "warmups=0", *more], capture_output=True, text=True,
                        timeout=300)
     assert r.returncode == 0, r.stderr[-800:]
     return r.stdout + r.stderr
@@ -88,11 +92,22 @@ def prim_names(*flags: str) -> list[str]:
     return re.findall(r'= "([^"]+)"', m.group(1))
 
 
-def boot(elf: Path, clear: str) -> str:
-    """A verified fault benchmark of @clear over 2M folios; the log."""
-    iso = image.build_iso(["bench=fault", "folio=2M", "size=4M", f"clear={clear}",
+# Every tree primitive over 2M and 1G folios: 1 GiB of each (TCG clears
+# it in a few seconds), verified through the user's mapping.
+BOTH = ("folio=2M,1G", "size=1G")
+
+
+def boot(elf: Path, clear: str, *more: str) -> str:
+    """A verified fault benchmark of @clear over 2M folios (or as @more
+    says); the log."""
+    return boot_line(elf, ["bench=fault", "folio=2M", "size=4M", f"clear={clear}",
                            "order=contiguous-page", "runs=1", "warmups=0",
-                           "selftest=off"], elf=elf, cache=elf.parent / "images")
+                           "selftest=off", *more])
+
+
+def boot_line(elf: Path, line: list[str]) -> str:
+    """A verified boot of @elf with the command line @line; the log."""
+    iso = image.build_iso(line, elf=elf, cache=elf.parent / "images")
     with tempfile.TemporaryDirectory(prefix="hz-tree-") as d:
         res = qemu.boot(qemu.BootSpec(iso, timeout=240), log_file=Path(d) / "log")
     ok, why = qemu.verdict(res)
@@ -130,6 +145,84 @@ class Refused(unittest.TestCase):
                         "__clear_pages_unrolled"):
             self.assertIn(routine, err, "what was looked for")
         self.assertRegex(err, r"clear_pages_erms is left out: convention ambiguous")
+
+
+class Abi(unittest.TestCase):
+    """LINUX_ABI=: the convention of a routine whose name does not say it."""
+
+    SYMS = ["clear_pages_orig", "clear_pages_rep", "clear_pages_erms",
+            "rep_stos_alternative"]
+
+    def built(self, symbols: list[str], abi: str) -> dict[str, tuple[str, str]]:
+        used, _ = linuxtree.split(symbols, abi)
+        return {k.routine: (f"linux-{k.short}", k.abi) for k in used}
+
+    def test_every_ambiguous_routine(self) -> None:
+        self.assertEqual(self.built(self.SYMS, "npages-rsi"), {
+            "clear_pages_orig": ("linux-orig", "npages-rsi"),
+            "clear_pages_rep": ("linux-rep", "npages-rsi"),
+            "clear_pages_erms": ("linux-erms", "npages-rsi")})
+
+    def test_one_routine(self) -> None:
+        used, left = linuxtree.split(self.SYMS, "clear_pages_erms:bytes-esi")
+        self.assertEqual([(k.routine, k.abi, k.feature) for k in used],
+                         [("clear_pages_erms", "bytes-esi", "ERMS")])
+        self.assertIn("clear_pages_rep", dict(left)["clear_pages_rep"] and
+                      [s for s, _ in left])
+        self.assertRegex(dict(left)["clear_pages_rep"], "LINUX_ABI=npages-rsi")
+
+    def test_any_routine_and_a_clash(self) -> None:
+        """A routine of no known name, and one whose short name a known
+        routine has: called by its whole name."""
+        got = self.built(["clear_page_erms", "clear_pages_erms",
+                          "memzero_page_aligned_unrolled"],
+                         "clear_pages_erms:bytes-esi,memzero_page_aligned_unrolled:range")
+        self.assertEqual(got, {
+            "clear_page_erms": ("linux-erms", "per-page"),
+            "clear_pages_erms": ("linux-clear-pages-erms", "bytes-esi"),
+            "memzero_page_aligned_unrolled": ("linux-memzero-page-aligned-unrolled",
+                                              "range")})
+
+    def test_refused(self) -> None:
+        for abi, why in (("bytes", "unknown convention 'bytes': one of per-page, "
+                                   "range, npages-rsi, bytes-esi"),
+                         ("clear_pages_movnt:range", "clear_pages_movnt not defined "
+                                                     "in the tree's"),
+                         ("npages-rsi,bytes-esi", "two conventions"),
+                         ("clear_pages_rep:range,clear_pages_rep:per-page", "named twice")):
+            with self.subTest(abi=abi), self.assertRaisesRegex(linuxtree.TreeError, why):
+                linuxtree.split(self.SYMS, abi)
+        with self.assertRaisesRegex(linuxtree.TreeError, "npages-rsi names no routine"):
+            linuxtree.split(["clear_page_erms"], "npages-rsi")
+
+    def test_ambiguous_tree_refused_without(self) -> None:
+        r, _ = build(TREES / "v2022-rfc", "v2022-none", kernel=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertRegex(r.stderr, r"clear_pages_rep, clear_pages_orig, clear_pages_erms "
+                         r"are left out: convention ambiguous .*LINUX_ABI=npages-rsi")
+
+    def test_abi_without_linux(self) -> None:
+        r = subprocess.run(["make", "--no-print-directory", "LINUX_ABI=npages-rsi",
+                            "BUILD=build/test-tree-abi-only", "build/test-tree-abi-only/hugezero.elf"],
+                           cwd=ROOT, capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("LINUX_ABI=npages-rsi without LINUX=", r.stderr)
+
+    def test_wrong_convention_faults(self) -> None:
+        """The 2022 routines told they take bytes in %esi clear past the
+        folio: the companion says where and why, and dies of the signal."""
+        r, out = build(TREES / "v2022-rfc", "v2022-wrong", kernel=False, abi="bytes-esi")
+        self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+        p = subprocess.run([str(out / "hugezero-linux"), "bench=bare", "folio=2M",
+                            "size=4M", "clear=linux-erms", "order=contiguous-page",
+                            "runs=1", "warmups=0"], capture_output=True, text=True,
+                           timeout=300)
+        self.assertIn(p.returncode, (-11, -7), p.stderr[-800:])
+        self.assertRegex(p.stderr, r"interrupted by SIG(SEGV|BUS) in configuration 1 "
+                         r"\(bare\.2M\.linux-erms\.contiguous-page\)")
+        self.assertIn("may have the wrong convention", p.stderr)
+        record(p.stdout, "interrupted", "name=bare.2M.linux-erms.contiguous-page")
+        self.assertRegex(p.stdout, r"@hz1 \d+ end records=")
 
 
 class Built(unittest.TestCase):
@@ -179,6 +272,64 @@ class Built(unittest.TestCase):
                 self.assertIn("      linux-unrolled: Linux 7.0.0-hztest's "
                               "__clear_pages_unrolled, range\n", rep)
 
+    def test_2022_form(self) -> None:
+        """The page count in %rsi: every routine over 2M and 1G folios,
+        booted and bare."""
+        tree = TREES / "v2022-rfc"
+        r, out = build(tree, "v2022", abi="npages-rsi")
+        self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+        self.assertRegex(said(out), r"linux-rep: clear_pages_rep \(destination %rdi, "
+                         r"page count %rsi .*as LINUX_ABI= names it\)")
+        prims = "linux-orig,linux-rep,linux-erms"
+        log = boot(out / "hugezero.elf", prims, *BOTH)
+        companion = bare(out, prims, *BOTH)
+        for name in prims.split(","):
+            for folio in ("2M", "1G"):
+                self.assertRegex(log, rf"ok \d+ {folio}\.{name}\.contiguous-page\r?\n")
+                self.assertIn(f"ok   bare.{folio}.{name}.contiguous-page", companion)
+        for text in (log, companion):
+            self.assertIn(" linux_tree=5.18.0-rc2-hztest ", record(text, "boot"))
+            record(text, "config", "clear=linux-erms ",
+                   " tree_routine=clear_pages_erms tree_abi=npages-rsi ")
+        self.assertIn("linux-orig: Linux 5.18.0-rc2-hztest's clear_pages_orig, npages-rsi",
+                      report(log))
+
+    def test_2025_form_seed_001(self) -> None:
+        """The length in bytes in %esi: every routine over 2M and 1G
+        folios; and seed 001's table, whose Linux column is the tree's
+        clear_pages_erms on both sides."""
+        tree = TREES / "v2025-v3"
+        r, out = build(tree, "v2025", abi="bytes-esi")
+        self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+        prims = "linux-orig,linux-rep,linux-erms"
+        log = boot(out / "hugezero.elf", prims, *BOTH)
+        for name in prims.split(","):
+            for folio in ("2M", "1G"):
+                self.assertRegex(log, rf"ok \d+ {folio}\.{name}\.contiguous-page\r?\n")
+        record(log, "config", "clear=linux-orig ",
+               " tree_routine=clear_pages_orig tree_abi=bytes-esi ")
+        seed = ["preset=seed-001", "folio=2M", "size=4M", "clear=erms,linux-erms",
+                "runs=2", "warmups=0"]
+        kernel = boot_line(out / "hugezero.elf", [*seed, "selftest=off"])
+        self.assertIn(" linux_clear=linux-erms", record(kernel, "preset"))
+        c = subprocess.run([str(out / "hugezero-linux"), *seed, "size=8M"],
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(c.returncode, 0, c.stderr[-800:])
+        self.assertIn(" linux_clear=linux-erms", record(c.stdout, "preset"))
+        with tempfile.TemporaryDirectory() as d:
+            (Path(d) / "k.log").write_text(kernel)
+            (Path(d) / "c.log").write_text(c.stdout)
+            t = subprocess.run([sys.executable, str(ROOT / "scripts" / "hugezero"), "table",
+                                f"{d}/k.log", f"{d}/c.log"], capture_output=True,
+                               text=True).stdout
+        label = (f"  linux-erms: Linux 6.15.0-rc1-hztest's clear_pages_erms, bytes-esi "
+                 f"(clear_page_64.S sha256 {sha256(tree)[:12]})")
+        self.assertEqual(t.count(label), 3, "each table names the tree's routine: " + t)
+        self.assertRegex(t, r"converging-page \(linux-erms\) +contiguous-page \(linux-erms\)")
+        self.assertRegex(t, r"bare converging-page \(linux-erms\) +bare contiguous-page "
+                         r"\(linux-erms\)")
+        self.assertRegex(t, r"(?m)^  pg-sz=2MB +[\d.]+ \+- +[\d.]+% +[\d.]+ \+- ")
+
     def test_6x_provenance(self) -> None:
         """Per-page routines say so; hugezero's own erms, beside them, has
         no tree fields, and its report row no label."""
@@ -192,6 +343,25 @@ class Built(unittest.TestCase):
         rep = report(text)
         self.assertIn("linux-erms: Linux 6.9.0-hztest's clear_page_erms, per-page", rep)
         self.assertNotIn("      erms:", rep)
+        with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+            f.write(text)
+            f.flush()
+            rows = list(csv.DictReader(io.StringIO(subprocess.run(
+                [sys.executable, str(ROOT / "scripts" / "hugezero"), "parse", "--format",
+                 "csv", f.name], capture_output=True, text=True, check=True).stdout)))
+            cmp = subprocess.run([sys.executable, str(ROOT / "scripts" / "hugezero"), "compare",
+                                  f.name, "--a", "clear=erms", "--b", "clear=linux-erms"],
+                                 capture_output=True, text=True).stdout
+        self.assertIn("A and B differ in clear; each pair is equal in every other dimension",
+                      cmp)
+        self.assertRegex(cmp, r"(?m)^bench=bare backing=thp folio=2M order=contiguous-page +"
+                         r"[\d.]+ \+- +[\d.]+% +[\d.]+ \+- +[\d.]+% +[+-][\d.]+%",
+                         "hugezero's erms beside the tree's, one pair")
+        self.assertEqual({r["clear"]: r["linux_tree"] for r in rows},
+                         {"erms": "", "linux-erms": "6.9.0-hztest"},
+                         "parse's CSV names the tree of each tree primitive's row")
+        self.assertEqual(results.clear_label(rows[1]), "linux-erms (Linux 6.9.0-hztest)",
+                         "as plot labels it")
 
     def test_git_tree(self) -> None:
         """A tree that is a git work tree of its own: git describe, and
@@ -264,11 +434,12 @@ class Debian612(unittest.TestCase):
         r, out = build(DEBIAN, "linux-6.12")
         self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
         self.assertRegex(said(out), r"left out: rep_stos_alternative")
-        log = boot(out / "hugezero.elf", "linux-orig,linux-rep,linux-erms")
-        err = bare(out, "linux-orig,linux-rep,linux-erms")
+        log = boot(out / "hugezero.elf", "linux-orig,linux-rep,linux-erms", *BOTH)
+        err = bare(out, "linux-orig,linux-rep,linux-erms", *BOTH)
         for name in ("linux-orig", "linux-rep", "linux-erms"):
-            self.assertRegex(log, rf"ok \d+ 2M\.{name}\.contiguous-page")
-            self.assertIn(f"ok   bare.2M.{name}.contiguous-page", err)
+            for folio in ("2M", "1G"):
+                self.assertRegex(log, rf"ok \d+ {folio}\.{name}\.contiguous-page\r?\n")
+                self.assertIn(f"ok   bare.{folio}.{name}.contiguous-page", err)
         version = linuxtree.make_version(ROOT / DEBIAN / "Makefile")
         self.assertRegex(version, r"^6\.12\.\d+$")
         for text in (log, err):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -139,3 +140,35 @@ class LabelPlacement(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipIf(importlib.util.find_spec("matplotlib") is None,
+                 "no matplotlib for this python: run with /usr/bin/python3")
+class TreeLabels(unittest.TestCase):
+    """make LINUX= (docs/linux-tree.md): a tree primitive is named with
+    its tree wherever a figure names primitives; hugezero's own are not."""
+
+    def test_gbps_ticks(self) -> None:
+        log = Log(boot='version=0.3 firmware=bios cmdline="bench=fault" '
+                       'linux_tree=6.12.118 linux_tree_sha256=' + "ab" * 32)
+        for clear, extra in (("erms", ""), ("linux-erms",
+                                            " tree_routine=clear_page_erms tree_abi=per-page")):
+            log.config(kernel_config(name=f"{clear}.contiguous-page", clear=clear,
+                                     order="contiguous-page") + extra,
+                       [{"fault": [2000000] * 2, "clear": [1000000] * 2}])
+        plt = plot.pyplot()
+        kept = []
+
+        class Keep:	# pyplot, but the figure stays open to be read
+            def __getattr__(self, k: str):  # type: ignore[no-untyped-def]
+                return getattr(plt, k)
+
+            def close(self, fig) -> None:  # type: ignore[no-untyped-def]
+                kept.append(fig)
+
+        rows = plot.ok_rows(records.parse(log.text()))
+        with tempfile.TemporaryDirectory() as d:
+            plot.gbps_figure(Keep(), rows, "trees", Path(d))
+        self.addCleanup(plt.close, kept[0])
+        ticks = [t.get_text() for t in kept[0].axes[0].get_xticklabels()]
+        self.assertEqual(ticks, ["erms", "linux-erms (Linux 6.12.118)"])

@@ -124,7 +124,8 @@ def gbps_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignore
                         es.append(float(r["gbps_mean"]) * float(r["gbps_stddev_pct"] or 0) / 100)
             ax.bar(xs, ys, width, yerr=es, capsize=2, label=g)
         ax.set_xticks(range(len(prims)))
-        ax.set_xticklabels(prims)
+        ax.set_xticklabels([next(results.clear_label(r) for r in mine if r["clear"] == p)
+                            for p in prims])
         ax.set_ylabel("GB/s (2^30 B/s, net), mean ± sd of runs")
         ax.set_title(f"{folio} folios")
         ax.grid(axis="y", alpha=0.3)
@@ -164,7 +165,7 @@ def cdf_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ignore
         v = [x * 1e6 / hz for x in results.measured_samples(b, c, kind)]
         if v:
             series.setdefault(str(row["folio"]), []).append(
-                (f"{row['clear']} {label_of(row)} [{kind}]", v))
+                (f"{results.clear_label(row)} {label_of(row)} [{kind}]", v))
     if not series:
         return []
     fig, axes = plt.subplots(len(series), 1, figsize=(11, 4.2 * len(series)), squeeze=False)
@@ -184,7 +185,7 @@ def split_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignor
     if not mine:
         return []
     label_of = labeller(mine)
-    names = [f"{r['folio']} {r['clear']} {label_of(r)}" for r in mine]
+    names = [f"{r['folio']} {results.clear_label(r)} {label_of(r)}" for r in mine]
     clear = [float(r["clear_us_median"]) for r in mine]
     over = [float(r["overhead_us_median"]) for r in mine]
     acc = [0.0 if math.isnan(float(r["access_us_median"])) else float(r["access_us_median"])
@@ -362,7 +363,7 @@ def frontier_marks(rows: list[Row]) -> tuple[list[tuple[float, float, str]],
         linux = r["bench"] == "linux-fault"
         star = not linux and r["order"] == "linux"
         what = (f"Linux ({r['backing']})" if linux else
-                f"{r['clear']} {r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}")
+                f"{results.clear_label(r)} {r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}")
         labels.append((float(r["probe_us_p99"]), y, what))  # type: ignore[arg-type]
         points += [(float(r["probe_us_p99"]), y, math.sqrt(90 if star else 36) / 2),  # type: ignore[arg-type]
                    (float(r["probe_us_max"]), y, math.sqrt(36) / 2)]  # type: ignore[arg-type]
@@ -403,7 +404,7 @@ def scaling_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ig
             mine.sort(key=lambda r: int(r["ncpus"]))  # type: ignore[call-overload]
             r = mine[0]
             extra = dims.label(rest(r), ["radius", *vary])
-            name = (f"{r['clear']} {r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}"
+            name = (f"{results.clear_label(r)} {r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}"
                     + (f" ({r['backing']})" if r["backing"] else "")
                     + (f" {extra}" if extra else "") + (f" [boot {k[2]}]" if len(k) > 2 else ""))
             xs = [int(x["ncpus"]) for x in mine]  # type: ignore[call-overload]

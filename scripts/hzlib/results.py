@@ -35,7 +35,8 @@ CSV_COLUMNS = [
 ]
 
 # Columns only where a row has them, so an older log's CSV is as it was.
-NEWER_COLUMNS = ["linux_offered", "prim_calls_per_fault", "prim_calls_max"]
+NEWER_COLUMNS = ["linux_offered", "prim_calls_per_fault", "prim_calls_max",
+                 "linux_tree"]
 # perf bench mem mmap's figure beside the companion's own (docs/companion.md),
 # from its linux-fault run records' wall_ns: columns only where a run has one.
 PERFBENCH_COLUMNS = ["perfbench_gbps", "perfbench_loops", "perfbench_first_gbps",
@@ -329,6 +330,7 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         "fault_us_max": us(fault[-1]) if fault else math.nan,
         "resched_per_run": measured[0].int("resched", 0) if measured else "",
         "linux_offered": f.get("linux_offered", ""),
+        "linux_tree": tree_version(boot, f),
         **prim_calls(measured),
         "size": size, "folios": c.rec.int("folios", 0),
         "cpu_brand": machine.f.get("brand") if machine else "?",
@@ -360,6 +362,24 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         ("; " + "; ".join(c.problems) if c.problems else ""),
     })
     return out
+
+
+def tree_version(boot: Boot, f: dict[str, str]) -> str:
+    """The Linux tree a tree primitive's configuration ran the routine of
+    (make LINUX=, docs/linux-tree.md): its version and, for a git tree,
+    git describe; '' for hugezero's own primitives."""
+    b = boot.first("boot")
+    if "tree_routine" not in f or b is None:
+        return ""
+    git = b.f.get("linux_tree_git")
+    return b.f.get("linux_tree", "?") + (f" {git}" if git else "")
+
+
+def clear_label(r: dict[str, object]) -> str:
+    """A row's clear= as figures and tables name it: a tree primitive
+    with its tree, linux-erms (Linux 6.12.118)."""
+    tree = r.get("linux_tree")
+    return f"{r['clear']} (Linux {tree})" if tree else str(r["clear"])
 
 
 def prim_calls(measured: list[Record]) -> dict[str, object]:
