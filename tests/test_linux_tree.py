@@ -130,6 +130,17 @@ class Refused(unittest.TestCase):
         self.assertIn(f"{tree}/{SOURCE}:11: Error: unknown pseudo-op",
                       r.stdout + r.stderr)
 
+    def test_operand_macro(self) -> None:
+        """A macro used as an operand is a symbol to the assembler: the
+        object refers to what it does not define, refused at its line
+        before anything links it."""
+        tree = TREES / "operand-macro"
+        r, out = build(tree, "operand-macro", kernel=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"refer to what the file does not define", r.stderr)
+        self.assertIn(f"{tree}/{SOURCE}:10: CLEAR_QWORDS", r.stderr)
+        self.assertNotIn("ld:", r.stdout + r.stderr, "refused before the link")
+
     def test_missing_file(self) -> None:
         tree = TREES / "missing"
         r, out = build(tree, "missing")
@@ -171,6 +182,10 @@ class Abi(unittest.TestCase):
                       [s for s, _ in left])
         self.assertRegex(dict(left)["clear_pages_rep"], "LINUX_ABI=npages-rsi")
 
+    def test_one_name_for_two(self) -> None:
+        with self.assertRaisesRegex(linuxtree.TreeError, "one primitive name for two"):
+            linuxtree.split(["clear_pages_erms", "__clear_pages_erms"], "bytes-esi")
+
     def test_any_routine_and_a_clash(self) -> None:
         """A routine of no known name, and one whose short name a known
         routine has: called by its whole name."""
@@ -189,7 +204,8 @@ class Abi(unittest.TestCase):
                          ("clear_pages_movnt:range", "clear_pages_movnt not defined "
                                                      "in the tree's"),
                          ("npages-rsi,bytes-esi", "two conventions"),
-                         ("clear_pages_rep:range,clear_pages_rep:per-page", "named twice")):
+                         ("clear_pages_rep:range,clear_pages_rep:per-page", "named twice"),
+                         (":range", "names no routine")):
             with self.subTest(abi=abi), self.assertRaisesRegex(linuxtree.TreeError, why):
                 linuxtree.split(self.SYMS, abi)
         with self.assertRaisesRegex(linuxtree.TreeError, "npages-rsi names no routine"):
@@ -225,6 +241,98 @@ class Abi(unittest.TestCase):
         self.assertRegex(p.stdout, r"@hz1 \d+ end records=")
 
 
+# A routine for the wrappers alone: it clears nothing, records each
+# call's destination, %rsi, and whether %rsp was 16-byte aligned at the
+# call, then clobbers every callee-saved register (a patch's routine of
+# the series before 7.0 may) or, as Linux's callers of the others allow,
+# only %rax, %rcx, %rdx and %rdi.
+CLOBBER_ALL = "".join(f"\tmovq\t$-1, %{r}\n" for r in ("rbx", "rbp", "r12", "r13", "r14", "r15"))
+CLOBBER_LINUX = "".join(f"\tmovq\t$-1, %{r}\n" for r in ("rax", "rcx", "rdx", "rdi"))
+SPY = """
+	.text
+	.globl spy
+spy:
+	movq	calls(%rip), %rax
+	shlq	$4, %rax
+	leaq	seen(%rip), %rcx
+	movq	%rdi, (%rcx,%rax)
+	movq	%rsi, 8(%rcx,%rax)
+	leaq	8(%rsp), %rdx
+	andq	$15, %rdx
+	orq	%rdx, misaligned(%rip)
+	incq	calls(%rip)
+CLOBBER
+	ret
+	.bss
+	.globl calls, seen, misaligned
+calls:	.quad 0
+misaligned:	.quad 0
+seen:	.zero 16 * 64
+	.section .note.GNU-stack,"",@progbits
+"""
+
+DRIVER = """
+#include <stdio.h>
+#include <stdlib.h>
+extern unsigned long calls, misaligned, seen[];
+void wrap(void *dst, unsigned long len);
+/* The C caller's callee-saved registers must survive; the compiler
+ * keeps these live across the call in them. */
+int main(int argc, char **argv)
+{
+	unsigned long len = strtoul(argv[1], 0, 0), a = len * 3, b = len ^ 5;
+	wrap((void *)0x100000, len);
+	printf("%lu %lu %d", calls, misaligned, a == len * 3 && b == (len ^ 5));
+	for (unsigned long i = 0; i < calls; i++)
+		printf(" %lx:%lx", seen[2 * i], seen[2 * i + 1]);
+	printf(" %d\\n", argc);
+	return 0;
+}
+"""
+
+
+class Wrappers(unittest.TestCase):
+    """arch/x86_64/linux-tree.inc's wrappers on their own, around a
+    routine that records its calls and clobbers every callee-saved
+    register: what each passes, how often, on an aligned stack."""
+
+    def calls(self, abi: str, length: int) -> list[str]:
+        k = linuxtree.Known("spy", "spy", abi, "NONE")
+        with tempfile.TemporaryDirectory(prefix="hz-wrap-") as d:
+            asm = Path(d) / "wrap.asm"
+            asm.write_text(linuxtree.wrappers([k], "spy").replace(
+                linuxtree.wrapper(k), "wrap"))
+            polite = abi in ("per-page", "range")
+            (Path(d) / "spy.s").write_text(SPY.replace(
+                "CLOBBER\n", CLOBBER_LINUX if polite else CLOBBER_ALL))
+            (Path(d) / "main.c").write_text(DRIVER)
+            subprocess.run(["nasm", "-f", "elf64", "-I", str(ROOT) + "/", str(asm), "-o",
+                            f"{d}/wrap.o"], check=True, cwd=ROOT)
+            subprocess.run(["gcc", "-O2", "-o", f"{d}/t", f"{d}/main.c", f"{d}/spy.s",
+                            f"{d}/wrap.o"], check=True)
+            return subprocess.run([f"{d}/t", str(length)], capture_output=True, text=True,
+                                  check=True).stdout.split()
+
+    def test_each_convention(self) -> None:
+        G = 1 << 30
+        for abi, length, want in (
+                ("per-page", 3 << 12, ["100000:", "101000:", "102000:"]),
+                ("npages-rsi", 2 << 20, ["100000:200"]),
+                ("bytes-esi", 2 << 20, ["100000:200000"]),
+                ("bytes-esi", 5 * G, [f"100000:{2 * G:x}", f"{0x100000 + 2 * G:x}:{2 * G:x}",
+                                      f"{0x100000 + 4 * G:x}:{G:x}"]),
+                ("npages-rsi", 0, []), ("bytes-esi", 0, []), ("per-page", 0, [])):
+            with self.subTest(abi=abi, length=length):
+                out = self.calls(abi, length)
+                self.assertEqual(out[0], str(len(want)), out)
+                self.assertEqual(out[1], "0", "every call on a 16-byte boundary")
+                self.assertEqual(out[2], "1", "the caller's registers survive")
+                seen = out[3:-1]
+                for got, w in zip(seen, want):
+                    self.assertTrue(got.startswith(w) if w.endswith(":") else got == w,
+                                    (got, w))
+
+
 class Built(unittest.TestCase):
     def test_without_linux_nothing_changes(self) -> None:
         names = prim_names()
@@ -252,8 +360,9 @@ class Built(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
         self.assertRegex(said(out), r"linux-unrolled: __clear_pages_unrolled .*over the range")
         self.assertRegex(said(out), r"left out: rep_stos_alternative")
-        log = boot(out / "hugezero.elf", "linux-unrolled")
+        log = boot(out / "hugezero.elf", "linux-unrolled", *BOTH)
         self.assertRegex(log, r"ok \d+ 2M\.linux-unrolled\.contiguous-page")
+        self.assertRegex(log, r"ok \d+ 1G\.linux-unrolled\.contiguous-page")
         companion = bare(out, "linux-unrolled")
         self.assertIn("ok   bare.2M.linux-unrolled.contiguous-page", companion)
         for side, text in (("kernel", log), ("companion", companion)):
@@ -357,11 +466,32 @@ class Built(unittest.TestCase):
         self.assertRegex(cmp, r"(?m)^bench=bare backing=thp folio=2M order=contiguous-page +"
                          r"[\d.]+ \+- +[\d.]+% +[\d.]+ \+- +[\d.]+% +[+-][\d.]+%",
                          "hugezero's erms beside the tree's, one pair")
-        self.assertEqual({r["clear"]: r["linux_tree"] for r in rows},
-                         {"erms": "", "linux-erms": "6.9.0-hztest"},
+        sha = sha256(TREES / "v6.x")
+        self.assertEqual({r["clear"]: (r["linux_tree"], r["linux_tree_sha256"]) for r in rows},
+                         {"erms": ("", ""), "linux-erms": ("6.9.0-hztest", sha)},
                          "parse's CSV names the tree of each tree primitive's row")
-        self.assertEqual(results.clear_label(rows[1]), "linux-erms (Linux 6.9.0-hztest)",
-                         "as plot labels it")
+        self.assertEqual(results.clear_label(rows[1]),
+                         f"linux-erms (Linux 6.9.0-hztest, {sha[:12]})", "as plot labels it")
+
+    def test_two_trees_one_side(self) -> None:
+        """linux-erms of two trees pooled into one side of compare would be
+        two routines averaged as one: refused, naming both."""
+        logs = []
+        for tree in ("v6.x", "v2025-v3"):
+            r, out = build(TREES / tree, {"v6.x": "v6.x", "v2025-v3": "v2025"}[tree],
+                           kernel=False,
+                           abi="bytes-esi" if tree == "v2025-v3" else None)
+            self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+            logs.append(bare(out, "linux-erms").split("\nok ")[0])
+        with tempfile.TemporaryDirectory() as d:
+            both = Path(d) / "both.log"
+            both.write_text("".join(l for log in logs for l in log.splitlines(True)
+                                    if l.startswith("@hz1")))
+            r = subprocess.run([sys.executable, str(ROOT / "scripts" / "hugezero"),
+                                "compare", str(both), str(both)], capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertRegex(r.stderr, r"A pools linux-\* primitives of 2 trees \(Linux "
+                         r"6\.15\.0-rc1-hztest \(\w{12}\); Linux 6\.9\.0-hztest")
 
     def test_git_tree(self) -> None:
         """A tree that is a git work tree of its own: git describe, and
