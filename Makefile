@@ -95,8 +95,9 @@ $(BUILD)/k/%.asm.o: %.asm boot/layout.inc arch/x86_64/calling.inc
 ifneq ($(LINUX),)
 # -nostdinc: only our stand-ins; an unknown macro or directive reaches the
 # assembler, which names the tree's file and line (--fatal-warnings: its
-# warnings too).  The object has no relocations: the kernel and the
-# companion link the same one.
+# warnings too).  It must refer to nothing it does not define (a macro
+# used as an operand is such a symbol: scripts/linux-tree refuses it), so
+# the kernel and the companion link the same object.
 $(TREE)/clear_page_64.o: $(TREE_SRC) $(TREE_STAMP) $(wildcard arch/x86_64/linux-tree/include/*/*.h)
 	@mkdir -p $(dir $@)
 	$(call quiet,AS,$(TREE_SRC))

@@ -55,6 +55,8 @@
 #define PRIM_ENUM(id, name, fn, simd, feat, linux) PRIM_##id,
 enum prim_id { PRIMS(PRIM_ENUM) PRIM_COUNT };
 #undef PRIM_ENUM
+/* clear= is a mask of them (struct hz_config's prims, a u64). */
+_Static_assert(PRIM_COUNT <= 64, "at most 64 primitives, a tree's included");
 
 enum prim_feature {
 	PRIM_FEAT_NONE, PRIM_FEAT_ERMS, PRIM_FEAT_SSE2, PRIM_FEAT_AVX2,

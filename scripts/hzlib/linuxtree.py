@@ -174,9 +174,33 @@ def text_symbols(nm: str, obj: Path) -> list[str]:
     out = []
     for line in r.stdout.splitlines():
         f = line.split()
-        if len(f) == 3 and f[1] == "T":
+        if len(f) == 3 and f[1] in ("T", "W"):	# global or weak text
             out.append(f[2])
     return out
+
+
+def undefined(nm: str, obj: Path, src: str) -> None:
+    """Refuse an object that refers to a symbol it does not define: a
+    macro no stand-in defines, used as an operand ($CLEAR_QWORDS),
+    reaches the assembler as a symbol and would fail only at the link,
+    or link silently to a kernel or libc symbol of that name."""
+    r = subprocess.run([nm, "--undefined-only", str(obj)], capture_output=True, text=True)
+    if r.returncode:
+        raise TreeError(f"{nm} --undefined-only {obj}: {r.stderr.strip()}")
+    names = [line.split()[-1] for line in r.stdout.splitlines() if line.strip()]
+    if not names:
+        return
+    try:
+        lines = Path(src).read_text(errors="replace").splitlines()
+    except OSError:
+        lines = []
+    where = []
+    for name in names:
+        at = [i + 1 for i, text in enumerate(lines) if re.search(rf"\b{re.escape(name)}\b", text)]
+        where.append(f"{src}:{at[0]}: {name}" if at else f"{src}: {name}")
+    raise TreeError("the routines refer to what the file does not define (a macro no "
+                    "stand-in header defines, arch/x86_64/linux-tree/include, or a "
+                    "symbol of the kernel): " + "; ".join(where))
 
 
 def parse_abi(spec: str) -> tuple[str | None, dict[str, str]]:
@@ -184,7 +208,10 @@ def parse_abi(spec: str) -> tuple[str | None, dict[str, str]]:
     by name, and/or ROUTINE:CONVENTION pairs, comma-separated."""
     every, each = None, {}
     for item in filter(None, (x.strip() for x in spec.split(","))):
-        routine, _, conv = item.rpartition(":")
+        routine, colon, conv = item.rpartition(":")
+        if colon and not routine:
+            raise TreeError(f"LINUX_ABI={spec}: {item!r} names no routine: "
+                            "CONVENTION alone, or ROUTINE:CONVENTION")
         if conv not in CONVENTIONS:
             raise TreeError(f"LINUX_ABI={spec}: unknown convention {conv!r}: "
                             f"one of {', '.join(CONVENTIONS)} (docs/linux-tree.md)")
@@ -252,6 +279,12 @@ def unique_shorts(used: list[Known]) -> list[Known]:
             k = Known(k.routine, k.routine.strip("_").replace("_", "-"), k.abi,
                       k.feature, k.simd, named=True)
         out.append(k)
+    shorts = [k.short for k in out]
+    clash = sorted({k.routine for k in out if shorts.count(k.short) > 1})
+    if clash:
+        raise TreeError(f"{', '.join(clash)}: one primitive name for two routines "
+                        f"(linux-{next(k.short for k in out if k.routine == clash[0])}): "
+                        "name one of them only in LINUX_ABI=")
     return out
 
 
@@ -302,6 +335,7 @@ def generate(nm: str, obj: Path, src: str, out: Path, abi: str = "") -> list[str
     """Write out/tree_prims.h, out/tree_wrap.asm and the messages it
     returns, one line each, to out/tree.txt (kept for a build that is
     already up to date); @abi is LINUX_ABI=."""
+    undefined(nm, obj, src)
     used, left = split(text_symbols(nm, obj), abi)
     if not used:
         raise TreeError(
