@@ -158,6 +158,13 @@ def tree_of(boot: Boot) -> str | None:
     return f"Linux {r.f['linux_tree']}{git} ({r.f.get('linux_tree_sha256', '?')[:12]})"
 
 
+def trees_run(boots: list[Boot]) -> set[str]:
+    """The trees whose routines @boots ran (a config record with
+    tree_routine), each as tree_of() names it."""
+    return {t for b in boots if (t := tree_of(b))
+            and any(r.type == "config" and "tree_routine" in r.f for r in b.records)}
+
+
 def mark_side(side: Side, boot: Boot, recs: list[Record]) -> None:
     """What @side learns from a boot's configuration records @recs: the
     boot's record format, and whether the kernel ran a SIMD primitive under
@@ -394,6 +401,14 @@ def compare(boots_a: list[Boot], boots_b: list[Boot],
     @boots_b; with @sel, those --a selects beside those --b selects, equal
     in every other dimension (@boots_b may be @boots_a: one log).  Raises
     selection.SelectError where @sel cannot pair."""
+    for side, boots in (("A", boots_a), ("B", boots_b)):
+        pooled = trees_run(boots)
+        if len(pooled) > 1:
+            raise selection.SelectError(
+                f"{side} pools linux-* primitives of {len(pooled)} trees "
+                f"({'; '.join(sorted(pooled))}): a linux-* name is one routine only "
+                "within one tree (docs/linux-tree.md); give each side the logs of one "
+                "tree")
     a = [table(boots_a), agg_table(boots_a)]
     b = a if boots_b is boots_a else [table(boots_b), agg_table(boots_b)]
     lo_a = left_out(boots_a)

@@ -94,12 +94,13 @@ def labeller(rows: list[Row]):  # type: ignore[no-untyped-def]
 
     seen: dict[tuple[object, ...], int] = {}
     for r in rows:
-        k = (r["folio"], r["clear"], base(r))
+        k = (r["folio"], results.clear_label(r), base(r))
         seen[k] = seen.get(k, 0) + 1
 
     def label(r: Row) -> str:
         b = base(r)
-        return b + (f" [boot {r['boot']}]" if seen.get((r["folio"], r["clear"], b), 0) > 1 else "")
+        return b + (f" [boot {r['boot']}]"
+                    if seen.get((r["folio"], results.clear_label(r), b), 0) > 1 else "")
     return label
 
 
@@ -108,8 +109,11 @@ def gbps_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignore
     folios = [f for f in ("4K", "2M", "1G") if any(r["folio"] == f for r in rows)]
     fig, axes = plt.subplots(len(folios), 1, figsize=(12, 4.2 * len(folios)), squeeze=False)
     for ax, folio in zip(axes[:, 0], folios):
-        mine = [r for r in rows if r["folio"] == folio]
-        prims = first_seen(mine, "clear")
+        mine = [{**r, "clear_label": results.clear_label(r)} for r in rows
+                if r["folio"] == folio]
+        # Ticks by clear= and, for a tree's routine, its tree: two trees'
+        # linux-erms are two bars, each named.
+        prims = first_seen(mine, "clear_label")
         orders = first_seen(mine, "order")
         groups = sorted({label_of(r) for r in mine},
                         key=lambda s: (orders.index(s.split()[0]) if s.split()[0] in orders else 99, s))
@@ -118,14 +122,13 @@ def gbps_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignore
             xs, ys, es = [], [], []
             for pi, p in enumerate(prims):
                 for r in mine:
-                    if r["clear"] == p and label_of(r) == g:
+                    if r["clear_label"] == p and label_of(r) == g:
                         xs.append(pi + (gi - (len(groups) - 1) / 2) * width)
                         ys.append(r["gbps_mean"])
                         es.append(float(r["gbps_mean"]) * float(r["gbps_stddev_pct"] or 0) / 100)
             ax.bar(xs, ys, width, yerr=es, capsize=2, label=g)
         ax.set_xticks(range(len(prims)))
-        ax.set_xticklabels([next(results.clear_label(r) for r in mine if r["clear"] == p)
-                            for p in prims])
+        ax.set_xticklabels(prims)
         ax.set_ylabel("GB/s (2^30 B/s, net), mean ± sd of runs")
         ax.set_title(f"{folio} folios")
         ax.grid(axis="y", alpha=0.3)

@@ -36,7 +36,7 @@ CSV_COLUMNS = [
 
 # Columns only where a row has them, so an older log's CSV is as it was.
 NEWER_COLUMNS = ["linux_offered", "prim_calls_per_fault", "prim_calls_max",
-                 "linux_tree"]
+                 "linux_tree", "linux_tree_sha256"]
 # perf bench mem mmap's figure beside the companion's own (docs/companion.md),
 # from its linux-fault run records' wall_ns: columns only where a run has one.
 PERFBENCH_COLUMNS = ["perfbench_gbps", "perfbench_loops", "perfbench_first_gbps",
@@ -331,6 +331,7 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         "resched_per_run": measured[0].int("resched", 0) if measured else "",
         "linux_offered": f.get("linux_offered", ""),
         "linux_tree": tree_version(boot, f),
+        "linux_tree_sha256": tree_sha(boot, f),
         **prim_calls(measured),
         "size": size, "folios": c.rec.int("folios", 0),
         "cpu_brand": machine.f.get("brand") if machine else "?",
@@ -375,11 +376,22 @@ def tree_version(boot: Boot, f: dict[str, str]) -> str:
     return b.f.get("linux_tree", "?") + (f" {git}" if git else "")
 
 
+def tree_sha(boot: Boot, f: dict[str, str]) -> str:
+    """The sha256 of the tree's clear_page_64.S a tree primitive's
+    configuration ran; '' for hugezero's own."""
+    b = boot.first("boot")
+    return b.f.get("linux_tree_sha256", "?") if "tree_routine" in f and b else ""
+
+
 def clear_label(r: dict[str, object]) -> str:
     """A row's clear= as figures and tables name it: a tree primitive
-    with its tree, linux-erms (Linux 6.12.118)."""
+    with its tree and its file's hash, linux-erms (Linux 6.12.118,
+    1aee437018b8), so that two trees of one version (a patch and its
+    base) stay apart."""
     tree = r.get("linux_tree")
-    return f"{r['clear']} (Linux {tree})" if tree else str(r["clear"])
+    sha = str(r.get("linux_tree_sha256", ""))[:12]
+    return (f"{r['clear']} (Linux {tree}{', ' + sha if sha else ''})" if tree
+            else str(r["clear"]))
 
 
 def prim_calls(measured: list[Record]) -> dict[str, object]:

@@ -250,13 +250,14 @@ def tree_notes(s: Side) -> list[str]:
     """What each tree primitive of the side ran (make LINUX=,
     docs/linux-tree.md): Linux's column is the tree's routine where the
     tree has the one Linux's clear_page() picks (prim_tree_twin())."""
-    out: dict[str, str] = {}
+    out: dict[tuple[str, str | None], str] = {}
     for b in s.boots:
         boot = b.first("boot")
         for r in b.records:
             if r.type == "config" and "tree_routine" in r.f and boot:
                 git = boot.f.get("linux_tree_git")
-                out.setdefault(r.f.get("clear", "?"), (
+                # Two trees' linux-erms (a patch and its base) are two.
+                out.setdefault((r.f.get("clear", "?"), boot.f.get("linux_tree_sha256")), (
                     f"{r.f.get('clear')}: {report.tree_label(boot.f, r.f)} "
                     f"({'git ' + git + ', ' if git else ''}clear_page_64.S sha256 "
                     f"{boot.f.get('linux_tree_sha256', '?')[:12]})"))
