@@ -18,7 +18,8 @@
 # --linux-source also installs Debian's linux-source-6.12 and unpacks its
 # top Makefile and arch/x86/lib/clear_page_64.S (nothing else) into
 # build/linux-source-6.12, the tree of `make LINUX=build/linux-source-6.12`
-# and of the tests that build against it (docs/linux-tree.md).
+# and of the tests that build against it (docs/linux-tree.md); where the
+# package is installed, every run unpacks them if they are not there.
 # --dry-run says what would be run or written, and does none of it.
 set -eu
 
@@ -45,7 +46,7 @@ while [ $# -gt 0 ]; do
 	--private-qemu)
 		private=$ROOT/build/qemu
 		case ${2:-} in -* | "") ;; *) private=$2; shift ;; esac ;;
-	-h | --help) sed -n '3,22s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "setup: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -208,8 +209,10 @@ if [ -n "$missing" ]; then
 	root apt-get install -y -q --no-install-recommends $missing
 fi
 
-# Two files of the tree only (xz is read to the second: some seconds).
-if [ $linux_source = 1 ]; then
+# Two files of the tree only (xz is read to the second: some seconds);
+# also without --linux-source where the package is installed, so that a
+# plain `make test` after `make clean` runs the tree's cases again.
+if [ $linux_source = 1 ] || [ -f "$LINUX_TARBALL" ]; then
 	out=$LINUX_OUT
 	if [ -f "$out/arch/x86/lib/clear_page_64.S" ] && [ "$out/Makefile" -nt "$LINUX_TARBALL" ]; then
 		:
