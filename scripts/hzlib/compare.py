@@ -57,7 +57,7 @@ def load(path: str) -> list[Boot]:
     """Boots from a serial log, companion output, a LAVA job log, or
     `parse --format json`."""
     text = Path(path).read_text(encoding="utf-8", errors="replace")
-    if text.lstrip().startswith("{"):
+    if text.lstrip().startswith("{") and lavalog.form_of(text) is None:
         data = json.loads(text)
         boots = []
         for b in data.get("boots", []):

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""LAVA's job logs as inputs, like serial logs (docs/lab.md, "Logs").
+"""LAVA's job logs as inputs, like serial logs (docs/records.md, "LAVA job
+logs").
 
 Two shapes, told apart by their content:
 
@@ -60,6 +61,11 @@ SIMPLE_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\
                   "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029"}
 HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 MAX_SAID = 20           # mangled lines named one by one; the rest counted
+
+
+class Plain(str):
+    """A scalar LAVA wrote tagged (`! "1"`): a number, boolean or null,
+    not a string."""
 
 
 class EntryError(ValueError):
@@ -126,7 +132,8 @@ def value(s: str, i: int) -> tuple[object, int]:
         return quoted(s, i)
     if s.startswith('! "', i):
         # A number, boolean or null under default_style='"': `! "1"`.
-        return quoted(s, i + 2)
+        v, end = quoted(s, i + 2)
+        return Plain(v), end
     if c == "{":
         return mapping(s, i)
     if c == "[":
@@ -176,7 +183,7 @@ def entry(s: str, i: int = 0) -> tuple[dict[str, object], int]:
     e, end = mapping(s, i)
     if not {"dt", "lvl", "msg"} <= set(e) <= KEYS:
         raise EntryError(f"keys {', '.join(sorted(e))}: not dt, lvl, msg")
-    if not all(isinstance(e[k], str) for k in ("dt", "lvl") + (("ns",) if "ns" in e else ())):
+    if not all(type(e[k]) is str for k in ("dt", "lvl") + (("ns",) if "ns" in e else ())):
         raise EntryError("dt, lvl or ns not a string")
     return e, end
 
@@ -262,13 +269,15 @@ def read(text: str) -> tuple[Job, str]:
             piece = line[p:nxt]
             try:
                 e, end = entry(piece)
-                rest = piece[end:]
-                if rest.strip() and not (k + 1 < len(starts) and rest == lead):
-                    raise EntryError("text after the entry")
                 take(job, e, console)
                 job.entries += 1
             except EntryError as exc:
                 bad(no, f"not an entry as LAVA writes it ({exc})", piece)
+                continue
+            # The entry is whole; what follows it is another line's tail.
+            rest = piece[end:]
+            if rest.strip() and not (k + 1 < len(starts) and rest == lead):
+                bad(no, "text after the entry", rest)
     if said > MAX_SAID:
         job.problems.append(f"{said - MAX_SAID} more lines not LAVA log entries, left out")
     return job, "\n".join(console) + "\n"
@@ -278,7 +287,7 @@ def take(job: Job, e: dict[str, object], console: list[str]) -> None:
     """One entry: a console line, or what it says of the job."""
     lvl, msg = e["lvl"], e["msg"]
     if lvl == "target" or (lvl == "feedback" and "ns" not in e):
-        if not isinstance(msg, str):
+        if type(msg) is not str:
             raise EntryError("a console entry whose message is not a string")
         console.append(console_text(msg))
         return
