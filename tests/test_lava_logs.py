@@ -9,11 +9,13 @@ read as ok has exactly the runs of the whole log.  And `table` of two jobs
 on two QEMU CPU models prints a section per machine, each naming its job."""
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import re
 import subprocess
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -96,12 +98,10 @@ class Whole(unittest.TestCase):
         (boot,) = json.loads(r.stdout)["boots"]
         self.assertEqual(boot["lava"]["job"], "101")
         from hzlib import compare
-        with_json = DATA.parent / "lava-parse.json"
-        try:
+        with tempfile.TemporaryDirectory() as d:
+            with_json = Path(d) / "lava-parse.json"
             with_json.write_text(r.stdout)
             (b,) = compare.load(str(with_json))
-        finally:
-            with_json.unlink()
         self.assertEqual(b.lava, boot["lava"])
 
     def test_a_serial_log_is_not_taken_for_one(self) -> None:
@@ -319,12 +319,10 @@ class Damaged(unittest.TestCase):
         reader left out."""
         lines, i, _ = self.record_line(20)
         lines[i] = lines[i][:-10]
-        bad = DATA.parent / "lava-damaged.yaml"
-        try:
+        with tempfile.TemporaryDirectory() as d:
+            bad = Path(d) / "lava-damaged.yaml"
             bad.write_text("\n".join(lines))
             r = subprocess.run([*HZ, "report", str(bad)], capture_output=True, text=True)
-        finally:
-            bad.unlink()
         self.assertEqual(r.returncode, 1)
         self.assertIn(f"lava-damaged.yaml: lava-run log stream: line {i + 1}: not an entry "
                       "as LAVA writes it (cut off", r.stderr)
@@ -370,6 +368,18 @@ class Lab(unittest.TestCase):
         table.write(lavalog.boots(text(MILAN))[0], "text", out)
         self.assertIn("\nseed-001, hugezero: 1 boot(s)\n", out.getvalue())
         self.assertIn("  LAVA job 201 (", out.getvalue())
+
+    @unittest.skipIf(importlib.util.find_spec("matplotlib") is None,
+                     "no matplotlib for this python: run with /usr/bin/python3")
+    def test_plot_of_two_jobs(self) -> None:
+        with tempfile.TemporaryDirectory() as d:
+            r = subprocess.run([*HZ, "plot", str(MILAN), str(ICELAKE), "-o", d,
+                                "--kind", "gbps"], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertTrue((Path(d) / "gbps.svg").stat().st_size > 0)
+            svg = (Path(d) / "gbps.svg").read_text()
+        self.assertIn("EPYC-Milan", svg)
+        self.assertIn("Icelake", svg)
 
     def test_compare_of_two_jobs(self) -> None:
         r = subprocess.run([*HZ, "compare", str(MILAN), str(ICELAKE)],
