@@ -112,6 +112,20 @@ class Whole(unittest.TestCase):
         self.assertTrue(boots[0].complete)
         self.assertIsNone(boots[0].lava)
 
+    def test_lavacli_without_raw_is_named(self) -> None:
+        """lavacli's default output (time, then message; no levels; the
+        console's quotes as LAVA escaped them) is no LAVA log: read as a
+        serial log its quoted records do not read, and the reader says why."""
+        plain = "".join(f"{str(e['dt']).split('.')[0]} {e['msg']}\n"
+                        for e in (lavalog.entry(ln)[0] for ln in text(FAULT).splitlines()))
+        with tempfile.TemporaryDirectory() as d:
+            log = Path(d) / "lavacli.txt"
+            log.write_text(plain)
+            r = subprocess.run([*HZ, "report", str(log)], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("lavacli.txt: looks like `lavacli jobs logs` without --raw", r.stderr)
+        self.assertIn("malformed record", r.stderr)
+
     def test_without_lavas_own_lines(self) -> None:
         """Only target lines left: the console still reads; the job's id,
         dispatcher and device are said to be unknown, not guessed."""

@@ -354,6 +354,11 @@ def boots(text: str) -> tuple[list[records.Boot], Job | None]:
     return out, job
 
 
+# `lavacli jobs logs` without --raw: each message after its time, levels
+# gone, a console line's quotes still as ShellLogger escaped them.
+LAVACLI = re.compile(r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d @hz1 .*\\"', re.M)
+
+
 def load(text: str, name: str, warn: Callable[[str], None]) -> list[records.Boot]:
     """boots(), with what could not be read of a LAVA log said through
     @warn."""
@@ -361,6 +366,10 @@ def load(text: str, name: str, warn: Callable[[str], None]) -> list[records.Boot
     if job is not None:
         for p in job.problems:
             warn(f"hugezero: {name}: {job.form}: {p}")
+    elif LAVACLI.search(text):
+        warn(f"hugezero: {name}: looks like `lavacli jobs logs` without --raw, "
+             "which drops the levels and keeps LAVA's \\\" in the console: "
+             "its records with quotes do not read; fetch with --raw")
     return out
 
 
