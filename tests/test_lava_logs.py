@@ -272,6 +272,16 @@ class Damaged(unittest.TestCase):
                              [f"line {i + 1}: text before the entry",
                               f"line {i + 1}: text after the entry"])
 
+    def test_item_without_its_dash(self) -> None:
+        """An output.yaml line that lost its "- ": read, and named."""
+        server = server_form(self.stream).split("\n")
+        i = line_of(server_form(self.stream), '"msg": "@hz1 27 ')
+        server[i] = server[i][2:]
+        boots, job = lavalog.boots("\n".join(server))
+        self.assertEqual(runs(boots), self.whole)
+        self.assertEqual([p.split(",")[0] for p in job.problems],  # type: ignore[union-attr]
+                         [f"line {i + 1}: no '- ' before the entry"])
+
     def test_mangled_mapping(self) -> None:
         lines, i, name = self.record_line(30)
         lines[i] = lines[i].replace('"lvl": "target", ', '"lvl": "target" ', 1)

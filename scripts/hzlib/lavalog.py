@@ -208,8 +208,8 @@ def console_text(msg: str) -> str:
 # --- the whole log --------------------------------------------------------
 
 def form_of(text: str) -> str | None:
-    """STREAM, SERVER, or None (not a LAVA log), from the first lines that
-    are entries."""
+    """STREAM, SERVER, or None (not a LAVA log): the form of the first
+    line that begins as an entry, among the first 50 that are not blank."""
     seen = 0
     for line in text.split("\n"):
         if not line.strip():
@@ -263,7 +263,10 @@ def read(text: str) -> tuple[Job, str]:
             bad(no, "not a LAVA log entry", line)
             continue
         if line[:starts[0]] != lead:
-            bad(no, "text before the entry", line[:starts[0]])
+            # The entry itself is read: only its list item's "- " or
+            # another line's tail is amiss.
+            bad(no, "text before the entry" if starts[0] else "no '- ' before the entry",
+                line[:starts[0]] or line)
         for k, p in enumerate(starts):
             nxt = starts[k + 1] if k + 1 < len(starts) else len(line)
             piece = line[p:nxt]
