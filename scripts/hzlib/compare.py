@@ -36,11 +36,12 @@ from __future__ import annotations
 import json
 import math
 import statistics
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable
 
-from . import counterreport, counters, dims, groups, ktap, records, results, selection
+from . import counterreport, counters, dims, groups, lavalog, results, selection
 from .records import Boot, Record
 
 ALPHA = 0.05
@@ -53,9 +54,10 @@ SHOWN = ("bench", "folio", "clear", "order", "chunk", "radius", "backing")
 
 
 def load(path: str) -> list[Boot]:
-    """Boots from a serial log, companion output, or `parse --format json`."""
+    """Boots from a serial log, companion output, a LAVA job log, or
+    `parse --format json`."""
     text = Path(path).read_text(encoding="utf-8", errors="replace")
-    if text.lstrip().startswith("{"):
+    if text.lstrip().startswith("{") and lavalog.form_of(text) is None:
         data = json.loads(text)
         boots = []
         for b in data.get("boots", []):
@@ -64,9 +66,10 @@ def load(path: str) -> list[Boot]:
                 f = {k: str(v) for k, v in r.items() if k not in ("seq", "type")}
                 boot.records.append(Record(int(r["seq"]), r["type"], f, 0))
             boot.end_count = len(boot.records) if b.get("complete") else None
+            boot.lava = b.get("lava")
             boots.append(boot)
         return boots
-    return records.parse(ktap.clean(text))
+    return lavalog.load(text, path, lambda m: sys.stderr.write(m + "\n"))
 
 
 def row_key(row: dict[str, object]) -> Key:

@@ -48,6 +48,9 @@ class Boot:
     gaps: list[tuple[int, int]] = field(default_factory=list)  # missing seqs
     # The companion's run cut by a signal: its `interrupted` record.
     interrupted: Record | None = None
+    # A LAVA job log's job and device (lavalog.Job.fields()); None for a
+    # serial log.
+    lava: dict[str, str] | None = None
 
     @property
     def complete(self) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import IO
 
-from . import counterreport, dims, groups, prezeroreport, results, smpreport, inventory
+from . import counterreport, dims, groups, lavalog, prezeroreport, results, smpreport, inventory
 from .records import Boot
 
 
@@ -37,6 +37,8 @@ def header(boot: Boot, out: IO[str]) -> None:
         out.write(f"boot: hugezero {b.f.get('version')}, {b.f.get('firmware')}, "
                   f"record format {b.f.get('format', '1')}, cmdline '{b.f.get('cmdline')}'"
                   f"{tree_of(b.f)}\n")
+    if boot.lava:
+        out.write(lavalog.describe(boot.lava) + "\n")
     if t:
         out.write(f"figures are net of the timer: {results.timer_ticks(boot)} ticks "
                   "(timebase overhead_median) off every timed sample; roof = GB/s "

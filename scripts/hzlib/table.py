@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import IO
 
-from . import compare, cpulist, groups, records, report, results, selection
+from . import compare, cpulist, groups, lavalog, records, report, results, selection
 from .records import Boot
 
 SEEDS = ("seed-001", "seed-000", "seed-002")
@@ -37,22 +37,50 @@ class Table:
 
 @dataclass
 class Side:
-    """The boots of one preset on one side (hugezero or linux)."""
+    """The boots of one preset on one side (hugezero or linux), on one
+    machine."""
     preset: str
     side: str
     boots: list[Boot]
+    machine: tuple[str, ...] = ()
+
+
+def machine_key(b: Boot) -> tuple[str, ...]:
+    """What tells machines apart: the CPU the machine record names, under
+    which hypervisor, and for a LAVA job its device as the log shows it
+    (two servers of one model are two machines)."""
+    m = b.first("machine")
+    ident = tuple(m.f.get(k, "") for k in ("vendor", "family", "model", "stepping",
+                                           "brand", "hypervisor")) if m else ()
+    return ident + ((b.lava.get("device", ""),) if b.lava else ())
 
 
 def sides(boots: list[Boot]) -> list[Side]:
-    """Boots grouped by their preset record's name and side."""
-    out: dict[tuple[str, str], Side] = {}
+    """Boots grouped by their preset record's name and side, and by
+    machine: a lab's logs give a section per machine, never their runs
+    pooled."""
+    out: dict[tuple[object, ...], Side] = {}
     for b in boots:
         p = b.first("preset")
         if p is None:
             continue
-        k = (p.f.get("name", "?"), p.f.get("side", "?"))
-        out.setdefault(k, Side(k[0], k[1], [])).boots.append(b)
+        k = (p.f.get("name", "?"), p.f.get("side", "?"), machine_key(b))
+        out.setdefault(k, Side(k[0], k[1], [], k[2])).boots.append(b)
     return list(out.values())
+
+
+def machine_name(boots: list[Boot]) -> str:
+    """A section's machine in a few words, and the LAVA jobs it came from."""
+    m = boots[0].first("machine")
+    name = m.f.get("brand", "?") if m else "machine unknown"
+    jobs = list(dict.fromkeys(b.lava.get("job", "unknown") for b in boots if b.lava))
+    return name + (f" (LAVA job{'s' if len(jobs) > 1 else ''} {', '.join(jobs)})"
+                   if jobs else "")
+
+
+def lava_notes(boots: list[Boot]) -> list[str]:
+    """Each LAVA job of a section, once: which job, device and result."""
+    return list(dict.fromkeys(lavalog.describe(b.lava) for b in boots if b.lava))
 
 
 def machine_line(b: Boot) -> str:
@@ -439,18 +467,23 @@ def write(boots: list[Boot], fmt: str, out: IO[str]) -> int:
         out.write(f"table: {twice} boot(s) given more than once, counted once\n")
     rc = 0
     for name in SEEDS:
-        for s in sorted((s for s in ss if s.preset == name), key=lambda s: s.side != "hugezero"):
+        mine = [s for s in ss if s.preset == name]
+        for s in sorted(mine, key=lambda s: s.side != "hugezero"):
+            # Machines one above the other, each named where there are several.
+            on = (f", {machine_name(s.boots)}"
+                  if sum(x.side == s.side for x in mine) > 1 else "")
             refused = [b.first("preset") for b in s.boots
                        if b.first("preset").f.get("status") == "not-run"]  # type: ignore[union-attr]
             if refused:
-                render(Table(f"{name}, {s.side}: the preset did not run",
+                render(Table(f"{name}, {s.side}{on}: the preset did not run",
                              notes=[f"not run: {p.f.get('why', '?')}" for p in refused]),  # type: ignore[union-attr]
                        fmt, out)
                 rc = 1
                 s.boots = [b for b in s.boots if b.first("preset") not in refused]
                 if not s.boots:
                     continue
-            head = Table(f"{name}, {s.side}: {len(s.boots)} boot(s)", notes=preset_notes(s.boots[0]))
+            head = Table(f"{name}, {s.side}{on}: {len(s.boots)} boot(s)",
+                         notes=preset_notes(s.boots[0]) + lava_notes(s.boots))
             render(head, fmt, out)
             for t in BUILDERS[name](s):
                 render(t, fmt, out)
