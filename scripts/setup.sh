@@ -6,6 +6,7 @@
 #   scripts/setup.sh [--dry-run] [--backports]
 #   scripts/setup.sh [--dry-run] --private-qemu [DIR]
 #   scripts/setup.sh [--dry-run] --linux-source
+#   scripts/setup.sh [--dry-run] --lab
 #
 # QEMU's TCG emulates x2APIC from 9.0 on; Debian bookworm has 7.2, its
 # backports 10.0.  On bookworm with an older QEMU, --backports (implied
@@ -19,6 +20,9 @@
 # top Makefile and arch/x86/lib/clear_page_64.S (nothing else) into
 # build/linux-source-6.12, the tree of `make LINUX=build/linux-source-6.12`
 # and of the tests that build against it (docs/linux-tree.md).
+# --lab also installs lava-dispatcher (its lava-run runs LAVA jobs without a
+# server: the lab tests, docs/lab.md) and tftpd-hpa (a TFTP deploy needs
+# it), without their recommends (which pull in some 800 MB).
 # --dry-run says what would be run or written, and does none of it.
 set -eu
 
@@ -34,18 +38,22 @@ PRIVATE_DEBS="qemu-system-x86 qemu-system-common qemu-system-data seabios"
 LINUX_SOURCE=linux-source-6.12
 LINUX_TARBALL=${HZ_SETUP_LINUX_TARBALL:-/usr/src/$LINUX_SOURCE.tar.xz}
 LINUX_OUT=${HZ_SETUP_LINUX_OUT:-$ROOT/build/$LINUX_SOURCE}
+# --lab's programs (root's: /usr/sbin is not on every user's PATH).
+LAVA_RUN=${HZ_SETUP_LAVA_RUN:-/usr/bin/lava-run}
+TFTPD=${HZ_SETUP_TFTPD:-/usr/sbin/in.tftpd}
 
-dry=0 backports=0 private="" linux_source=0
+dry=0 backports=0 private="" linux_source=0 lab=0
 [ "${CI:-}" = true ] && backports=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--dry-run) dry=1 ;;
 	--backports) backports=1 ;;
 	--linux-source) linux_source=1 ;;
+	--lab) lab=1 ;;
 	--private-qemu)
 		private=$ROOT/build/qemu
 		case ${2:-} in -* | "") ;; *) private=$2; shift ;; esac ;;
-	-h | --help) sed -n '3,22s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,26s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "setup: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -192,6 +200,8 @@ need ipxe-qemu sh -c 'ls /usr/lib/ipxe/qemu/efi-virtio.rom || ls /usr/share/qemu
 need python3-matplotlib test -d /usr/lib/python3/dist-packages/matplotlib
 need python3-scipy test -d /usr/lib/python3/dist-packages/scipy
 [ $linux_source = 0 ] || need $LINUX_SOURCE test -f "$LINUX_TARBALL"
+[ $lab = 0 ] || need lava-dispatcher test -x "$LAVA_RUN"
+[ $lab = 0 ] || need tftpd-hpa test -x "$TFTPD"
 need ovmf sh -c 'ls /usr/share/OVMF/OVMF_CODE*.fd || ls /usr/share/ovmf/OVMF.fd'
 
 if [ -n "$missing" ]; then
