@@ -21,8 +21,9 @@
 # build/linux-source-6.12, the tree of `make LINUX=build/linux-source-6.12`
 # and of the tests that build against it (docs/linux-tree.md).
 # --lab also installs lava-dispatcher (its lava-run runs LAVA jobs without a
-# server: the lab tests, docs/lab.md) and tftpd-hpa (a TFTP deploy needs
-# it), without their recommends (which pull in some 800 MB).
+# server: the lab tests, docs/lab.md), tftpd-hpa (a TFTP deploy needs it)
+# and ipmitool (docs/lab.md's server: console and power through its BMC),
+# without their recommends (lava-dispatcher's pull in some 800 MB).
 # --dry-run says what would be run or written, and does none of it.
 set -eu
 
@@ -41,6 +42,7 @@ LINUX_OUT=${HZ_SETUP_LINUX_OUT:-$ROOT/build/$LINUX_SOURCE}
 # --lab's programs (root's: /usr/sbin is not on every user's PATH).
 LAVA_RUN=${HZ_SETUP_LAVA_RUN:-/usr/bin/lava-run}
 TFTPD=${HZ_SETUP_TFTPD:-/usr/sbin/in.tftpd}
+IPMITOOL=${HZ_SETUP_IPMITOOL:-/usr/bin/ipmitool}
 
 dry=0 backports=0 private="" linux_source=0 lab=0
 [ "${CI:-}" = true ] && backports=1
@@ -53,7 +55,7 @@ while [ $# -gt 0 ]; do
 	--private-qemu)
 		private=$ROOT/build/qemu
 		case ${2:-} in -* | "") ;; *) private=$2; shift ;; esac ;;
-	-h | --help) sed -n '3,26s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,27s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "setup: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -202,6 +204,7 @@ need python3-scipy test -d /usr/lib/python3/dist-packages/scipy
 [ $linux_source = 0 ] || need $LINUX_SOURCE test -f "$LINUX_TARBALL"
 [ $lab = 0 ] || need lava-dispatcher test -x "$LAVA_RUN"
 [ $lab = 0 ] || need tftpd-hpa test -x "$TFTPD"
+[ $lab = 0 ] || need ipmitool test -x "$IPMITOOL"
 need ovmf sh -c 'ls /usr/share/OVMF/OVMF_CODE*.fd || ls /usr/share/ovmf/OVMF.fd'
 
 if [ -n "$missing" ]; then
