@@ -351,6 +351,29 @@ class JobTest(unittest.TestCase):
                         "the file to put there")
 
 
+class NetImageBootTest(unittest.TestCase):
+    """The x86 job's image boots through iPXE: QEMU's NIC ROM is iPXE,
+    which chain-loads the boot file its DHCP names from QEMU's TFTP, as
+    the job's `kernel tftp://...` and `boot` do on a server."""
+
+    def test_bios_and_uefi(self) -> None:
+        need_built(self)
+        for fw in ("bios", "uefi"):
+            img = lava.build_netimage(["selftest=off"], fw)
+            with tempfile.TemporaryDirectory() as tmp:
+                # Where the pxe media of qemu.boot serves its boot file from.
+                sub = "i386-pc/core.0" if fw == "bios" else "x86_64-efi/core.efi"
+                dst = Path(tmp) / "boot" / "grub" / sub
+                dst.parent.mkdir(parents=True)
+                shutil.copy(img, dst)
+                spec = qemu.BootSpec(Path(tmp), firmware=fw, media="pxe", timeout=240)
+                res = qemu.boot(spec, log_file=LOGS / f"lava-netimage-{fw}.log")
+            ok, why = qemu.verdict(res)
+            self.assertTrue(ok, f"{fw}: {why}")
+            self.assertIn(f"{'BIOS' if fw == 'bios' else 'UEFI'} boot", res.log)
+            self.assertIn("cmdline 'selftest=off'", res.log)
+
+
 class BadInputTest(unittest.TestCase):
     def setUp(self) -> None:
         need_built(self)
