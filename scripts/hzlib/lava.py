@@ -366,12 +366,16 @@ def x86_job(line: Line, image_url: str, firmware: str) -> dict[str, object]:
     }
 
 
-def qemu_device(q: QemuSpec, command: str = "qemu-system-x86_64") -> dict[str, object]:
+def qemu_device(q: QemuSpec, command: str = "qemu-system-x86_64",
+                data: list[str] | None = None) -> dict[str, object]:
     """The device dictionary lava-server's qemu device type renders for
     a job of @q's context (qemu.jinja2, arch amd64), for lava-run without
-    a server; constants as base.jinja2 gives them."""
-    opts = ["-nographic", "-net nic,model=virtio,macaddr=52:54:00:12:34:58 -net user",
-            f"-m {q.mem_mib}", "-monitor none"]
+    a server; constants as base.jinja2 gives them.  @data: QEMU's -L
+    arguments (another QEMU's firmware, HZ_QEMU_DATA)."""
+    d = data or []
+    opts = [f"-L {x}" for x in d[1::2]] + [
+        "-nographic", "-net nic,model=virtio,macaddr=52:54:00:12:34:58 -net user",
+        f"-m {q.mem_mib}", "-monitor none"]
     if q.accel == "kvm":
         opts[:0] = ["-cpu host", "-enable-kvm"]
     return {
