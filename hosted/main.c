@@ -15,6 +15,7 @@
 #include "hosted/companion.h"
 #include "hosted/group.h"
 #include "hosted/interrupt.h"
+#include "hosted/kline.h"
 #include "hosted/preset.h"
 #include "hosted/restore.h"
 #include "lib/preset.h"
@@ -160,6 +161,8 @@ int main(int argc, char **argv)
 
 	if (!line)
 		return 2;
+	if (argc > 1 && strcmp(argv[1], "--kernel-line") == 0)
+		return kline_main(line + strlen("--kernel-line"));
 	config_defaults(&c);
 	ok = config_parse_target(line, &c, &res, true);
 	ok &= config_check_target(&c, &res, true);

@@ -6,6 +6,7 @@
 #   scripts/setup.sh [--dry-run] [--backports]
 #   scripts/setup.sh [--dry-run] --private-qemu [DIR]
 #   scripts/setup.sh [--dry-run] --linux-source
+#   scripts/setup.sh [--dry-run] --lab
 #
 # QEMU's TCG emulates x2APIC from 9.0 on; Debian bookworm has 7.2, its
 # backports 10.0.  On bookworm with an older QEMU, --backports (implied
@@ -20,6 +21,10 @@
 # build/linux-source-6.12, the tree of `make LINUX=build/linux-source-6.12`
 # and of the tests that build against it (docs/linux-tree.md); where the
 # package is installed, every run unpacks them if they are not there.
+# --lab also installs lava-dispatcher (its lava-run runs LAVA jobs without a
+# server: the lab tests, docs/lab.md), tftpd-hpa (a TFTP deploy needs it)
+# and ipmitool (docs/lab.md's server: console and power through its BMC),
+# without their recommends (lava-dispatcher's pull in some 800 MB).
 # --dry-run says what would be run or written, and does none of it.
 set -eu
 
@@ -35,18 +40,23 @@ PRIVATE_DEBS="qemu-system-x86 qemu-system-common qemu-system-data seabios"
 LINUX_SOURCE=linux-source-6.12
 LINUX_TARBALL=${HZ_SETUP_LINUX_TARBALL:-/usr/src/$LINUX_SOURCE.tar.xz}
 LINUX_OUT=${HZ_SETUP_LINUX_OUT:-$ROOT/build/$LINUX_SOURCE}
+# --lab's programs (root's: /usr/sbin is not on every user's PATH).
+LAVA_RUN=${HZ_SETUP_LAVA_RUN:-/usr/bin/lava-run}
+TFTPD=${HZ_SETUP_TFTPD:-/usr/sbin/in.tftpd}
+IPMITOOL=${HZ_SETUP_IPMITOOL:-/usr/bin/ipmitool}
 
-dry=0 backports=0 private="" linux_source=0
+dry=0 backports=0 private="" linux_source=0 lab=0
 [ "${CI:-}" = true ] && backports=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--dry-run) dry=1 ;;
 	--backports) backports=1 ;;
 	--linux-source) linux_source=1 ;;
+	--lab) lab=1 ;;
 	--private-qemu)
 		private=$ROOT/build/qemu
 		case ${2:-} in -* | "") ;; *) private=$2; shift ;; esac ;;
-	-h | --help) sed -n '3,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,28s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "setup: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -193,6 +203,9 @@ need ipxe-qemu sh -c 'ls /usr/lib/ipxe/qemu/efi-virtio.rom || ls /usr/share/qemu
 need python3-matplotlib test -d /usr/lib/python3/dist-packages/matplotlib
 need python3-scipy test -d /usr/lib/python3/dist-packages/scipy
 [ $linux_source = 0 ] || need $LINUX_SOURCE test -f "$LINUX_TARBALL"
+[ $lab = 0 ] || need lava-dispatcher test -x "$LAVA_RUN"
+[ $lab = 0 ] || need tftpd-hpa test -x "$TFTPD"
+[ $lab = 0 ] || need ipmitool test -x "$IPMITOOL"
 need ovmf sh -c 'ls /usr/share/OVMF/OVMF_CODE*.fd || ls /usr/share/ovmf/OVMF.fd'
 
 if [ -n "$missing" ]; then

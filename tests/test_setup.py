@@ -188,3 +188,57 @@ class SetupLinuxSourceTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SetupLabTest(unittest.TestCase):
+    """--lab: lava-dispatcher, tftpd-hpa and ipmitool, without
+    recommends, only those missing (their programs are stand-ins here)."""
+
+    def setUp(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.m = Machine(Path(self.tmp.name))
+        self.lava_run = self.m.d / "lava-run"
+        self.tftpd = self.m.d / "in.tftpd"
+        self.ipmitool = self.m.d / "ipmitool"
+
+    def tearDown(self) -> None:
+        self.tmp.cleanup()
+
+    def setup(self, *args: str) -> tuple[int, str, list[str]]:
+        os.environ["HZ_SETUP_LAVA_RUN"] = str(self.lava_run)
+        os.environ["HZ_SETUP_TFTPD"] = str(self.tftpd)
+        os.environ["HZ_SETUP_IPMITOOL"] = str(self.ipmitool)
+        try:
+            return self.m.setup(*args)
+        finally:
+            for k in ("LAVA_RUN", "TFTPD", "IPMITOOL"):
+                del os.environ["HZ_SETUP_" + k]
+
+    def lab_installs(self, calls: list[str]) -> list[str]:
+        return [c for c in calls if "lava" in c or "tftpd" in c or "ipmitool" in c]
+
+    def test_installs_what_is_missing(self) -> None:
+        rc, out, calls = self.setup("--lab")
+        self.assertEqual(rc, 0, out)
+        [call] = self.lab_installs(calls)
+        self.assertRegex(call, r"^install -y -q --no-install-recommends .*"
+                         r"\bipmitool\b.*\blava-dispatcher\b.*\btftpd-hpa\b")
+        script(self.tftpd, "")
+        script(self.ipmitool, "")
+        rc, out, calls = self.setup("--lab")
+        [call] = self.lab_installs(calls)
+        self.assertIn("lava-dispatcher", call)
+        self.assertNotIn("tftpd-hpa", call)
+        script(self.lava_run, "")
+        rc, out, calls = self.setup("--lab")
+        self.assertEqual((rc, self.lab_installs(calls)), (0, []), out)
+
+    def test_not_without_asking(self) -> None:
+        rc, out, calls = self.setup()
+        self.assertEqual((rc, self.lab_installs(calls)), (0, []), out)
+
+    def test_dry_run(self) -> None:
+        rc, out, calls = self.setup("--dry-run", "--lab")
+        self.assertEqual((rc, calls), (0, []), out)
+        self.assertRegex(out, r"would run: apt-get install -y -q --no-install-recommends "
+                         r".*ipmitool.*lava-dispatcher.*tftpd-hpa")

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hugezero-linux --kernel-line KEY=VALUE...: the kernel's boot line
+ * checked by the kernel's own parser (lib/params.c, the kernel's side of
+ * preset=), on the host, before a lab boots it.  Errors go to standard
+ * error as the kernel would print them; on success one line of KEY=VALUE
+ * words on standard output says what the line makes the kernel do, for
+ * the host tools to size a job by (scripts/hzlib/lava.py).
+ */
+#include <stdio.h>
+#include "hosted/kline.h"
+#include "lib/matrix.h"
+#include "lib/params.h"
+#include "lib/preset.h"
+
+int kline_main(const char *line)
+{
+	static struct hz_config c;
+	static struct cmdline_result res;
+	char cpus[256];
+	bool ok;
+
+	config_defaults(&c);
+	ok = config_parse_target(line, &c, &res, false);
+	ok &= config_check_target(&c, &res, false);
+	for (u32 i = 0; i < MIN(res.nerrors, (u32)CMDLINE_MAX_ERRORS); i++)
+		fprintf(stderr, "hugezero-linux: cmdline error: %s\n", res.errors[i]);
+	if (!ok)
+		return 2;
+	cpulist_format(&c.cpus, cpus, sizeof(cpus));
+	/* configs: the benchmark's KTAP plan, every folio size's matrix. */
+	printf("bench=%s selftest=%d crash=%s preset=%s deadline_s=%llu "
+	       "cpus=%s steps=%u size=%llu runs=%llu warmups=%llu configs=%u\n",
+	       bench_names[c.bench], c.selftest, crash_names[c.crash],
+	       preset_names[c.preset], (unsigned long long)c.deadline_s, cpus,
+	       c.nscale ? c.nscale : 1, (unsigned long long)c.size,
+	       (unsigned long long)c.runs, (unsigned long long)c.warmups,
+	       c.bench == BENCH_FAULT ? matrix_count(&c) : 0);
+	return 0;
+}
