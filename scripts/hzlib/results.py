@@ -269,13 +269,14 @@ def run_gbps_of(boot: Boot, c: Config, kind: str | None = None) -> list[tuple[Re
 # interleave and round_group.  A log without them is unpaired.
 
 def round_key(boot: Boot, c: Config, r: Record) -> tuple[int, str, int] | None:
-    """What pairs run @r with the runs of other configurations: (boot,
-    round_group, round) where its configuration was interleaved with
-    others in a round group, else None."""
+    """What pairs run @r with the runs of other configurations: (the boot
+    -- this very Boot: boots of two logs ran at different times even where
+    both are a log's first --, round_group, round) where its configuration
+    was interleaved with others in a round group, else None."""
     g = c.rec.f.get("round_group", "")
     if "round" not in r.f or g == "" or c.rec.f.get("interleave", "on") == "off":
         return None
-    return (boot.index, g, r.int("round"))
+    return (id(boot), g, r.int("round"))
 
 
 def in_time_order(runs: list[tuple[Record, float]]) -> list[float]:
