@@ -248,6 +248,14 @@ class ReportTest(unittest.TestCase):
         self.assertIn("runs=auto precision=5%: stopped by precision after 4 rounds, "
                       "95% interval +-1.36% of the mean (the record says +-2.53%)", text)
         self.assertIn("(+-1.36%, t over 4 passes, blocked)", text)
+        # A claim the passes do not bear out is said.
+        log = Log()
+        log.config(kernel_config(runs="auto", precision="1%", max_runs="20"),
+                   [{"fault": [ticks(g)] * 2} for g in gb],
+                   summary="stopped_by=precision ci_pct_x100=90")
+        self.assertIn("precision=1%: stopped by precision after 4 rounds, 95% interval "
+                      "+-1.36% of the mean (the record says +-0.90%); NOT within "
+                      "precision=1%", self.report(log))
 
     def test_rows_without_rounds_as_before(self) -> None:
         self.assertNotIn("95% interval", self.report(blocked_kernel_log()))

@@ -24,7 +24,7 @@ def auto_line(c: results.Config, gbps: list[float], hw: float) -> str:
     """runs=auto: what stopped it, the precision asked and the one reached
     (the host's figure, and the record's where it differs)."""
     f = {**c.rec.f, **(c.summary.f if c.summary else {})}
-    asked = f.get("precision", "?")
+    asked = f.get("precision", "?").rstrip("%")
     stop = f.get("stopped_by", "")
     said = reached(f)
     line = (f"runs=auto precision={asked}%: "
