@@ -3,6 +3,7 @@
 checksums and sequence numbers, built a record at a time."""
 from __future__ import annotations
 
+import random
 import zlib
 
 MACHINE = ('vendor=AuthenticAMD family=0x19 model=0x11 stepping=1 brand="AMD EPYC 9654" '
@@ -73,6 +74,25 @@ class Log:
             if samples:
                 self.add("samples", f"cfg={cfg} run={i} kind={k} first=0 "
                          f"v={','.join(map(str, v))} n={n}")
+
+    def interleaved(self, bodies: list[str], passes: list[list[dict[str, list[int]]]],
+                    orders: list[list[int]], group: int = 1) -> "Log":
+        """Configurations @bodies whose measured passes ran interleaved in
+        round group @group (docs/statistics.md, issue 24): their config
+        records (interleave=on round_group=@group), then round by round the
+        passes in that round's order @orders[i] (round_orders()), each run
+        record with its round and slot, @passes[k][i] the samples of
+        configuration k's pass in round i; then their summaries."""
+        first = self.cfgs + 1
+        for body in bodies:
+            self.cfgs += 1
+            self.add("config", f"cfg={self.cfgs} {body} interleave=on round_group={group}")
+        for i, order in enumerate(orders):
+            for slot, k in enumerate(order):
+                self.run(first + k, i, passes[k][i], run_extra=f"round={i} slot={slot}")
+        for k in range(len(bodies)):
+            self.add("summary", f"cfg={first + k} status=ok runs={len(orders)}")
+        return self
 
     def smp(self, ncpus: int, nodes: int = 1, offsets: list[int] | None = None,
             err: int = 10, bound: int = 1000) -> "Log":
@@ -204,3 +224,16 @@ def pmu_config(log: Log, counts: dict[str, list[int]], skip: str = "",
         fields["pmu_skip"] = f'"{skip}"'
     return log.config(kernel_config(**fields), [
         {**r, **{f"pmu.{ev}": v for ev, v in counts.items()}} for r in runs])
+
+
+def round_orders(configs: int, rounds: int, seed: int = 1) -> list[list[int]]:
+    """Each round's order of @configs configurations, shuffled from @seed
+    as an interleaving runner would: configuration k runs at slot
+    orders[i].index(k) of round i."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(rounds):
+        order = list(range(configs))
+        rng.shuffle(order)
+        out.append(order)
+    return out

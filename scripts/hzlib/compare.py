@@ -11,10 +11,14 @@ rows pair only CPU by CPU (the same number in the same `cpus`: the same
 position in the group) and different CPUs' runs never pool.  The groups
 themselves are compared in a table of their own: the aggregate GB/s of
 each measured pass (total bytes over wall time), keyed by the group's
-dimensions.  Between-run variance decides: each
-configuration's per-run GB/s on either side go through Welch's t-test
-(scipy.stats.ttest_ind, equal_var=False, two-sided); a difference whose
-p-value is 0.05 or more is marked '~' as within noise.  Configurations
+dimensions.  Between-run variance decides (docs/statistics.md): each
+pair's change, B's mean over A's, comes with its 95% confidence interval
+by Fieller's theorem (interval.py), and a p-value from the t-test that
+interval inverts: Welch's (scipy.stats.ttest_ind, equal_var=False) on the
+per-run GB/s of two independent sides, the paired t-test where both sides
+ran interleaved in one round group of one boot (their runs paired by
+round).  A change whose interval holds 0 -- exactly a p-value of 0.05 or
+more -- is marked '~' as within noise.  Configurations
 found on one side only are listed, not dropped, with the nearest one of the
 other side and how it differs; what neither side can compare (a skipped,
 failed or unended configuration, a damaged log) is listed as left out,
@@ -41,11 +45,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable
 
-from . import counterreport, counters, dims, groups, lavalog, results, selection
+from . import counterreport, counters, dims, groups, interval, ktap, lavalog, records, results, selection
 from .records import Boot, Record
 
-ALPHA = 0.05
-NO_SCIPY = "p-values need python3-scipy: apt-get install python3-scipy"
+ALPHA = interval.ALPHA
+NO_SCIPY = interval.NO_SCIPY
 
 Key = tuple[tuple[str, str], ...]
 
@@ -88,6 +92,9 @@ class Side:
     each run, and the counters of their faults (pmu=; None without)."""
     key: Key
     runs: list[float] = field(default_factory=list)
+    # Each run's round (results.round_key), None for a run of no round
+    # group: the side's runs pair with another side's only when all have one.
+    rounds: list[tuple[int, str, int] | None] = field(default_factory=list)
     counts: counters.Counts | None = None
     note: str = ""          # results.offered_note() of its rows
     formats: set[int] = field(default_factory=set)  # of the boots it pools
@@ -118,7 +125,9 @@ def table(boots: list[Boot]) -> Table:
         for c, row in results.pairs(b):
             if row["status"] == "ok":
                 k = row_key(row)
-                out.setdefault(k, Side(k)).runs.extend(row["gbps_runs"])  # type: ignore[arg-type]
+                keyed = results.run_gbps_of(b, c)
+                out.setdefault(k, Side(k)).runs.extend(g for _, g in keyed)
+                out[k].rounds.extend(results.round_key(b, c, r) for r, _ in keyed)
                 out[k].note = out[k].note or results.offered_note(row)
                 mark_side(out[k], b, [c.rec])
                 counts.setdefault(k, []).append(counters.of(c))
@@ -136,6 +145,7 @@ def agg_table(boots: list[Boot]) -> Table:
             if row["status"] == "ok" and row["gbps_runs"]:
                 k = dims.key(row["dims"])  # type: ignore[arg-type]
                 out.setdefault(k, Side(k)).runs.extend(row["gbps_runs"])  # type: ignore[arg-type]
+                out[k].rounds.extend([None] * len(row["gbps_runs"]))  # type: ignore[arg-type]
                 mark_side(out[k], b, [c.rec for c in g.members])
     return out
 
@@ -202,36 +212,42 @@ def unlike(key: Key, a: Side, b: Side) -> list[str]:
             if fmts and min(fmts) < f <= max(fmts) and hit(d, a, b)]
 
 
-class NoScipy(Exception):
-    pass
+NoScipy = interval.NoScipy
 
 
 def welch(a: list[float], b: list[float]) -> float | None:
     """Two-sided p-value of Welch's t-test; None with fewer than 2 runs a
     side.  Raises NoScipy when scipy cannot be imported."""
-    if len(a) < 2 or len(b) < 2:
+    return interval.p_unpaired(a, b)
+
+
+def paired_runs(a: Side, b: Side) -> tuple[list[float], list[float]] | None:
+    """@a's and @b's runs in pairs of the same round (results.round_key),
+    when every run of each has a round and each round is on both sides
+    once; None otherwise (unpaired)."""
+    ka, kb = a.rounds, b.rounds
+    if (not ka or None in ka or None in kb or len(set(ka)) != len(ka)
+            or set(ka) != set(kb) or len(kb) != len(ka)):
         return None
-    if statistics.variance(a) == 0 and statistics.variance(b) == 0:
-        # scipy's t is undefined here (0/0): equal constants are no change.
-        return 1.0 if statistics.fmean(a) == statistics.fmean(b) else 0.0
-    try:
-        from scipy import stats
-    except ImportError as e:
-        raise NoScipy(str(e)) from e
-    return float(stats.ttest_ind(a, b, equal_var=False).pvalue)
+    by_b = dict(zip(kb, b.runs))
+    return list(a.runs), [by_b[k] for k in ka]  # type: ignore[index]
 
 
 @dataclass
 class Pair:
     """One configuration on both sides: @key the dimensions they share,
-    @a and @b their measurements; @p Welch's two-sided p-value on the
-    per-run GB/s, None when not tested (@untested says why)."""
+    @a and @b their measurements; @p the two-sided p-value on the per-run
+    GB/s (Welch's, or the paired t-test's when @paired), None when not
+    tested (@untested says why); @ratio B's mean over A's with its 95%
+    interval (None when not tested)."""
     key: Key
     a: Side
     b: Side
     p: float | None
     untested: str = ""
     unlike: list[str] = field(default_factory=list)  # unlike()
+    paired: bool = False
+    ratio: interval.Interval | None = None
 
     @property
     def change_pct(self) -> float:
@@ -240,7 +256,8 @@ class Pair:
 
     @property
     def within_noise(self) -> bool | None:
-        """p >= ALPHA: the change is within noise; None when not tested."""
+        """p >= ALPHA, which is the interval holding a change of 0: the
+        change is within noise; None when not tested."""
         return None if self.p is None else self.p >= ALPHA
 
     @property
@@ -258,11 +275,18 @@ class Pair:
 
 
 def pair(k: Key, a: Side, b: Side) -> Pair:
+    both = paired_runs(a, b)
     try:
-        p = welch(a.runs, b.runs)
-        return Pair(k, a, b, p, "fewer than 2 runs" if p is None else "", unlike(k, a, b))
+        if both:
+            p = interval.p_paired(*both)
+            ratio = interval.ratio_paired(*both)
+        else:
+            p = welch(a.runs, b.runs)
+            ratio = interval.ratio_unpaired(a.runs, b.runs)
+        return Pair(k, a, b, p, "fewer than 2 runs" if p is None else "", unlike(k, a, b),
+                    both is not None, ratio)
     except NoScipy:
-        return Pair(k, a, b, None, "no scipy", unlike(k, a, b))
+        return Pair(k, a, b, None, "no scipy", unlike(k, a, b), both is not None)
 
 
 @dataclass
@@ -465,9 +489,30 @@ def cell(s: Side) -> str:
 
 
 def mark(p: Pair) -> str:
+    how = ", paired" if p.paired else ""
     return ("   (p: no scipy)" if p.untested == "no scipy" else
             "   (fewer than 2 runs: not tested)" if p.p is None else
-            f" ~ (p={p.p:.2f})" if p.within_noise else f"   (p={p.p:.3f})")
+            f" ~ (p={p.p:.2f}{how})" if p.within_noise else f"   (p={p.p:.3f}{how})")
+
+
+
+
+def change(p: Pair) -> str:
+    """The change in % with its 95% interval (interval.pct_interval);
+    blanks where there is none (not tested)."""
+    return f"{p.change_pct:+7.1f}% {interval.pct_interval(p.ratio):<16}"
+
+
+def legend(pairs: list[Pair]) -> str:
+    """What the change column and '~' are."""
+    paired = any(p.paired for p in pairs)
+    return ("change = B vs A, in % of A, with its 95% confidence interval [low, high]: "
+            "Fieller's interval for the\nratio of the two means (docs/statistics.md). "
+            "'~' marks a change within noise: its interval holds 0,\nwhich is the "
+            f"t-test's two-sided p >= {ALPHA:.2f}: Welch's on the per-run GB/s"
+            + ("; 'paired': both sides ran\ninterleaved in one boot, their runs paired "
+               "by round: the paired t-test, and Fieller's with the pairs' covariance"
+               if paired else "") + ".\n")
 
 
 Label = Callable[[Key], str]
@@ -499,8 +544,7 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
                             for side, t in (("A", cmp.trees_a), ("B", cmp.trees_b)))
                   + "\n")
     out.write("GB/s (2^30 B/s, net of the timer) per configuration, mean +- stddev% "
-              "over runs; change = B vs A.\n'~' marks a change within noise: Welch's "
-              f"t-test on the per-run GB/s, two-sided p >= {ALPHA}.\n")
+              "over runs.\n" + legend(cmp.pairs))
     out.write(plus_minus(cmp.configs, "run") + "\n")
     out.write("A configuration is every dimension of its config record: rows that "
               "differ in any one are not paired; a CPU of a group pairs only with the "
@@ -579,7 +623,7 @@ def rows(sec: Section, label: Label, width: int, out: IO[str],
         out.write("\n")
     for p in sec.pairs:
         out.write(f"{label(p.key):<{width}}  {cell(p.a)}  {cell(p.b)}  "
-                  f"{p.change_pct:+7.1f}%{mark(p)}"
+                  f"{change(p)}{mark(p)}"
                   f"{f'  n={len(p.a.runs)}/{len(p.b.runs)}' if each else ''}"
                   f"{p.a.note or p.b.note}{unlike_mark(p, reasons or [])}\n")
     for side, only, oname in (("A", sec.only_a, "B"), ("B", sec.only_b, "A")):

@@ -65,6 +65,13 @@ BOOKKEEPING: dict[str, str] = {
     # record's linux_tree; these say what clear= named within it.
     "tree_routine": "a tree primitive's routine: follows from clear and the boot's tree",
     "tree_abi": "a tree primitive's convention: follows from clear and the boot's tree",
+    # Interleaved passes and runs=auto (docs/statistics.md, issue 24): the
+    # order the passes ran in and how many, not what one pass measured.
+    "interleave": "whether the passes ran round by round with others: their order, not what one measured",
+    "round_group": "which configurations' passes were interleaved together: their order",
+    "precision": "runs=auto: when to stop adding passes of the same measurement",
+    "max_runs": "runs=auto: the most passes of the same measurement",
+    "budget_s": "runs=auto: the time allowed for passes of the same measurement",
 }
 
 # Defaults for fields older logs lack, where what the older program did is

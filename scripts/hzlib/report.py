@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import IO
 
-from . import counterreport, dims, groups, lavalog, prezeroreport, results, smpreport, inventory
+from . import counterreport, dims, groups, lavalog, prezeroreport, results, smpreport, inventory, statsreport
 from .records import Boot
 
 
@@ -172,6 +172,8 @@ def write(boots: list[Boot], out: IO[str]) -> None:
                           f"{r['kernel_flagged']}\n")
             elif r.get("flagged") and "kernel_flagged" in r and not r["kernel_flagged"]:
                 out.write("      (the kernel's summary flagged none)\n")
+            for note in statsreport.notes(b, c):
+                out.write(f"      {note}\n")
             if r.get("inject", "none") != "none":
                 out.write(f"      inject={r['inject']}: {r['injected'] or 0} lines "
                           f"injected, {r['detected'] or 0} detected\n")

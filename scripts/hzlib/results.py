@@ -247,6 +247,11 @@ def rate_kind(c: Config) -> str:
 def run_gbps(boot: Boot, c: Config, kind: str | None = None) -> list[float]:
     """GB/s of each measured run, over its faults (or its clearing, for
     @kind 'clear' or a bare configuration), net of the timer."""
+    return [g for _, g in run_gbps_of(boot, c, kind)]
+
+
+def run_gbps_of(boot: Boot, c: Config, kind: str | None = None) -> list[tuple[Record, float]]:
+    """run_gbps(), each with its run record."""
     hz, size = tsc_hz(boot), c.rec.int("size", 0)
     kind = kind or rate_kind(c)
     out = []
@@ -255,7 +260,45 @@ def run_gbps(boot: Boot, c: Config, kind: str | None = None) -> list[float]:
             continue
         t = run_ticks(boot, c, r, kind)
         if hz and t:
-            out.append(size / (t / hz) / GIB)
+            out.append((r, size / (t / hz) / GIB))
+    return out
+
+
+# Interleaved passes (docs/statistics.md, issue 24): a measured run's
+# round and its place in the round's order; the configuration's
+# interleave and round_group.  A log without them is unpaired.
+
+def round_key(boot: Boot, c: Config, r: Record) -> tuple[int, str, int] | None:
+    """What pairs run @r with the runs of other configurations: (the boot
+    -- this very Boot: boots of two logs ran at different times even where
+    both are a log's first --, round_group, round) where its configuration
+    was interleaved with others in a round group, else None."""
+    g = c.rec.f.get("round_group", "")
+    if "round" not in r.f or g == "" or c.rec.f.get("interleave", "on") == "off":
+        return None
+    return (id(boot), g, r.int("round"))
+
+
+def in_time_order(runs: list[tuple[Record, float]]) -> list[float]:
+    """Per-run figures in the order the passes ran: by round where the
+    runs carry one, else by run number."""
+    return [v for _, v in sorted(runs, key=lambda rv: (rv[0].int("round", -1),
+                                                        rv[0].int("run", 0)))]
+
+
+def run_median_us(boot: Boot, c: Config, kind: str) -> list[tuple[Record, float]]:
+    """Each measured run's median @kind time in µs, net of the timer, from
+    its samples; a run without samples by its mean (run_ticks over its
+    faults)."""
+    hz = tsc_hz(boot)
+    out = []
+    for r in c.measured:
+        if f"{kind}_ticks" not in r.f or not hz:
+            continue
+        vals = run_net(boot, c, r.int("run"), kind)
+        n = r.int("faults", 0) or c.rec.int("folios", 0)
+        t = statistics.median(vals) if vals else (run_ticks(boot, c, r, kind) / n if n else math.nan)
+        out.append((r, t * 1e6 / hz))
     return out
 
 

@@ -6,7 +6,9 @@ Linux's demand-fault rate and latency, the same clearing done bare with
 Linux's own strategy — chosen from the host record: kernel version,
 preemption model, init_on_alloc, the memory kind and the folio size — the
 best primitive and order bare, and the difference per fault: Linux's
-overhead.  Kernel (bench=fault) records of the same machine are shown
+overhead, with its 95% interval (overhead()): paired by round where the
+fault and the bare clearing ran interleaved in one round group, else from
+the two independent series of passes.  Kernel (bench=fault) records of the same machine are shown
 beside.  Rows are matched in every dimension (dims.py) where the records
 allow, and where they do not, the line says in which they differ.
 """
@@ -16,10 +18,11 @@ import dataclasses
 
 import math
 import re
+import statistics
 from dataclasses import dataclass
 from typing import IO, Mapping
 
-from . import cpulist, dims, results
+from . import cpulist, dims, interval, results
 from .records import Boot
 
 Row = dict[str, object]
@@ -264,8 +267,78 @@ def perfbench_line(r: Row) -> str:
             f"measured ones {results.perf_bps(num(r['perfbench_measured_gbps']) * results.GIB)}\n")
 
 
+@dataclass
+class Overhead:
+    """Linux's overhead per fault: the passes' median fault less their
+    median clear, each the mean over the passes (@fault, @clear, µs), the
+    difference with its interval (@iv: None with fewer than 2 passes a
+    side or no scipy, @why says which), @paired when by round."""
+    fault: float
+    clear: float
+    iv: interval.Interval | None
+    paired: bool
+    n: tuple[int, int]
+    why: str = ""
+
+    @property
+    def over(self) -> float:
+        return self.fault - self.clear
+
+
+def overhead(boot: Boot, fault_cfg: int, clear_cfg: int) -> Overhead:
+    """The overhead of configuration @fault_cfg (a linux-fault) over
+    @clear_cfg (bare) of @boot: each pass's median (results.run_median_us),
+    paired by round when every pass of both has one in a round group they
+    share (interval.diff_paired), else Welch's interval of the two means
+    (interval.diff_unpaired)."""
+    cfgs = {c.rec.int("cfg"): c for c in results.configs(boot)}
+    fc, cc = cfgs[fault_cfg], cfgs[clear_cfg]
+    f = results.run_median_us(boot, fc, "fault")
+    c = results.run_median_us(boot, cc, "clear")
+    kf = [results.round_key(boot, fc, r) for r, _ in f]
+    kc = {results.round_key(boot, cc, r): v for r, v in c}
+    paired = (bool(kf) and None not in kf and None not in kc and len(set(kf)) == len(kf)
+              and set(kf) == set(kc) and len(kc) == len(c))
+    fv, cv = [v for _, v in f], [v for _, v in c]
+    if paired:
+        cv = [kc[k] for k in kf]
+    mf = statistics.fmean(fv) if fv else math.nan
+    mc = statistics.fmean(cv) if cv else math.nan
+    try:
+        iv = interval.diff_paired(fv, cv) if paired else interval.diff_unpaired(fv, cv)
+        why = "" if iv else "fewer than 2 passes a side: no interval"
+    except interval.NoScipy:
+        iv, why = None, interval.NO_SCIPY
+    return Overhead(mf, mc, iv, paired, (len(fv), len(cv)), why)
+
+
+def overhead_lines(o: Overhead, backing: object) -> str:
+    """The overhead line and what its interval says."""
+    head = (f"  Linux's overhead per fault ({backing}): {o.fault:.1f} - {o.clear:.1f} = "
+            f"{o.over:.1f} us, {100 * o.over / o.fault:.0f}% of the fault")
+    if o.iv is None:
+        return f"{head} ({o.why})\n"
+    how = (f"paired over {o.iv.n} rounds: each round's median fault less its median "
+           "clear, the two run back to back" if o.paired else
+           f"unpaired: {o.n[0]} and {o.n[1]} passes run one configuration after the "
+           "other, Welch's interval of the two means")
+    text = (f"{head}\n    95% interval {o.iv.lo:.1f} .. {o.iv.hi:.1f} us "
+            f"(+-{o.iv.half_width:.1f} us; {how})\n")
+    if o.iv.contains(0.0):
+        more = interval.rounds_needed(o.iv)
+        need = ("no number of them would: the observed overhead is 0" if more is None else
+                f"about {more - o.iv.n} more {'rounds' if o.paired else 'passes of each'} "
+                f"would resolve it ({more} in all: the least n with t(n-1) * "
+                f"{o.iv.sd:.1f} / sqrt(n) < {abs(o.over):.1f} us, the "
+                f"{'differences' if o.paired else 'two series'}' spread as observed)")
+        text += (f"    within run-to-run noise: the interval is wider than the overhead, "
+                 f"its sign unresolved; {need}\n")
+    return text
+
+
 def folio_split(folio: str, rows: list[Row], kernel_rows: list[Row],
-                host: Mapping[str, str], features: list[str], out: IO[str]) -> None:
+                host: Mapping[str, str], features: list[str], out: IO[str],
+                boot: Boot) -> None:
     linux = [r for r in rows if r["bench"] == "linux-fault" and r["folio"] == folio and ok(r)]
     bare = [r for r in rows if r["bench"] == "bare" and r["folio"] == folio and ok(r)]
     best = max(bare, key=lambda r: num(r["gbps_mean"]), default=None)
@@ -294,13 +367,8 @@ def folio_split(folio: str, rows: list[Row], kernel_rows: list[Row],
         out.write(label(f"bare, Linux's own: {own['clear']} + {own['order']}"
                         f"{' ' + str(own['chunk']) if own['chunk'] else ''}") +
                   figures(own, "clear_us_median", "folio") + f"\n    ({matched(r, own)})\n")
-        fault, clear = num(r["fault_us_median"]), num(own["clear_us_median"])
-        over = fault - clear
-        # Run-to-run noise of both figures, as their between-run stddevs.
-        noise = (fault * num(r["gbps_stddev_pct"]) + clear * num(own["gbps_stddev_pct"])) / 100
-        out.write(f"  Linux's overhead per fault ({r['backing']}): {fault:.1f} - {clear:.1f} = "
-                  f"{over:.1f} us, {100 * over / fault:.0f}% of the fault"
-                  f"{' (within run-to-run noise of +-%.1f us)' % noise if abs(over) <= noise else ''}\n")
+        out.write(overhead_lines(overhead(boot, int(r["cfg"]), int(own["cfg"])),  # type: ignore[call-overload]
+                                 r["backing"]))
         tree_twin(r, s, bare, host, out)
     if best:
         chunk = f" {best['chunk']}" if best["chunk"] else ""
@@ -405,7 +473,7 @@ def write(boots: list[Boot], out: IO[str]) -> int:
             out.write("  (kernel records given are of another machine: not shown)\n")
         for folio in ("4K", "2M", "1G"):
             if any(r["folio"] == folio for r in rows):
-                folio_split(folio, rows, same, h.f, features_of(b), out)
+                folio_split(folio, rows, same, h.f, features_of(b), out, b)
         for r in rows:
             if r["status"] != "ok" or (r["reason"] and r["status"] == "ok"):
                 out.write(f"  note: {r['bench']} {r['folio']} {r['clear']} {r['order']} "

@@ -171,7 +171,8 @@ def linux_clear(s: Side) -> str:
 def seed_001(s: Side) -> list[Table]:
     """Per model, per folio: converging-page -> contiguous-page with
     Linux's primitive, compare's within-log pairs with its statistics
-    (Welch's test on the per-run GB/s: ~ marks a change within noise);
+    (Welch's test on the per-run GB/s, or the paired one where the two ran
+    interleaved; ~ marks a change whose 95% interval holds 0);
     and the best contiguous-page primitive of the log."""
     if s.side == "linux":
         return seed_001_linux(s)
@@ -193,6 +194,7 @@ def seed_001(s: Side) -> list[Table]:
         t.rows, t.notes = pair_rows(mine, prim)
         t.notes += trees
         t.legend.append(plus_minus([len(s.runs) for p in mine for s in (p.a, p.b)]))
+        t.legend.append(CHANGE)
         out.append(t)
     return out
 
@@ -243,6 +245,7 @@ def seed_001_linux(s: Side) -> list[Table]:
         t.rows.append(row)
     t.legend.append(plus_minus([len(x.runs) for p in pairs if dim(p, "bench") == "bare"
                                for x in (p.a, p.b)] + [int(r["runs"]) for r in faults]))  # type: ignore[call-overload]
+    t.legend.append(CHANGE)
     for r in rows:
         if r["status"] != "ok":
             t.notes.append(f"{r['bench']} {r['folio']} {r.get('backing', '')}: {r['status']}"
@@ -322,8 +325,15 @@ def pair_rows(pairs: list[compare.Pair], prim: str) -> tuple[list[list[str]], li
             continue
         p = linux[0]
         rows.append([pg(folio), cell(p.a), cell(p.b),
-                     f"{p.change_pct:+7.1f}%", noise(p), best])
+                     compare.change(p).rstrip(), noise(p), best])
     return rows, notes
+
+
+# What the change column's interval is (compare.change(), docs/statistics.md).
+CHANGE = ("change: contiguous-page against converging-page, in %, with its 95% "
+          "confidence interval (Fieller's, for the ratio of the two means; paired by "
+          "round where the two ran interleaved); noise: '~' where the interval holds 0, "
+          "the same as p >= 0.05")
 
 
 def cell(side: compare.Side) -> str:
