@@ -13,6 +13,16 @@
 #include "lib/params.h"
 #include "lib/preset.h"
 
+/* The smallest folio size the line names: its configurations have the
+ * most folios, so print the most samples. */
+static u64 min_folio(u64 mask)
+{
+	for (u32 f = 0; f < FOLIO_COUNT; f++)
+		if (mask & (1ULL << f))
+			return folio_bytes[f];
+	return SZ_2M;
+}
+
 int kline_main(const char *line)
 {
 	static struct hz_config c;
@@ -28,13 +38,18 @@ int kline_main(const char *line)
 	if (!ok)
 		return 2;
 	cpulist_format(&c.cpus, cpus, sizeof(cpus));
-	/* configs: the benchmark's KTAP plan, every folio size's matrix. */
+	/* configs: the benchmark's KTAP plan, every folio size's matrix;
+	 * min_folio and samples: how much the console prints a pass. */
 	printf("bench=%s selftest=%d crash=%s preset=%s deadline_s=%llu "
-	       "cpus=%s steps=%u size=%llu runs=%llu warmups=%llu configs=%u\n",
+	       "cpus=%s steps=%u size=%llu runs=%llu warmups=%llu configs=%u "
+	       "min_folio=%llu samples=%s access=%s\n",
 	       bench_names[c.bench], c.selftest, crash_names[c.crash],
 	       preset_names[c.preset], (unsigned long long)c.deadline_s, cpus,
 	       c.nscale ? c.nscale : 1, (unsigned long long)c.size,
 	       (unsigned long long)c.runs, (unsigned long long)c.warmups,
-	       c.bench == BENCH_FAULT ? matrix_count(&c) : 0);
+	       c.bench == BENCH_FAULT ? matrix_count(&c) : 0,
+	       (unsigned long long)min_folio(c.folios),
+	       c.samples == SAMPLES_ALL ? "all" : "none",
+	       c.access == ACCESS_NONE ? "none" : "some");
 	return 0;
 }

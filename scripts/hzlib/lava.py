@@ -49,6 +49,13 @@ CONFIG_S = 10           # per configuration: pool, cache flush, records
 RATE_FLOOR = 256 << 20  # bytes/s one CPU clears, at the least (TCG does more)
 DEADLINE_GRACE_S = 120  # past deadline_s: the kernel's report and done line
 END_S = 60              # the last lines, LAVA's power-off
+# The console: 115200 baud 8N1 is 11520 bytes/s; a sample is a number of
+# up to 10 digits and its comma.  samples=all prints the fault and clear
+# times of every fault of a measured pass (and the access's).
+CONSOLE_BPS = 11520
+SAMPLE_CHARS = 11
+SERVER_CPUS = 64        # x86, cpus=all: CPUs assumed unless --server-cpus
+LONG_JOB_H = 24         # a longer job holds its device: warned
 
 
 class LavaError(Exception):
@@ -70,6 +77,9 @@ class Line:
     runs: int
     warmups: int
     configs: int
+    min_folio: int = 2 << 20
+    samples: str = "all"
+    access: str = "none"
 
 
 def check_line(args: list[str], companion: Path = COMPANION) -> Line:
@@ -92,7 +102,9 @@ def check_line(args: list[str], companion: Path = COMPANION) -> Line:
     f = dict(w.split("=", 1) for w in r.stdout.split())
     return Line(list(args), f["bench"], f["selftest"] == "1", f["crash"], f["preset"],
                 int(f["deadline_s"]), f["cpus"], int(f["steps"]), int(f["size"]),
-                int(f["runs"]), int(f["warmups"]), int(f["configs"]))
+                int(f["runs"]), int(f["warmups"]), int(f["configs"]),
+                int(f.get("min_folio", 2 << 20)), f.get("samples", "all"),
+                f.get("access", "none"))
 
 
 def cpu_count(cpulist: str) -> int | None:
@@ -106,25 +118,42 @@ def cpu_count(cpulist: str) -> int | None:
     return n
 
 
-def config_seconds(line: Line, device_type: str, smp: int = 1) -> int:
+def console_seconds(line: Line, device_type: str, smp: int = 1,
+                    server_cpus: int = SERVER_CPUS) -> int:
+    """How long the console takes to print one configuration's samples
+    records (samples=all): every fault of every measured pass, on every
+    CPU of the group, over a 115200-baud line; on a server of many CPUs
+    this, not the clearing, is the longest gap between two KTAP lines."""
+    if line.bench != "fault" or line.samples != "all":
+        return 0
+    cpus = cpu_count(line.cpus) or (smp if device_type == "qemu" else server_cpus)
+    kinds = 2 + (line.access != "none")
+    chars = line.size // max(line.min_folio, 1) * line.runs * kinds * SAMPLE_CHARS
+    return int(chars * cpus / CONSOLE_BPS)
+
+
+def config_seconds(line: Line, device_type: str, smp: int = 1,
+                   server_cpus: int = SERVER_CPUS) -> int:
     """How long one configuration of the benchmark may take: its passes
     over size at RATE_FLOOR (QEMU's vCPUs share the host's cores; a
-    server's CPUs clear in parallel)."""
+    server's CPUs clear in parallel), and its samples on the console."""
     if line.bench != "fault":
         return 0
     together = (cpu_count(line.cpus) or smp) if device_type == "qemu" else 1
     passes = line.runs + line.warmups
-    return int(CONFIG_S + line.size * passes * together / RATE_FLOOR)
+    return int(CONFIG_S + line.size * passes * together / RATE_FLOOR
+               + console_seconds(line, device_type, smp, server_cpus))
 
 
-def run_seconds(line: Line, device_type: str, smp: int = 1) -> int:
+def run_seconds(line: Line, device_type: str, smp: int = 1,
+                server_cpus: int = SERVER_CPUS) -> int:
     """How long the run may take from the kernel's start to its done line:
     the self-tests, then the benchmark's work at RATE_FLOOR, at most
     deadline_s and its grace (past it the kernel ends the run itself)."""
     s = SELFTEST_S if line.selftest else 0
     if line.bench == "info":
         s += INFO_S
-    s += line.configs * line.steps * config_seconds(line, device_type, smp)
+    s += line.configs * line.steps * config_seconds(line, device_type, smp, server_cpus)
     s = max(s, 60)
     if line.deadline_s:
         s = min(s, line.deadline_s + DEADLINE_GRACE_S)
@@ -301,16 +330,17 @@ def job_name(line: Line, device_type: str, firmware: str) -> str:
     return f"hugezero {device_type} {firmware}: {words}"[:200]
 
 
-def timeouts(line: Line, device_type: str, smp: int) -> tuple[dict, dict, dict, dict]:
+def timeouts(line: Line, device_type: str, smp: int,
+             server_cpus: int = SERVER_CPUS) -> tuple[dict, dict, dict, dict]:
     """The job's, the deploy's, the boot's and the test's timeouts.  The
     boot's is also the longest the monitors wait for one line: the
     connection lava-dispatcher opens in the boot action keeps the boot
     action's timeout, and pexpect's expect() takes it (monitor.py's
     _keep_running()): so it covers the longest gap between two KTAP
     lines, the self-tests or one configuration, as well as the boot."""
-    run = run_seconds(line, device_type, smp) + END_S
+    run = run_seconds(line, device_type, smp, server_cpus) + END_S
     gap = max(SELFTEST_S if line.selftest else 0,
-              config_seconds(line, device_type, smp), INFO_S)
+              config_seconds(line, device_type, smp, server_cpus), INFO_S)
     boot = max(BOOT_S[device_type], min(gap, run))
     deploy = DEPLOY_S[device_type]
     job = {"job": minutes(deploy + boot + run + 120), "action": minutes(boot),
@@ -348,8 +378,9 @@ def qemu_job(line: Line, iso_url: str, q: QemuSpec) -> dict[str, object]:
 IPXE_COMMANDS = ["dhcp", "kernel tftp://{SERVER_IP}/{KERNEL}", "boot"]
 
 
-def x86_job(line: Line, image_url: str, firmware: str) -> dict[str, object]:
-    job_t, deploy_t, boot_t, test_t = timeouts(line, "x86", 1)
+def x86_job(line: Line, image_url: str, firmware: str,
+            server_cpus: int = SERVER_CPUS) -> dict[str, object]:
+    job_t, deploy_t, boot_t, test_t = timeouts(line, "x86", 1, server_cpus)
     return {
         "device_type": "x86",
         "job_name": job_name(line, "x86", firmware),
@@ -383,7 +414,7 @@ def qemu_device(q: QemuSpec, command: str = "qemu-system-x86_64",
                       "shutdown-message": "The system is going down for reboot NOW",
                       "kernel-start-message": "Linux version [0-9]",
                       "default-shell-prompt": "lava-test: # ",
-                      "spawn_maxread": "4092"},
+                      "spawn_maxread": "2000"},
         "parameters": {"pass": None},
         "available_architectures": ["amd64", "x86_64"],
         "actions": {
@@ -461,3 +492,27 @@ def boot_args(words: list[str]) -> list[str]:
     for w in words:
         out += shlex.split(w) if " " in w else [w]
     return out
+
+
+def long_job(job: dict[str, object], line: Line, device_type: str) -> str | None:
+    """Why @job may hold its device too long, or None: its timeout past
+    LONG_JOB_H hours, or a server's run with no deadline (deadline_s=0:
+    a hung server then holds its device until the job's timeout)."""
+    mins = job["timeouts"]["job"]["minutes"]  # type: ignore[index]
+    if mins > LONG_JOB_H * 60:
+        return (f"the job's timeout is {mins / 60:.0f} h (the line's work at the "
+                f"slowest rate LAVA should wait for): a hung machine holds its device "
+                f"that long; give a smaller size=, runs= or a deadline_s=")
+    if device_type == "x86" and not line.deadline_s:
+        return ("deadline_s=0: the kernel never ends a hung run itself; only the "
+                f"job's timeout ({mins} min) frees the server")
+    return None
+
+
+def reboots(line: Line, device_type: str) -> str | None:
+    """exit=reboot under LAVA's qemu device type, which runs QEMU without
+    -no-reboot: the image boots again after its done line."""
+    if device_type == "qemu" and any(a == "exit=reboot" for a in line.args):
+        return ("exit=reboot: LAVA's qemu device type has no -no-reboot, so the "
+                "ISO boots again after the done line; leave exit= at its default")
+    return None
