@@ -412,5 +412,19 @@ class Lab(unittest.TestCase):
         self.assertIn("contiguous-page", r.stdout)
 
 
+class Redact(unittest.TestCase):
+    """A connection command's secrets never reach a report or a table."""
+
+    def test_secrets(self) -> None:
+        for cmd, want in (
+                ("ipmitool -I lanplus -H bmc -U lava -P s3cret sol activate",
+                 "ipmitool -I lanplus -H bmc -U lava -P *** sol activate"),
+                ("ipmitool -I lanplus -H bmc -U lava -f /etc/pw sol activate",
+                 "ipmitool -I lanplus -H bmc -U lava -f /etc/pw sol activate"),
+                ("telnet ser2net.lab 7011", "telnet ser2net.lab 7011"),
+                ("conmux --password=abc server01", "conmux --password=*** server01")):
+            self.assertEqual(lavalog.redact(cmd), want)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -324,7 +324,16 @@ def about(job: Job, msg: str) -> None:
         job.device = qemu_machine(m.group(1))
     m = CONNECT.search(msg)
     if m and not job.device:
-        job.device = f"console through '{m.group(1)}'"
+        job.device = f"console through '{redact(m.group(1))}'"
+
+
+# A secret on a connection command line (ipmitool -P, sshpass -p, a URL's
+# password): never copied into a report or table.
+SECRET = re.compile(r"(\s-[Pp]\s*|\s--password[= ]\s*|://[^/\s:@]+:)(\S+?)(?=@|\s|$)")
+
+
+def redact(command: str) -> str:
+    return SECRET.sub(lambda m: m.group(1) + "***", command)
 
 
 MACHINE_OPTS = ("-machine", "-M", "-cpu", "-smp", "-m", "-accel")
