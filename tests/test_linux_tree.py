@@ -464,6 +464,9 @@ class Built(unittest.TestCase):
                                  capture_output=True, text=True).stdout
         self.assertIn("A and B differ in clear; each pair is equal in every other dimension",
                       cmp)
+        self.assertIn("A: no linux-* primitives, B: linux-* primitives from Linux "
+                      f"6.9.0-hztest ({sha256(TREES / 'v6.x')[:12]})", cmp,
+                      "only the side that selects a tree's routine names the tree")
         self.assertRegex(cmp, r"(?m)^bench=bare backing=thp folio=2M order=contiguous-page +"
                          r"[\d.]+ \+- +[\d.]+% +[\d.]+ \+- +[\d.]+% +[+-][\d.]+%",
                          "hugezero's erms beside the tree's, one pair")

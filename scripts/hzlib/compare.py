@@ -178,6 +178,17 @@ def trees_run(boots: list[Boot]) -> set[str]:
             and any(r.type == "config" and "tree_routine" in r.f for r in b.records)}
 
 
+def trees_named(boots: list[Boot], tbl: Table,
+                sel: selection.Selector | None = None) -> set[str]:
+    """The trees of @boots, where the side (@tbl, as @sel selected it)
+    has a linux-* configuration: a side of hugezero's own primitives
+    (--a clear=erms) names none, whatever the image carried."""
+    clear = sel.terms.get("clear") if sel else None
+    named = (clear.startswith("linux-") if clear is not None else
+             any(dict(k).get("clear", "").startswith("linux-") for k in tbl))
+    return {t for bt in boots if (t := tree_of(bt))} if named else set()
+
+
 def mark_side(side: Side, boot: Boot, recs: list[Record]) -> None:
     """What @side learns from a boot's configuration records @recs: the
     boot's record format, and whether the kernel ran a SIMD primitive under
@@ -457,8 +468,8 @@ def compare(boots_a: list[Boot], boots_b: list[Boot],
                       machines(boots_a), machines(boots_b), sel, notes_a, notes_b,
                       boots_b is boots_a, {record_format(bt) for bt in boots_a},
                       {record_format(bt) for bt in boots_b},
-                      {t for bt in boots_a if (t := tree_of(bt))},
-                      {t for bt in boots_b if (t := tree_of(bt))})
+                      trees_named(boots_a, a[0], sel and sel.a),
+                      trees_named(boots_b, b[0], sel and sel.b))
 
 
 def write(a_path: str, b_path: str | None, out: IO[str], sel_a: list[str] | None = None,
@@ -539,8 +550,8 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
                   + "\n")
     if cmp.trees_a or cmp.trees_b:
         # linux-* rows pair by name: which tree each side's came from.
-        out.write(", ".join(f"{side}: linux-* primitives from "
-                            + ("; ".join(sorted(t)) if t else "no tree")
+        out.write(", ".join(f"{side}: " + (f"linux-* primitives from {'; '.join(sorted(t))}"
+                                           if t else "no linux-* primitives")
                             for side, t in (("A", cmp.trees_a), ("B", cmp.trees_b)))
                   + "\n")
     out.write("GB/s (2^30 B/s, net of the timer) per configuration, mean +- stddev% "
