@@ -10,8 +10,9 @@
  *
  *	T²·D ≤ P_x100²·(n−1)·S²·100.
  *
- * For GiB/s x 1000 up to 10⁷ (10 TB/s) and n up to 1000, S² < 10²⁰ and
- * both sides stay below 2¹²⁸.
+ * Both are free of x's unit, so the values are first shifted right until
+ * the largest is below 2³²: with n ≤ 1000 and P_x100 ≤ 10⁴ both sides
+ * then stay below 2¹²⁸, whatever the caller's scale.
  */
 #include "lib/autorun.h"
 
@@ -89,17 +90,26 @@ static u128 div128(u128 n, u128 d)
 	return q;
 }
 
-/* Σx and D = nΣx² − (Σx)²; false without an interval. */
+/* Σx and D = nΣx² − (Σx)² of @x shifted below 2³²; false without an
+ * interval. */
 static bool sums(const u64 *x, u32 n, u128 *s, u128 *d)
 {
 	u128 q = 0;
+	u64 max = 0;
+	u32 k = 0;
 
+	for (u32 i = 0; i < n; i++)
+		max = x[i] > max ? x[i] : max;
+	while (max >> k >= 1ULL << 32)
+		k++;
 	*s = 0;
 	for (u32 i = 0; i < n; i++) {
-		*s += x[i];
-		q += (u128)x[i] * x[i];
+		u64 v = x[i] >> k;
+
+		*s += v;
+		q += (u128)v * v;
 	}
-	if (n < 2 || !*s)
+	if (n < 2 || n > AUTO_MAX_N || !*s)
 		return false;
 	*d = n * q - *s * *s;
 	return true;

@@ -10,8 +10,9 @@
  * reference is scripts/hzlib/auto.py; tests/host/test_autorun.c holds
  * this one to it and to scipy.
  *
- * A series is one configuration's measured passes, each its GiB/s x 1000
- * (gibps_milli()).  After round n, stop with
+ * A series is one configuration's measured passes, each its GiB/s in any
+ * fixed unit (the runner's: x 10⁶, bench_run_gibps_micro()): the rule
+ * is a ratio, free of it.  After round n, stop with
  *   precision  when n >= AUTO_MIN_ROUNDS and every configuration's 95%
  *              interval of its mean is within precision= of the mean;
  *   max_runs   else when n >= max_runs;
@@ -19,6 +20,7 @@
  *              far, would end after the budget.
  */
 #define AUTO_MIN_ROUNDS 3
+#define AUTO_MAX_N 1000	/* passes a series may hold: max_runs's most */
 
 enum auto_stop { AUTO_GO, AUTO_PRECISION, AUTO_MAX_RUNS, AUTO_BUDGET };
 extern const char *const auto_stop_names[];	/* NULL, "precision", ... */
@@ -27,7 +29,8 @@ extern const char *const auto_stop_names[];	/* NULL, "precision", ... */
 u64 auto_t975_x100000(u64 df);
 /*
  * The 95% interval's half-width of the mean of @x (n values), in % of the
- * mean x 100, rounded; false when it has none (n < 2, a mean of 0).
+ * mean x 100, rounded; false when it has none (n < 2 or above
+ * AUTO_MAX_N, a mean of 0).
  */
 bool auto_ci_pct_x100(const u64 *x, u32 n, u64 *out);
 /* Whether that half-width is at most @precision_x100: exact, not rounded. */

@@ -96,8 +96,8 @@ static void measure_auto(const struct bench_job *j, u32 *run)
 		one_pass(j, (*run)++, PASS_MEASURE);
 		elapsed += j->clock ? j->clock() - t0 : 0;
 		n = o->nruns;
-		o->gibps[n - 1] = bench_run_gibps(o, n - 1, j->d->size,
-						  j->tsc_hz);
+		o->gibps[n - 1] = bench_run_gibps_micro(o, n - 1, j->d->size,
+							j->tsc_hz);
 		o->auto_stop = auto_decide(n, auto_within(o->gibps, n,
 							  c->precision_x100),
 					   c->max_runs, budget, elapsed);

@@ -190,6 +190,16 @@ u64 bench_run_gibps(const struct bench_outcome *o, u32 i, u64 size, u64 hz)
 			   hz);
 }
 
+u64 bench_run_gibps_micro(const struct bench_outcome *o, u32 i, u64 size,
+			  u64 hz)
+{
+	bool faults = o->nruns && o->fault_total[0];
+	u64 t = faults ? o->fault_total[i] : o->clear_total[i];
+
+	return t ? mul_div_u64(mul_div_u64(size, hz, t), 1000000, 1ULL << 30) :
+		   0;
+}
+
 /* Median over runs of each run's median, p99, p99.9; max of the maxima. */
 static void probe_summary(struct rec *r, const struct bench_outcome *o, u64 hz)
 {

@@ -27,7 +27,7 @@ struct bench_outcome {
 	u64 fault_net_of;	/* ... and off each fault sample's: the timer
 				 * pairs inside a fault window (outer + inner) */
 	struct perfbench perfbench;	/* every timed pass's wall time */
-	/* runs=auto: each measured pass's GiB/s x 1000, what stopped the
+	/* runs=auto: each measured pass's GiB/s x 10⁶, what stopped the
 	 * passes (enum auto_stop; AUTO_GO: a failure did), and the 95%
 	 * interval's half-width reached, % of the mean x 100 */
 	u64 gibps[BENCH_MAX_RUNS];
@@ -59,6 +59,9 @@ u64 sum_u64(const u64 *v, u32 n);
 /* Measured pass @i's GiB/s x 1000 over @size bytes: of its faults, or of
  * its clears where it has none (bench=bare). */
 u64 bench_run_gibps(const struct bench_outcome *o, u32 i, u64 size, u64 hz);
+/* ... x 10⁶: runs=auto's series, fine enough for a pass under 1 GiB/s. */
+u64 bench_run_gibps_micro(const struct bench_outcome *o, u32 i, u64 size,
+			  u64 hz);
 /* GiB/s x 1000 of @bytes in @ticks of a @hz clock; 0 for no ticks. */
 u64 gibps_milli(u64 bytes, u64 ticks, u64 hz);
 

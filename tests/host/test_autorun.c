@@ -106,3 +106,24 @@ TEST(autorun_decide_as_the_host)
 	EXPECT_EQ(auto_decide(8, false, 8, 1, 1000), AUTO_MAX_RUNS);
 	EXPECT_STR(auto_stop_names[AUTO_BUDGET], "budget_s");
 }
+
+/* the rule is a ratio: the same series in any unit, up to 2⁶⁴, gives the
+ * same half-width and the same verdict (values are shifted below 2³²) */
+TEST(autorun_free_of_the_unit)
+{
+	u64 big[4], v = 0;
+
+	for (u32 k = 0; k <= 40; k += 10) {
+		for (u32 i = 0; i < 4; i++)
+			big[i] = sp4[i] << k;
+		EXPECT(auto_ci_pct_x100(big, 4, &v) && v == 136, "<< %u: %llu",
+		       k, (unsigned long long)v);
+		EXPECT(auto_within(big, 4, 136) && !auto_within(big, 4, 135),
+		       "<< %u", k);
+	}
+	/* the largest values: no overflow, 0.80717% as the host has it */
+	for (u32 i = 0; i < 4; i++)
+		big[i] = ~0ULL - (u64)i * (1ULL << 56);
+	EXPECT(auto_ci_pct_x100(big, 4, &v) && v == 81, "%llu",
+	       (unsigned long long)v);
+}
