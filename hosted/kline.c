@@ -46,7 +46,9 @@ int kline_main(const char *line)
 	       bench_names[c.bench], c.selftest, crash_names[c.crash],
 	       preset_names[c.preset], (unsigned long long)c.deadline_s, cpus,
 	       c.nscale ? c.nscale : 1, (unsigned long long)c.size,
-	       (unsigned long long)c.runs, (unsigned long long)c.warmups,
+	       /* runs=auto: the most it may run, what a timeout must allow */
+	       (unsigned long long)(c.runs_auto ? c.max_runs : c.runs),
+	       (unsigned long long)c.warmups,
 	       c.bench == BENCH_FAULT ? matrix_count(&c) : 0,
 	       (unsigned long long)min_folio(c.folios),
 	       c.samples == SAMPLES_ALL ? "all" : "none",

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arch/x86_64/cpuid.h"
+#include "arch/x86_64/tsc.h"
 #include "hosted/boost.h"
 #include "hosted/companion.h"
 #include "hosted/group.h"
@@ -87,6 +88,7 @@ u32 companion_run_config(struct bench_job *j, const char *why)
 	bool ok;
 
 	j->o = &o;
+	j->clock = rdtsc;	/* the clock tsc_hz was calibrated on */
 	group_config_begin(j->d);
 	if (j->d->smp)
 		ksnprintf(cpu, sizeof(cpu), " (cpu %u)", j->d->smp->cpu);

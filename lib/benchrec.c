@@ -261,6 +261,29 @@ static void rec_tree_prim(struct rec *r, const char *clear)
 	rec_str(r, "tree_abi", abi);
 }
 
+/* runs=auto and its limits as given (docs/statistics.md): precision in
+ * percent, two decimals at most, no trailing zeros ("5", "2.5"). */
+static void rec_auto(struct rec *r, const struct hz_config *c)
+{
+	u64 p = c->precision_x100;
+	char buf[24];
+
+	rec_str(r, "runs", "auto");
+	if (p % 100 == 0)
+		ksnprintf(buf, sizeof(buf), "%llu", (unsigned long long)(p / 100));
+	else if (p % 10 == 0)
+		ksnprintf(buf, sizeof(buf), "%llu.%llu",
+			  (unsigned long long)(p / 100),
+			  (unsigned long long)(p % 100 / 10));
+	else
+		ksnprintf(buf, sizeof(buf), "%llu.%02llu",
+			  (unsigned long long)(p / 100),
+			  (unsigned long long)(p % 100));
+	rec_str(r, "precision", buf);
+	rec_u64(r, "max_runs", c->max_runs);
+	rec_u64(r, "budget_s", c->budget_s);
+}
+
 void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 {
 	const struct hz_config *c = d->c;
@@ -324,7 +347,10 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	}
 	rec_u64(&r, "cpl", c->cpl);
 	rec_u64(&r, "warmups", c->warmups);
-	rec_u64(&r, "runs", c->runs);
+	if (c->runs_auto)
+		rec_auto(&r, c);
+	else
+		rec_u64(&r, "runs", c->runs);
 	rec_str(&r, "verify", verify_names[c->verify]);
 	rec_u64(&r, "sample_lines_per_page", c->verify == VERIFY_FULL ?
 		SZ_4K / LINE : SAMPLE_LINES_PER_PAGE);

@@ -16,7 +16,7 @@
  * from lib/benchiter.h; the run skeleton that produces them is
  * lib/benchrun.c.
  */
-#define BENCH_MAX_RUNS 1000
+#define BENCH_MAX_RUNS BENCH_RUNS_MAX	/* runs=, max_runs= */
 /* pmu=: events sampled per fault (the kernel's FAULT_PMU_MAX) */
 #define BENCH_PMU_MAX PMU_MAX_SAMPLED
 

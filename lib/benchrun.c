@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include "lib/autorun.h"
 #include "lib/benchrun.h"
 #include "lib/format.h"
 #include "lib/string.h"
@@ -77,6 +78,33 @@ void bench_take_probe(struct bench_pass *p, struct bench_outcome *o,
 	p->probe_expected = t->expected;
 }
 
+/*
+ * runs=auto: measured passes until the rule stops them.  A round is a
+ * pass, timed from its fill to its records: what the user waits for.
+ * A failed pass ends them; its summary says fail and no stop.
+ */
+static void measure_auto(const struct bench_job *j, u32 *run)
+{
+	const struct hz_config *c = j->d->c;
+	struct bench_outcome *o = j->o;
+	u64 budget = c->budget_s * j->tsc_hz, elapsed = 0;
+	u32 n = 0;
+
+	while (!o->auto_stop && !o->failures && n < BENCH_MAX_RUNS) {
+		u64 t0 = j->clock ? j->clock() : 0;
+
+		one_pass(j, (*run)++, PASS_MEASURE);
+		elapsed += j->clock ? j->clock() - t0 : 0;
+		n = o->nruns;
+		o->gibps[n - 1] = bench_run_gibps_micro(o, n - 1, j->d->size,
+							j->tsc_hz);
+		o->auto_stop = auto_decide(n, auto_within(o->gibps, n,
+							  c->precision_x100),
+					   c->max_runs, budget, elapsed);
+	}
+	o->has_ci = auto_ci_pct_x100(o->gibps, n, &o->ci_pct_x100);
+}
+
 bool bench_run_config(const struct bench_job *j, const char *skip)
 {
 	const struct hz_config *c = j->d->c;
@@ -104,8 +132,11 @@ bool bench_run_config(const struct bench_job *j, const char *skip)
 		one_pass(j, run++, PASS_VERIFY);
 	for (u64 i = 0; i < c->warmups; i++)
 		one_pass(j, run++, PASS_WARMUP);
-	for (u64 i = 0; i < c->runs; i++)
-		one_pass(j, run++, PASS_MEASURE);
+	if (c->runs_auto)
+		measure_auto(j, &run);
+	else
+		for (u64 i = 0; i < c->runs; i++)
+			one_pass(j, run++, PASS_MEASURE);
 	if (j->ops->note)
 		j->ops->note(j->ctx, o, note, sizeof(note));
 	bench_rec_summary(j->w, j->d, o, o->failures ? "fail" : "ok",

@@ -15,6 +15,9 @@
  *	-> run record -> samples (measured passes) -> reset
  *
  * and the summary.  What a pass does is the side's: the callbacks.
+ * With runs=auto the measured passes go on until lib/autorun.c's rule
+ * stops them (docs/statistics.md, "runs=auto: the contract"); each
+ * configuration is its own round group, a round its one measured pass.
  */
 enum pass_kind { PASS_VERIFY, PASS_WARMUP, PASS_MEASURE };
 
@@ -54,6 +57,9 @@ struct bench_job {
 	u64 net_of;			/* the empty timed pair, ticks */
 	u64 fault_net_of;		/* the pairs in a fault window */
 	u64 *scratch;			/* d->folios entries */
+	/* runs=auto's budget_s: the side's clock, tsc_hz ticks (lib/ cannot
+	 * read one); NULL: no budget can stop the passes */
+	u64 (*clock)(void);
 	const char *fail;		/* a reason: fails without running */
 };
 

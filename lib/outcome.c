@@ -7,6 +7,7 @@
  * net of the empty timed pair's cost; samples stay raw.
  */
 #include <stdarg.h>
+#include "lib/autorun.h"
 #include "lib/calib.h"
 #include "lib/format.h"
 #include "lib/outcome.h"
@@ -181,6 +182,24 @@ u64 gibps_milli(u64 bytes, u64 ticks, u64 hz)
 	return ticks ? mul_div_u64(bytes * 1000, hz, ticks) >> 30 : 0;
 }
 
+u64 bench_run_gibps(const struct bench_outcome *o, u32 i, u64 size, u64 hz)
+{
+	bool faults = o->nruns && o->fault_total[0];
+
+	return gibps_milli(size, faults ? o->fault_total[i] : o->clear_total[i],
+			   hz);
+}
+
+u64 bench_run_gibps_micro(const struct bench_outcome *o, u32 i, u64 size,
+			  u64 hz)
+{
+	bool faults = o->nruns && o->fault_total[0];
+	u64 t = faults ? o->fault_total[i] : o->clear_total[i];
+
+	return t ? mul_div_u64(mul_div_u64(size, hz, t), 1000000, 1ULL << 30) :
+		   0;
+}
+
 /* Median over runs of each run's median, p99, p99.9; max of the maxima. */
 static void probe_summary(struct rec *r, const struct bench_outcome *o, u64 hz)
 {
@@ -211,8 +230,7 @@ void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
 	struct rec r;
 
 	for (u32 i = 0; i < o->nruns; i++) {
-		g[i] = gibps_milli(d->size, faults ? o->fault_total[i] :
-				   o->clear_total[i], hz);
+		g[i] = bench_run_gibps(o, i, d->size, hz);
 		cg[i] = gibps_milli(d->size, o->clear_total[i], hz);
 	}
 	stats_of(g, o->nruns, &s);
@@ -223,6 +241,10 @@ void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
 	if (reason)
 		rec_str(&r, "reason", reason);
 	rec_u64(&r, "runs", o->nruns);
+	if (d->c->runs_auto && o->auto_stop)
+		rec_str(&r, "stopped_by", auto_stop_names[o->auto_stop]);
+	if (d->c->runs_auto && o->has_ci)
+		rec_u64(&r, "ci_pct_x100", o->ci_pct_x100);
 	if (o->nruns) {
 		rec_u64(&r, "net_of_ticks", o->net_of);
 		rec_u64(&r, "fault_net_of_ticks", o->fault_net_of);

@@ -27,6 +27,13 @@ struct bench_outcome {
 	u64 fault_net_of;	/* ... and off each fault sample's: the timer
 				 * pairs inside a fault window (outer + inner) */
 	struct perfbench perfbench;	/* every timed pass's wall time */
+	/* runs=auto: each measured pass's GiB/s x 10⁶, what stopped the
+	 * passes (enum auto_stop; AUTO_GO: a failure did), and the 95%
+	 * interval's half-width reached, % of the mean x 100 */
+	u64 gibps[BENCH_MAX_RUNS];
+	u32 auto_stop;
+	bool has_ci;
+	u64 ci_pct_x100;
 };
 
 /* A run is flagged when its effective frequency is this far from the
@@ -49,6 +56,12 @@ void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
 /* Record the first failure's text, count them all. */
 void bench_fail(struct bench_outcome *o, const char *fmt, ...) __printf(2, 3);
 u64 sum_u64(const u64 *v, u32 n);
+/* Measured pass @i's GiB/s x 1000 over @size bytes: of its faults, or of
+ * its clears where it has none (bench=bare). */
+u64 bench_run_gibps(const struct bench_outcome *o, u32 i, u64 size, u64 hz);
+/* ... x 10⁶: runs=auto's series, fine enough for a pass under 1 GiB/s. */
+u64 bench_run_gibps_micro(const struct bench_outcome *o, u32 i, u64 size,
+			  u64 hz);
 /* GiB/s x 1000 of @bytes in @ticks of a @hz clock; 0 for no ticks. */
 u64 gibps_milli(u64 bytes, u64 ticks, u64 hz);
 

@@ -232,6 +232,65 @@ static bool parse_u64_choice(const struct param *p, const char *val,
 	return parse_u64(p->choices[i], strlen(p->choices[i]), field);
 }
 
+/* runs=N|auto: a number of measured passes, or until precision= */
+static bool parse_runs(const struct param *p, const char *val, size_t len,
+		       void *field, char *err, size_t errlen)
+{
+	struct hz_config *c = (struct hz_config *)((u8 *)field -
+						   offsetof(struct hz_config, runs));
+	u64 v;
+
+	(void)p;
+	if (str_eq_n(val, len, "auto")) {
+		c->runs_auto = true;
+		return true;
+	}
+	if (!parse_u64(val, len, &v) || v < 1 || v > BENCH_RUNS_MAX) {
+		ksnprintf(err, errlen, "'%.*s' is not a number of runs "
+			  "(1..%u) or 'auto'", (int)len, val, BENCH_RUNS_MAX);
+		return false;
+	}
+	c->runs = v;
+	c->runs_auto = false;
+	return true;
+}
+
+/*
+ * precision=5, 5%, 2.5: a percentage of the mean with at most two
+ * decimals, kept x 100 (the kernel has no floating point).
+ */
+static bool parse_precision(const struct param *p, const char *val,
+			    size_t len, void *field, char *err, size_t errlen)
+{
+	u64 v = 0;
+	size_t i = 0, dec = 0;
+	bool dot = false, digits = false;
+
+	(void)p;
+	if (len && val[len - 1] == '%')
+		len--;
+	for (; i < len; i++) {
+		if (val[i] == '.' && !dot) {
+			dot = true;
+			continue;
+		}
+		if (val[i] < '0' || val[i] > '9' || dec == 2 || v > 100000)
+			break;
+		v = v * 10 + (u64)(val[i] - '0');
+		digits = true;
+		dec += dot;
+	}
+	for (; dec < 2; dec++)
+		v *= 10;
+	if (i < len || !digits || v < 1 || v > 10000) {
+		ksnprintf(err, errlen, "'%.*s' is not a percentage of the "
+			  "mean from 0.01 to 100 (5, 5%%, 2.5)", (int)len, val);
+		return false;
+	}
+	*(u64 *)field = v;
+	return true;
+}
+
 /* prezero_n=N|all */
 static bool parse_prezero_n(const struct param *p, const char *val, size_t len,
 			    void *field, char *err, size_t errlen)
@@ -393,8 +452,18 @@ const struct param hz_params[] = {
 	  .max = 64 * 1024 * GiB, .help = "size=4K..64T", .bench = true },
 	{ .key = "clamp", .type = P_BOOL, .offset = F(clamp),
 	  .help = "clamp=on|off", .scope = PARAM_KERNEL, .bench = true },
-	{ .key = "runs", .type = P_U64, .offset = F(runs), .min = 1,
-	  .max = 1000, .help = "runs=1..1000", .bench = true },
+	{ .key = "runs", .type = P_CUSTOM, .offset = F(runs),
+	  .parse = parse_runs, .help = "runs=1..1000|auto", .bench = true },
+	{ .key = "precision", .type = P_CUSTOM, .offset = F(precision_x100),
+	  .parse = parse_precision,
+	  .help = "precision=0.01..100 (% of the mean; runs=auto)",
+	  .bench = true },
+	{ .key = "max_runs", .type = P_U64, .offset = F(max_runs), .min = 3,
+	  .max = BENCH_RUNS_MAX, .help = "max_runs=3..1000 (runs=auto)",
+	  .bench = true },
+	{ .key = "budget_s", .type = P_U64, .offset = F(budget_s),
+	  .max = 1000000, .help = "budget_s=0..1000000 (runs=auto; 0: none)",
+	  .bench = true },
 	{ .key = "warmups", .type = P_U64, .offset = F(warmups), .max = 100,
 	  .help = "warmups=0..100", .bench = true },
 	{ .key = "chunk", .type = P_CUSTOM, .offset = F(chunks),
@@ -516,6 +585,8 @@ void config_defaults(struct hz_config *c)
 	c->size = 64 * MiB;
 	c->clamp = true;
 	c->runs = 3;
+	c->precision_x100 = 500;	/* runs=auto: 5% of the mean */
+	c->max_runs = 30;
 	c->warmups = 1;
 	c->nchunks = 1;
 	c->chunks[0] = LINUX_BATCH;
@@ -609,6 +680,24 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 	return res->nerrors == before;
 }
 
+/* precision=, max_runs=, budget_s= say when runs=auto stops: alone, they
+ * would be silently ignored. */
+static void check_auto(const struct hz_config *c, struct cmdline_result *res)
+{
+	static const char *const keys[] = { "precision", "max_runs", "budget_s" };
+
+	for (u32 i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!c->runs_auto && given(res, keys[i]))
+			refuse(res, "%s= says when runs=auto stops; with runs=%llu "
+			       "it means nothing: give runs=auto, or leave it out",
+			       keys[i], (unsigned long long)c->runs);
+	/* Each CPU of a group would stop at its own round while the others
+	 * wait for it at the pass's barrier. */
+	if (c->runs_auto && (c->nscale || cpu_set_count(&c->cpus, 2) > 1))
+		refuse(res, "runs=auto runs one CPU at a time for now: with "
+		       "cpus= of more than one CPU or scale=, give runs=N");
+}
+
 bool config_check(const struct hz_config *c, struct cmdline_result *res)
 {
 	u32 before = res->nerrors;
@@ -625,6 +714,7 @@ bool config_check(const struct hz_config *c, struct cmdline_result *res)
 		refuse(res, "prezero_low=%llu must be below prezero_high=%llu",
 		       (unsigned long long)c->prezero_low,
 		       (unsigned long long)c->prezero_high);
+	check_auto(c, res);
 	if (given(res, "cpu") && given(res, "cpus"))
 		refuse(res, "cpu= pins one process; cpus= runs one per CPU: "
 		       "give one of them");

@@ -60,6 +60,7 @@ enum numa_mode { NUMA_LOCAL, NUMA_REMOTE, NUMA_INTERLEAVE };
 #define MAX_SCALE 16
 #define SCALE_ALL 0	/* a scale= step of every selected CPU */
 #define INJECT_MAX_LINES 4096
+#define BENCH_RUNS_MAX 1000	/* runs=, max_runs=: lib/benchrec.h's BENCH_MAX_RUNS */
 
 struct console_spec {
 	bool autosel;		/* console=auto: SPCR's UART, else COM1, else any */
@@ -94,6 +95,11 @@ struct hz_config {
 	u64 size;		/* bytes of region per configuration */
 	bool clamp;		/* run a smaller size when size= does not fit */
 	u64 runs, warmups;
+	/* runs=auto (docs/statistics.md, "runs=auto"): measured passes until
+	 * the 95% interval of the mean GB/s is within precision_x100 (% of
+	 * the mean x 100), or max_runs, or budget_s (0: none) stops them */
+	bool runs_auto;
+	u64 precision_x100, max_runs, budget_s;
 	u32 nchunks;
 	u64 chunks[MAX_CHUNKS];	/* bytes; batched-pages, neighbourhood-last */
 	u64 radius;		/* pages; neighbourhood-last */

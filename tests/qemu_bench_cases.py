@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from hzlib import qemu, records
 
-from qemu_cases import Case, Check, all_of, bench_ok, expect_log, expect_rc, passes
+from qemu_cases import (Case, Check, all_of, bench_ok, expect_log, expect_rc, passes,
+                        run_report)
 
 BENCH = ["bench=fault", "folio=2M", "clear=rep", "order=contiguous-page",
          "size=16M", "runs=1", "selftest=off"]
@@ -79,6 +80,50 @@ def summaries_net(res: qemu.BootResult) -> str | None:
     return None
 
 
+def auto_stopped(recs: list[records.Record], max_runs: int) -> str | None:
+    """runs=auto (docs/statistics.md): every configuration's config record
+    says it, its summary names the limit that stopped it and the half-width
+    reached, between 3 and @max_runs measured passes, each verified."""
+    cfgs = [r for r in recs if r.type == "config"]
+    if not cfgs:
+        return "no config records"
+    for c in cfgs:
+        name, cfg = c.f.get("name"), c.f["cfg"]
+        if c.f.get("runs") != "auto" or c.int("max_runs", -1) != max_runs:
+            return f"{name}: config runs={c.f.get('runs')} max_runs={c.f.get('max_runs')}"
+        s = next((r for r in recs if r.type == "summary" and r.f.get("cfg") == cfg), None)
+        runs = [r for r in recs if r.type == "run" and r.f.get("cfg") == cfg
+                and r.f.get("pass") == "measure"]
+        if s is None:
+            return f"{name}: no summary"
+        n = s.int("runs", -1)
+        if (s.f.get("stopped_by") not in ("precision", "max_runs")
+                or not 3 <= n <= max_runs or n != len(runs)
+                or (s.f["stopped_by"] == "max_runs") != (n == max_runs)
+                or not s.f.get("ci_pct_x100", "").isdigit()):
+            return (f"{name}: stopped_by={s.f.get('stopped_by')} runs={n} "
+                    f"({len(runs)} measured) ci_pct_x100={s.f.get('ci_pct_x100')}")
+        bad = [r.f.get("run") for r in runs if r.f.get("verify") != "ok"]
+        if bad:
+            return f"{name}: runs {bad} not verified"
+    return None
+
+
+def runs_auto(max_runs: int) -> Check:
+    def run(res: qemu.BootResult) -> str | None:
+        recs, why = run_records(res)
+        if why:
+            return why
+        why = auto_stopped(recs, max_runs)
+        if why:
+            return why
+        r = run_report(res)
+        if r.returncode != 0 or "runs=auto precision=5%: stopped by" not in r.stdout:
+            return f"report rc={r.returncode}: {(r.stderr or r.stdout)[-300:]}"
+        return None
+    return run
+
+
 CASES = [
     # A clear that misses lines: planted at seeded positions, all counted.
     Case("bench-detects-dirty-lines", args=[
@@ -117,4 +162,10 @@ CASES = [
              expect_log(r'pmu_skip="instructions,cycles,llc-misses: no (core performance '
                         r'counters[^;"]*|PMU: CPUID 0AH reports version 0)"',
                         "the events' one reason, said once"))),
+    # runs=auto: measured passes until the 95% interval of the mean is
+    # within 5%, or 8 of them; what stopped them said, every folio verified.
+    Case("bench-runs-auto", args=[
+        "bench=fault", "folio=2M", "size=4M", "clear=erms", "order=contiguous-page",
+        "runs=auto", "precision=5", "max_runs=8", "warmups=0", "selftest=off"],
+        check=all_of(passes, bench_ok(1), runs_auto(8))),
 ]

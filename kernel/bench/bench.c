@@ -9,6 +9,7 @@
  */
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/percpu.h"
+#include "arch/x86_64/tsc.h"
 #include "arch/x86_64/user.h"
 #include "kernel/bench/bench.h"
 #include "kernel/bench/bench_cpu.h"
@@ -45,6 +46,7 @@ static void run_config(struct bench_cfg *b)
 		.tsc_hz = timebase.tsc_hz,
 		.net_of = timebase.overhead_median,
 		.fault_net_of = b->bc->fault_timer,
+		.clock = rdtsc,
 	};
 	char why[160] = "";
 	const char *skip;

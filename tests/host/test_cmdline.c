@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Host tests of the command-line parser and hugezero's schema. */
+#include "lib/format.h"
 #include "lib/params.h"
 #include "lib/string.h"
 #include "tests/host/unit.h"
@@ -302,4 +303,65 @@ TEST(cmdline_msr_gp)
 	EXPECT(strstr(r.errors[0], "more than 16 MSRs"), "%s", r.errors[0]);
 	EXPECT(!parse("msr_gp=", &c, &r));
 	EXPECT(!parse("msr_gp=1,,2", &c, &r));
+}
+
+/* runs=auto and its keys (docs/statistics.md, "runs=auto") */
+TEST(cmdline_runs_auto)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	EXPECT(parse("bench=fault runs=7", &c, &r), "%s", r.errors[0]);
+	EXPECT(!c.runs_auto);
+	EXPECT_EQ(c.runs, 7);
+	EXPECT(parse("bench=fault runs=auto", &c, &r), "%s", r.errors[0]);
+	EXPECT(c.runs_auto);
+	EXPECT_EQ(c.precision_x100, 500);
+	EXPECT_EQ(c.max_runs, 30);
+	EXPECT_EQ(c.budget_s, 0);
+	EXPECT(parse("bench=fault runs=auto precision=2.5 max_runs=8 "
+		     "budget_s=60", &c, &r), "%s", r.errors[0]);
+	EXPECT_EQ(c.precision_x100, 250);
+	EXPECT_EQ(c.max_runs, 8);
+	EXPECT_EQ(c.budget_s, 60);
+	EXPECT(parse("bench=fault runs=auto precision=5%", &c, &r));
+	EXPECT_EQ(c.precision_x100, 500);
+	EXPECT(parse("bench=fault runs=auto precision=0.01", &c, &r));
+	EXPECT_EQ(c.precision_x100, 1);
+	EXPECT(parse("bench=fault runs=auto precision=100", &c, &r));
+	EXPECT_EQ(c.precision_x100, 10000);
+	/* the last runs= wins, auto or not */
+	EXPECT(parse("bench=fault runs=auto runs=4", &c, &r));
+	EXPECT(!c.runs_auto);
+	EXPECT_EQ(c.runs, 4);
+	static const char *const bad[] = {
+		"runs=0", "runs=1001", "runs=au", "precision=0",
+		"precision=100.01", "precision=1.234", "precision=5%%",
+		"precision=.", "precision=x", "precision=", "max_runs=2",
+		"max_runs=1001", "budget_s=1000001",
+	};
+	for (u32 i = 0; i < ARRAY_SIZE(bad); i++) {
+		char line[80];
+
+		ksnprintf(line, sizeof(line), "bench=fault runs=auto %s", bad[i]);
+		EXPECT(!parse(line, &c, &r), "%s accepted", bad[i]);
+	}
+}
+
+TEST(cmdline_auto_keys_need_runs_auto)
+{
+	struct hz_config c;
+	struct cmdline_result r;
+
+	EXPECT(!parse("bench=fault precision=5", &c, &r));
+	EXPECT(strstr(r.errors[0], "precision= says when runs=auto stops"),
+	       "%s", r.errors[0]);
+	EXPECT(!parse("bench=fault runs=3 max_runs=9", &c, &r));
+	EXPECT(!parse("bench=fault budget_s=9", &c, &r));
+	EXPECT(!parse("runs=auto", &c, &r));	/* a benchmark key */
+	EXPECT(!parse("bench=fault runs=auto cpus=0-1", &c, &r));
+	EXPECT(strstr(r.errors[0], "one CPU at a time"), "%s", r.errors[0]);
+	EXPECT(!parse("bench=fault runs=auto scale=1", &c, &r));
+	EXPECT(parse("bench=fault runs=auto cpus=1", &c, &r), "%s",
+	       r.errors[0]);
 }
