@@ -15,6 +15,7 @@
  * then stay below 2¹²⁸, whatever the caller's scale.
  */
 #include "lib/autorun.h"
+#include "lib/stats.h"
 
 typedef unsigned __int128 u128;
 
@@ -54,24 +55,6 @@ u64 auto_t975_x100000(u64 df)
 	if (df <= 100)
 		return t975[df - 1];
 	return (CF_Z + CF_A / (4 * df) + CF_B / (96 * df * df) + 5000) / 10000;
-}
-
-static u128 isqrt128(u128 v)
-{
-	u128 r = 0, bit = (u128)1 << 126;
-
-	while (bit > v)
-		bit >>= 2;
-	while (bit) {
-		if (v >= r + bit) {
-			v -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
 }
 
 /* n / d by shift and subtract: the kernel does not link libgcc's
@@ -125,7 +108,7 @@ bool auto_ci_pct_x100(const u64 *x, u32 n, u64 *out)
 	/* (ci x 100)² = T²·D / (100·(n−1)·S²); twice it, floored, then
 	 * halved up: rounded to the nearest */
 	v = div128(t * t * d * 4, (u128)100 * (n - 1) * s * s);
-	*out = (u64)((isqrt128(v) + 1) / 2);
+	*out = (u64)((isqrt_u128(v) + 1) / 2);
 	return true;
 }
 

@@ -56,9 +56,9 @@ u64 median_u64(u64 *v, u64 n)
 	return median_sorted(v, n);
 }
 
-u64 isqrt_u64(u64 x)
+unsigned __int128 isqrt_u128(unsigned __int128 x)
 {
-	u64 r = 0, bit = 1ULL << 62;
+	unsigned __int128 r = 0, bit = (unsigned __int128)1 << 126;
 
 	while (bit > x)
 		bit >>= 2;
@@ -72,6 +72,11 @@ u64 isqrt_u64(u64 x)
 		bit >>= 2;
 	}
 	return r;
+}
+
+u64 isqrt_u64(u64 x)
+{
+	return (u64)isqrt_u128(x);
 }
 
 u64 permille_sorted(const u64 *v, u64 n, u32 pm)

@@ -16,7 +16,9 @@ void sort_u64(u64 *v, u64 n);
 u64 median_u64(u64 *v, u64 n);
 /* Sorts @v, then fills @s.  Percentiles are nearest-rank. */
 void stats_of(u64 *v, u64 n, struct stats *s);
+/* Integer square roots, rounded down. */
 u64 isqrt_u64(u64 x);
+unsigned __int128 isqrt_u128(unsigned __int128 x);
 /* Nearest-rank percentile of sorted @v, @pct in 0..100; per mille. */
 u64 percentile_sorted(const u64 *v, u64 n, u32 pct);
 u64 permille_sorted(const u64 *v, u64 n, u32 pm);
