@@ -142,7 +142,7 @@ def script_tests() -> tuple[int, int]:
 def companion() -> tuple[int, int]:
     """The Linux companion on this machine: its modes run, verify their
     memory and write records the host tools accept; bad keys are refused."""
-    exe = str(paths.BUILD / "hugezero-linux")
+    exe = str(paths.COMPANION)
     passed = failed = 0
 
     def report(ok: bool, name: str, why: str = "") -> None:

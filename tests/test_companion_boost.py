@@ -16,9 +16,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import records  # noqa: E402
+from hzlib import paths, records  # noqa: E402
 
-EXE = ROOT / "build" / "hugezero-linux"
+EXE = paths.COMPANION
 # The cheapest run that writes the records: one 4K clear.
 ARGS = ["bench=bare", "folio=4K", "size=4K", "runs=1", "warmups=0", "clear=rep",
         "order=contiguous-page"]

@@ -24,10 +24,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from hzlib import records  # noqa: E402
+from hzlib import paths, records  # noqa: E402
 from test_companion_boost import CPU, Tree  # noqa: E402
 
-EXE = ROOT / "build" / "hugezero-linux"
+EXE = paths.COMPANION
 HUGE = Path("/sys/kernel/mm/hugepages/hugepages-2048kB")
 # A run far longer than any test waits: it ends by the signal.
 LONG = ["bench=bare", "folio=2M", "size=64M", "runs=1000", "warmups=0",

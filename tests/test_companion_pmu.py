@@ -19,9 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import counters, records, results  # noqa: E402
+from hzlib import counters, paths, records, results  # noqa: E402
 
-EXE = ROOT / "build" / "hugezero-linux"
+EXE = paths.COMPANION
 EVENTS = ["instructions", "cycles"]
 # Linux registers its core PMU as cpu (cpu_core on Intel's hybrids).
 HAS_PMU = any(Path(f"/sys/bus/event_source/devices/{d}").exists() for d in ("cpu", "cpu_core"))

@@ -14,9 +14,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import records  # noqa: E402
+from hzlib import paths, records  # noqa: E402
 
-EXE = ROOT / "build" / "hugezero-linux"
+EXE = paths.COMPANION
 NODE = "sys/devices/system/node/node0/hugepages/hugepages-2048kB/zeroable_hugepages"
 
 

@@ -14,10 +14,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import records  # noqa: E402
+from hzlib import paths, records  # noqa: E402
 from qemu_bench_cases import auto_stopped  # noqa: E402
 
-EXE = ROOT / "build" / "hugezero-linux"
+EXE = paths.COMPANION
 BARE = ["bench=bare", "folio=2M", "clear=erms", "order=contiguous-page", "warmups=0",
         "samples=none", "runs=auto"]
 

@@ -18,9 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import records, report  # noqa: E402
+from hzlib import paths, records, report  # noqa: E402
 
-EXE = ROOT / "build" / "hugezero-linux"
+EXE = paths.COMPANION
 THP = Path("/sys/kernel/mm/transparent_hugepage/enabled")
 
 

@@ -36,7 +36,7 @@ from . import image, paths
 DEVICE_TYPES = ("qemu", "x86")
 FIRMWARES = ("bios", "uefi")
 ACCELS = ("tcg", "kvm")
-COMPANION = paths.BUILD / "hugezero-linux"
+COMPANION = paths.COMPANION
 SELFTEST_C = paths.ROOT / "kernel" / "selftest" / "selftest.c"
 
 # Budgets, in seconds, that a job's timeouts are made of.  Each is an

@@ -9,6 +9,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
 ELF = BUILD / "hugezero.elf"
 ISO = BUILD / "hugezero.iso"
+COMPANION = BUILD / "hugezero-linux"
 
 OVMF_CODE_CANDIDATES = [
     "/usr/share/OVMF/OVMF_CODE_4M.fd",
