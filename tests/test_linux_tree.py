@@ -432,6 +432,12 @@ class Built(unittest.TestCase):
             t = subprocess.run([sys.executable, str(ROOT / "scripts" / "hugezero"), "table",
                                 f"{d}/k.log", f"{d}/c.log"], capture_output=True,
                                text=True).stdout
+            sp = subprocess.run([sys.executable, str(ROOT / "scripts" / "hugezero"), "split",
+                                 f"{d}/c.log"], capture_output=True, text=True).stdout
+        if "bare, Linux's own: erms" in sp:	# the host gave hugetlb pages
+            self.assertRegex(sp, r"bare, the tree's: linux-erms \(Linux 6\.15\.0-rc1-hztest, "
+                             r"\w{12}\) \+ converging-page")
+            self.assertRegex(sp, r"the fault less the tree's clearing, .*: [\d.-]+ - [\d.]+ =")
         label = (f"  linux-erms: Linux 6.15.0-rc1-hztest's clear_pages_erms, bytes-esi "
                  f"(clear_page_64.S sha256 {sha256(tree)[:12]})")
         self.assertEqual(t.count(label), 3, "each table names the tree's routine: " + t)

@@ -312,9 +312,10 @@ def overhead(boot: Boot, fault_cfg: int, clear_cfg: int) -> Overhead:
     return Overhead(mf, mc, iv, paired, (len(fv), len(cv)), why)
 
 
-def overhead_lines(o: Overhead, backing: object) -> str:
+def overhead_lines(o: Overhead, backing: object,
+                   what: str = "Linux's overhead per fault") -> str:
     """The overhead line and what its interval says."""
-    head = (f"  Linux's overhead per fault ({backing}): {o.fault:.1f} - {o.clear:.1f} = "
+    head = (f"  {what} ({backing}): {o.fault:.1f} - {o.clear:.1f} = "
             f"{o.over:.1f} us, {100 * o.over / o.fault:.0f}% of the fault")
     if o.iv is None:
         return f"{head} ({o.why})\n"
@@ -364,21 +365,26 @@ def folio_split(folio: str, rows: list[Row], kernel_rows: list[Row],
         if own is None:
             out.write(f"  bare, Linux's own: {s.name}: not measured\n")
             continue
-        out.write(label(f"bare, Linux's own: {own['clear']} + {own['order']}"
-                        f"{' ' + str(own['chunk']) if own['chunk'] else ''}") +
-                  figures(own, "clear_us_median", "folio") + f"\n    ({matched(r, own)})\n")
+        out.write(bare_line("Linux's own", own, r))
         out.write(overhead_lines(overhead(boot, int(r["cfg"]), int(own["cfg"])),  # type: ignore[call-overload]
                                  r["backing"]))
-        tree_twin(r, s, bare, host, out)
+        tree_twin(r, s, bare, host, out, boot)
     if best:
-        chunk = f" {best['chunk']}" if best["chunk"] else ""
-        out.write(label(f"bare, best: {results.clear_label(best)} + {best['order']}{chunk}") +
-                  figures(best, "clear_us_median", "folio") + "\n")
+        out.write(bare_line("best", best))
     kernel_split(folio, linux, kernel_rows, host, features, out)
 
 
+def bare_line(which: str, r: Row, ref: Row | None = None) -> str:
+    """A bare row of the split: its primitive (with its tree), order and
+    figures, and how its settings match @ref's (the fault's)."""
+    chunk = f" {r['chunk']}" if r["chunk"] else ""
+    return (label(f"bare, {which}: {results.clear_label(r)} + {r['order']}{chunk}") +
+            figures(r, "clear_us_median", "folio") +
+            (f"\n    ({matched(ref, r)})\n" if ref is not None else "\n"))
+
+
 def tree_twin(fault: Row, s: Strategy, bare: list[Row], host: Mapping[str, str],
-              out: IO[str]) -> None:
+              out: IO[str], boot: Boot) -> None:
     """make LINUX= (docs/linux-tree.md): the tree's own routine for
     Linux's clear_page() (linux-erms for erms), run bare with Linux's
     strategy, beside the demand fault -- the patch's routine against the
@@ -388,12 +394,10 @@ def tree_twin(fault: Row, s: Strategy, bare: list[Row], host: Mapping[str, str],
                         fits(b, twin, linux_radius(host))])
     if r is None:
         return
-    out.write(label(f"bare, the tree's: {results.clear_label(r)} + {r['order']}"
-                    f"{' ' + str(r['chunk']) if r['chunk'] else ''}") +
-              figures(r, "clear_us_median", "folio") + f"\n    ({matched(fault, r)})\n")
-    f, c = num(fault["fault_us_median"]), num(r["clear_us_median"])
-    out.write(f"  the fault less the tree's clearing ({fault['backing']}): {f:.1f} - {c:.1f} "
-              f"= {f - c:.1f} us (the host's fault ran the host's own routine)\n")
+    out.write(bare_line("the tree's", r, fault))
+    out.write(overhead_lines(overhead(boot, int(fault["cfg"]), int(r["cfg"])),  # type: ignore[call-overload]
+                             fault["backing"], "the fault less the tree's clearing, the "
+                             "host's fault running the host's own routine"))
 
 
 def kernel_split(folio: str, linux: list[Row], kernel_rows: list[Row],
