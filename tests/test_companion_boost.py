@@ -7,6 +7,7 @@ the fake files do not let write: nobody, when the tests run as root."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -68,9 +69,15 @@ class Tree:
 
 
 def run(root: str, *args: str, user: int | None = None) -> subprocess.CompletedProcess[str]:
+    """The companion on the fake host tree @root, as @user.  Another user
+    may not reach build/ (a clone under a 0700 directory, as mktemp -d
+    makes): it runs a copy in @root, which every user reads, from there."""
     env = dict(os.environ, HUGEZERO_HOST_ROOT=root)
-    return subprocess.run([str(EXE), *ARGS, *args], capture_output=True, text=True,
-                          timeout=60, env=env, user=user)
+    exe, cwd = str(EXE), None
+    if user is not None:
+        exe, cwd = shutil.copy2(EXE, Path(root) / EXE.name), root
+    return subprocess.run([exe, *ARGS, *args], capture_output=True, text=True,
+                          timeout=60, env=env, user=user, cwd=cwd)
 
 
 def boost_record(r: subprocess.CompletedProcess[str]) -> dict[str, str]:
