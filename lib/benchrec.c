@@ -351,6 +351,9 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 		rec_auto(&r, c);
 	else
 		rec_u64(&r, "runs", c->runs);
+	rec_str(&r, "interleave", d->round_group ? "on" : "off");
+	if (d->round_group)
+		rec_u64(&r, "round_group", d->round_group);
 	rec_str(&r, "verify", verify_names[c->verify]);
 	rec_u64(&r, "sample_lines_per_page", c->verify == VERIFY_FULL ?
 		SZ_4K / LINE : SAMPLE_LINES_PER_PAGE);
@@ -385,6 +388,10 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 	rec_u64(&r, "cfg", d->id);
 	rec_u64(&r, "run", p->run);
 	rec_str(&r, "pass", p->pass);
+	if (p->has_round) {
+		rec_u64(&r, "round", p->round);
+		rec_u64(&r, "slot", p->slot);
+	}
 	rec_str(&r, "access", access_names[p->access]);
 	rec_u64(&r, "faults", p->faults);
 	rec_u64(&r, "resched", p->resched);

@@ -64,6 +64,9 @@ struct bench_desc {
 	const struct pmu_plan *pmu;	/* pmu=: what each event became */
 	const char *freq_src, *smi_src;	/* how they are read, or why not */
 	const struct boost_cpu *boost;	/* kernel: this CPU's boost=; NULL */
+	/* interleave=on: the round group its measured passes ran in (the
+	 * id of its first configuration); 0 with interleave=off */
+	u32 round_group;
 };
 
 struct bench_pass {
@@ -124,6 +127,10 @@ struct bench_pass {
 	u32 npmu;
 	const char *pmu_name[BENCH_PMU_MAX];
 	const u64 *pmu_v[BENCH_PMU_MAX];
+	/* interleave=on, a measured pass: its round and its place in the
+	 * round's seeded order, both from 0 */
+	bool has_round;
+	u32 round, slot;
 };
 
 /* Who measured: the same fields whichever side wrote them. */

@@ -3,6 +3,7 @@
 #include "lib/benchrun.h"
 #include "lib/format.h"
 #include "lib/string.h"
+#include "lib/touch.h"
 
 static const char *const pass_names[] = { "verify", "warmup", "measure" };
 
@@ -34,34 +35,52 @@ static void write_samples(const struct bench_job *j, const struct bench_pass *p)
 	}
 }
 
-static void one_pass(const struct bench_job *j, u32 run, enum pass_kind k)
+/* Where a measured pass of an interleaved round group ran; NULL: blocked. */
+struct pass_at {
+	u32 round, slot;
+	bool shared;	/* other members share the side's state */
+};
+
+static void one_pass(const struct bench_job *j, u32 run, enum pass_kind k,
+		     const struct pass_at *at)
 {
 	const struct hz_config *c = j->d->c;
 	u32 access = k == PASS_VERIFY ? ACCESS_NONE : c->access;
 	u32 before = j->o->failures;
+	struct bench_outcome *o = j->o;
 	struct bench_pass p;
 
 	memset(&p, 0, sizeof(p));
 	p.run = run;
 	p.pass = pass_names[k];
 	p.access = access;
+	if (at && k == PASS_MEASURE) {
+		p.has_round = true;
+		p.round = at->round;
+		p.slot = at->slot;
+	}
+	if (at && at->shared && j->ops->enter)
+		j->ops->enter(j->ctx);
 	j->ops->fill(j->ctx);
 	j->ops->cache(j->ctx, c->cache);
-	j->ops->timed(j->ctx, access, &p, j->o);
+	j->ops->timed(j->ctx, access, &p, o);
 	p.verified = access != ACCESS_WRITE;
 	if (p.verified)
-		j->ops->verify(j->ctx, &p, j->o);
+		j->ops->verify(j->ctx, &p, o);
 	if (j->ops->release)
-		j->ops->release(j->ctx, &p, j->o);
+		j->ops->release(j->ctx, &p, o);
 	p.verify = access == ACCESS_WRITE ? "n/a" :
-		   j->o->failures > before ? "fail" : "ok";
+		   o->failures > before ? "fail" : "ok";
 	bench_rec_run(j->w, j->d, &p);
 	/* perf bench counts every loop, the first too: warm-ups in. */
 	if (p.has_wall)
-		perfbench_add(&j->o->perfbench, j->d->size, p.wall_ns);
+		perfbench_add(&o->perfbench, j->d->size, p.wall_ns);
 	if (k == PASS_MEASURE) {
 		write_samples(j, &p);
-		bench_keep_run(j->o, &p, j->scratch);
+		bench_keep_run(o, &p, j->scratch);
+		o->gibps[o->nruns - 1] = bench_run_gibps_micro(o, o->nruns - 1,
+							       j->d->size,
+							       j->tsc_hz);
 	}
 	j->ops->reset(j->ctx);
 }
@@ -93,11 +112,9 @@ static void measure_auto(const struct bench_job *j, u32 *run)
 	while (!o->auto_stop && !o->failures && n < BENCH_MAX_RUNS) {
 		u64 t0 = j->clock ? j->clock() : 0;
 
-		one_pass(j, (*run)++, PASS_MEASURE);
+		one_pass(j, (*run)++, PASS_MEASURE, NULL);
 		elapsed += j->clock ? j->clock() - t0 : 0;
 		n = o->nruns;
-		o->gibps[n - 1] = bench_run_gibps_micro(o, n - 1, j->d->size,
-							j->tsc_hz);
 		o->auto_stop = auto_decide(n, auto_within(o->gibps, n,
 							  c->precision_x100),
 					   c->max_runs, budget, elapsed);
@@ -105,12 +122,10 @@ static void measure_auto(const struct bench_job *j, u32 *run)
 	o->has_ci = auto_ci_pct_x100(o->gibps, n, &o->ci_pct_x100);
 }
 
-bool bench_run_config(const struct bench_job *j, const char *skip)
+/* A member that runs no pass: its summary now, among the config records. */
+static bool member_start(const struct bench_job *j, const char *skip)
 {
-	const struct hz_config *c = j->d->c;
 	struct bench_outcome *o = j->o;
-	char note[200] = "";
-	u32 run = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->net_of = j->net_of;
@@ -120,27 +135,172 @@ bool bench_run_config(const struct bench_job *j, const char *skip)
 		bench_rec_summary(j->w, j->d, o, "skip", skip, j->tsc_hz);
 		return false;
 	}
-	/* It cannot be what was asked for (clamp=off): failed, not run. */
 	if (j->fail) {
 		bench_fail(o, "%s", j->fail);
 		bench_rec_summary(j->w, j->d, o, "fail", o->first, j->tsc_hz);
 		return false;
 	}
-	/* With a write access the folios end up written: check zeroing on a
-	 * pass of its own first. */
-	if (c->access == ACCESS_WRITE)
-		one_pass(j, run++, PASS_VERIFY);
-	for (u64 i = 0; i < c->warmups; i++)
-		one_pass(j, run++, PASS_WARMUP);
-	if (c->runs_auto)
-		measure_auto(j, &run);
-	else
-		for (u64 i = 0; i < c->runs; i++)
-			one_pass(j, run++, PASS_MEASURE);
+	return true;
+}
+
+static bool member_end(const struct bench_job *j)
+{
+	struct bench_outcome *o = j->o;
+	char note[200] = "";
+
 	if (j->ops->note)
 		j->ops->note(j->ctx, o, note, sizeof(note));
 	bench_rec_summary(j->w, j->d, o, o->failures ? "fail" : "ok",
 			  o->failures ? o->first : note[0] ? note : NULL,
 			  j->tsc_hz);
 	return !o->failures;
+}
+
+/* Round @round's order of the @n members: a seeded Fisher-Yates shuffle
+ * of seed=, the group and the round, the same on every CPU. */
+static void round_order(const struct bench_rounds *r, u32 round, u32 *order)
+{
+	const struct bench_job *first = &r->job[0];
+	u64 state = first->d->c->seed ^ (u64)first->d->id << 32 ^
+		    ((u64)round + 1) * 0x9e3779b97f4a7c15ULL;
+
+	/* xorshift64* stays at 0 from 0 */
+	if (!state)
+		state = 0x9e3779b97f4a7c15ULL;
+	for (u32 i = 0; i < r->n; i++)
+		order[i] = i;
+	for (u32 i = r->n; i > 1; i--) {
+		u32 k = (u32)(bench_random(&state) % i), t = order[i - 1];
+
+		order[i - 1] = order[k];
+		order[k] = t;
+	}
+}
+
+/*
+ * One round: every live member one pass of @kind, in the round's order;
+ * the round's time on the first member's clock (0 without one).
+ */
+static u64 one_round(const struct bench_rounds *r, const bool *live, u32 *run,
+		     enum pass_kind kind, u32 round)
+{
+	const struct bench_job *j0 = &r->job[0];
+	u64 t0 = j0->clock ? j0->clock() : 0;
+	u32 order[ROUND_GROUP_MAX], slot = 0;
+
+	round_order(r, round, order);
+	for (u32 s = 0; s < r->n; s++) {
+		u32 i = order[s];
+		struct pass_at at = { round, slot, r->n > 1 };
+
+		if (!live[i])
+			continue;
+		one_pass(&r->job[i], run[i]++, kind, &at);
+		slot++;
+	}
+	return j0->clock ? j0->clock() - t0 : 0;
+}
+
+/* runs=auto: after @n rounds, whether every member still running is
+ * within the precision; a member that failed stops here. */
+static bool rounds_within(const struct bench_rounds *r, bool *live, u32 n)
+{
+	const struct hz_config *c = r->job[0].d->c;
+	bool within = true, any = false;
+
+	for (u32 i = 0; i < r->n; i++) {
+		struct bench_outcome *o = r->job[i].o;
+
+		if (live[i] && o->failures)
+			live[i] = false;
+		if (!live[i])
+			continue;
+		any = true;
+		within &= auto_within(o->gibps, n, c->precision_x100);
+	}
+	return within && any;
+}
+
+static bool any_live(const bool *live, u32 n)
+{
+	for (u32 i = 0; i < n; i++)
+		if (live[i])
+			return true;
+	return false;
+}
+
+static void measure_rounds(const struct bench_rounds *r, bool *live, u32 *run)
+{
+	const struct hz_config *c = r->job[0].d->c;
+	u64 budget = c->budget_s * r->job[0].tsc_hz, elapsed = 0;
+	enum auto_stop stop = AUTO_GO;
+	u32 n = 0;
+
+	if (!c->runs_auto) {
+		for (u32 round = 0; round < c->runs; round++)
+			one_round(r, live, run, PASS_MEASURE, round);
+		return;
+	}
+	while (stop == AUTO_GO && any_live(live, r->n) && n < BENCH_MAX_RUNS) {
+		elapsed += one_round(r, live, run, PASS_MEASURE, n);
+		n++;
+		stop = auto_decide(n, rounds_within(r, live, n), c->max_runs,
+				   budget, elapsed);
+	}
+	for (u32 i = 0; i < r->n; i++) {
+		struct bench_outcome *o = r->job[i].o;
+
+		if (!live[i] || o->failures)
+			continue;
+		o->auto_stop = stop;
+		o->has_ci = auto_ci_pct_x100(o->gibps, o->nruns,
+					     &o->ci_pct_x100);
+	}
+}
+
+void bench_run_rounds(const struct bench_rounds *r)
+{
+	bool live[ROUND_GROUP_MAX];
+	u32 run[ROUND_GROUP_MAX];
+	const struct hz_config *c = r->job[0].d->c;
+	struct pass_at at = { 0, 0, r->n > 1 };
+
+	for (u32 i = 0; i < r->n; i++) {
+		r->job[i].d->round_group = r->job[0].d->id;
+		run[i] = 0;
+		live[i] = member_start(&r->job[i], r->skip[i]);
+	}
+	/* With a write access, each member's zeroing checked first, as
+	 * when it runs alone. */
+	for (u32 i = 0; i < r->n; i++)
+		if (live[i] && c->access == ACCESS_WRITE)
+			one_pass(&r->job[i], run[i]++, PASS_VERIFY, &at);
+	for (u32 w = 0; w < c->warmups; w++)
+		one_round(r, live, run, PASS_WARMUP, (u32)w);
+	measure_rounds(r, live, run);
+	for (u32 i = 0; i < r->n; i++)
+		r->ok[i] = r->skip[i] || r->job[i].fail ? false :
+			   member_end(&r->job[i]);
+}
+
+bool bench_run_config(const struct bench_job *j, const char *skip)
+{
+	const struct hz_config *c = j->d->c;
+	u32 run = 0;
+
+	j->d->round_group = 0;
+	if (!member_start(j, skip))
+		return false;
+	/* With a write access the folios end up written: check zeroing on a
+	 * pass of its own first. */
+	if (c->access == ACCESS_WRITE)
+		one_pass(j, run++, PASS_VERIFY, NULL);
+	for (u64 i = 0; i < c->warmups; i++)
+		one_pass(j, run++, PASS_WARMUP, NULL);
+	if (c->runs_auto)
+		measure_auto(j, &run);
+	else
+		for (u64 i = 0; i < c->runs; i++)
+			one_pass(j, run++, PASS_MEASURE, NULL);
+	return member_end(j);
 }

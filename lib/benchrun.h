@@ -16,8 +16,13 @@
  *
  * and the summary.  What a pass does is the side's: the callbacks.
  * With runs=auto the measured passes go on until lib/autorun.c's rule
- * stops them (docs/statistics.md, "runs=auto: the contract"); each
- * configuration is its own round group, a round its one measured pass.
+ * stops them (docs/statistics.md, "runs=auto: the contract").
+ *
+ * interleave=on runs a round group, configurations that share a pool,
+ * together (bench_run_rounds()): their config records; each one's
+ * verify pass; warm-up rounds, then measured rounds, each member one
+ * pass a round in a seeded random order; their summaries.  A drift of
+ * the machine then lands on every member of a round alike.
  */
 enum pass_kind { PASS_VERIFY, PASS_WARMUP, PASS_MEASURE };
 
@@ -45,6 +50,10 @@ struct bench_ops {
 	 * and checks what it zeroed: failures into @o). */
 	void (*release)(void *ctx, struct bench_pass *p,
 			struct bench_outcome *o);
+	/* Optional, a round group of more than one: before each pass of
+	 * this member, make the state the members share (one CPU's, one
+	 * process's) its own again, as it was when it ran alone. */
+	void (*enter)(void *ctx);
 };
 
 struct bench_job {
@@ -81,5 +90,27 @@ void bench_take_probe(struct bench_pass *p, struct bench_outcome *o,
  * check held.
  */
 bool bench_run_config(const struct bench_job *j, const char *skip);
+
+/* The most configurations one round group holds: each keeps its own
+ * outcome (lib/outcome.h) for the whole group. */
+#define ROUND_GROUP_MAX 16
+
+/*
+ * One round group: @n jobs, each with its own ctx and outcome, the same
+ * hz_config.  @skip[i] (a reason, or NULL) skips one, as
+ * bench_run_config() does; @ok[i] says whether it ran and every check
+ * held.  Each job's d->round_group is set: the first job's id.  The
+ * order of the passes depends only on the config's seed= and that id,
+ * so the CPUs of a group, running the same round group, run it in the
+ * same order.  With runs=N every member runs every round; with
+ * runs=auto a member that fails stops, and the rule stops them all.
+ */
+struct bench_rounds {
+	const struct bench_job *job;
+	const char *const *skip;
+	bool *ok;
+	u32 n;
+};
+void bench_run_rounds(const struct bench_rounds *r);
 
 #endif

@@ -464,6 +464,8 @@ const struct param hz_params[] = {
 	{ .key = "budget_s", .type = P_U64, .offset = F(budget_s),
 	  .max = 1000000, .help = "budget_s=0..1000000 (runs=auto; 0: none)",
 	  .bench = true },
+	{ .key = "interleave", .type = P_BOOL, .offset = F(interleave),
+	  .help = "interleave=on|off", .bench = true },
 	{ .key = "warmups", .type = P_U64, .offset = F(warmups), .max = 100,
 	  .help = "warmups=0..100", .bench = true },
 	{ .key = "chunk", .type = P_CUSTOM, .offset = F(chunks),
@@ -587,6 +589,7 @@ void config_defaults(struct hz_config *c)
 	c->runs = 3;
 	c->precision_x100 = 500;	/* runs=auto: 5% of the mean */
 	c->max_runs = 30;
+	c->interleave = true;
 	c->warmups = 1;
 	c->nchunks = 1;
 	c->chunks[0] = LINUX_BATCH;

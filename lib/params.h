@@ -94,6 +94,9 @@ struct hz_config {
 	u64 orders;		/* bitmask of enum clear_order */
 	u64 size;		/* bytes of region per configuration */
 	bool clamp;		/* run a smaller size when size= does not fit */
+	/* interleave=on: the measured passes of configurations that share a
+	 * pool run round by round (lib/benchrun.h, docs/statistics.md) */
+	bool interleave;
 	u64 runs, warmups;
 	/* runs=auto (docs/statistics.md, "runs=auto"): measured passes until
 	 * the 95% interval of the mean GB/s is within precision_x100 (% of
