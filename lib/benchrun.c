@@ -156,12 +156,17 @@ static bool member_end(const struct bench_job *j)
 	return !o->failures;
 }
 
-/* Round @round's order of the @n members: a seeded Fisher-Yates shuffle
- * of seed=, the group and the round, the same on every CPU. */
+/*
+ * Round @round's order of the @n members: a seeded Fisher-Yates shuffle
+ * of seed=, the group and the round.  The group is the first member's
+ * configuration group where CPUs run it together (each CPU numbers its
+ * configurations apart), so that every CPU runs the same order.
+ */
 static void round_order(const struct bench_rounds *r, u32 round, u32 *order)
 {
-	const struct bench_job *first = &r->job[0];
-	u64 state = first->d->c->seed ^ (u64)first->d->id << 32 ^
+	const struct bench_desc *d = r->job[0].d;
+	u64 key = d->smp ? d->smp->group : d->id;
+	u64 state = d->c->seed ^ key << 32 ^
 		    ((u64)round + 1) * 0x9e3779b97f4a7c15ULL;
 
 	/* xorshift64* stays at 0 from 0 */

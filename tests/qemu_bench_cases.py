@@ -109,6 +109,67 @@ def auto_stopped(recs: list[records.Record], max_runs: int) -> str | None:
     return None
 
 
+def rounds_hold(members: int, rounds: int) -> Check:
+    """interleave=on (docs/statistics.md, "Round groups"): the @members
+    configurations share one round_group; the measured runs come round by
+    round, each round holding every member once at slots 0..@members-1 in
+    the order the records show; every pass verified."""
+    def run(res: qemu.BootResult) -> str | None:
+        recs, why = run_records(res)
+        if why:
+            return why
+        cfgs = [r for r in recs if r.type == "config"]
+        groups = {(c.f.get("interleave"), c.f.get("round_group")) for c in cfgs}
+        if len(cfgs) != members or groups != {("on", cfgs[0].f["cfg"])}:
+            return f"{len(cfgs)} configs in groups {sorted(groups, key=str)}"
+        meas = [r for r in recs if r.type == "run" and r.f.get("pass") == "measure"]
+        if len(meas) != members * rounds:
+            return f"{len(meas)} measured runs, expected {members * rounds}"
+        for i, r in enumerate(meas):
+            want = (str(i // members), str(i % members))
+            if (r.f.get("round"), r.f.get("slot")) != want:
+                return f"run {i}: round={r.f.get('round')} slot={r.f.get('slot')}, expected {want}"
+        for k in range(rounds):
+            cfgs_k = sorted(r.f["cfg"] for r in meas[k * members:(k + 1) * members])
+            if cfgs_k != sorted(c.f["cfg"] for c in cfgs):
+                return f"round {k} ran {cfgs_k}"
+        if any(r.f.get("round") is not None for r in recs
+               if r.type == "run" and r.f.get("pass") != "measure"):
+            return "a warm-up or verify pass carries a round"
+        bad = [(r.f["cfg"], r.f["run"]) for r in recs if r.type == "run"
+               and r.f.get("verify") != "ok"]
+        return f"passes not verified: {bad}" if bad else None
+    return run
+
+
+def blocked(res: qemu.BootResult) -> str | None:
+    """interleave=off: each configuration's passes back to back, and no
+    record says round, slot or round_group."""
+    recs, why = run_records(res)
+    if why:
+        return why
+    if any(r.f.get("interleave") != "off" or "round_group" in r.f
+           for r in recs if r.type == "config"):
+        return "a config record does not say interleave=off alone"
+    runs = [r for r in recs if r.type == "run"]
+    if any("round" in r.f or "slot" in r.f for r in runs):
+        return "a run record carries round or slot"
+    order = [r.f["cfg"] for r in runs]
+    if order != sorted(order, key=int):
+        return f"passes not blocked: {order}"
+    return None
+
+
+def same_rounds(res: qemu.BootResult) -> str | None:
+    """The members of a runs=auto round group stop after the same round,
+    by the same rule."""
+    recs, why = run_records(res)
+    if why:
+        return why
+    sums = {(s.f.get("runs"), s.f.get("stopped_by")) for s in recs if s.type == "summary"}
+    return None if len(sums) == 1 else f"members stopped apart: {sorted(sums, key=str)}"
+
+
 def runs_auto(max_runs: int) -> Check:
     def run(res: qemu.BootResult) -> str | None:
         recs, why = run_records(res)
@@ -164,6 +225,22 @@ CASES = [
                         "the events' one reason, said once"))),
     # runs=auto: measured passes until the 95% interval of the mean is
     # within 5%, or 8 of them; what stopped them said, every folio verified.
+    # Four points of one pool, interleaved round by round, every pass
+    # verified; and the same matrix blocked.
+    Case("bench-interleave", args=[
+        "bench=fault", "folio=2M", "size=4M", "clear=erms,rep",
+        "order=contiguous-page,converging-page", "runs=3", "warmups=1",
+        "selftest=off"], check=all_of(passes, bench_ok(4), rounds_hold(4, 3))),
+    Case("bench-interleave-off", args=[
+        "bench=fault", "folio=2M", "size=4M", "clear=erms,rep",
+        "order=contiguous-page", "runs=2", "warmups=1", "interleave=off",
+        "selftest=off"], check=all_of(passes, bench_ok(2), blocked)),
+    # runs=auto over a round group: the rule stops both members together.
+    Case("bench-runs-auto-group", args=[
+        "bench=fault", "folio=2M", "size=4M", "clear=erms,rep",
+        "order=contiguous-page", "runs=auto", "precision=5", "max_runs=6",
+        "warmups=0", "selftest=off"],
+        check=all_of(passes, bench_ok(2), runs_auto(6), same_rounds)),
     Case("bench-runs-auto", args=[
         "bench=fault", "folio=2M", "size=4M", "clear=erms", "order=contiguous-page",
         "runs=auto", "precision=5", "max_runs=8", "warmups=0", "selftest=off"],

@@ -35,21 +35,15 @@ u32 bench_count(const struct hz_config *c)
 	return matrix_count(c);
 }
 
-static void run_config(struct bench_cfg *b)
+/*
+ * A configuration's set-up before its first pass: its pre-zeroing, its
+ * model, and whether it runs; the group's CPUs agree, each member's
+ * reason being all of theirs.  The answer is copied into b->skip ("" to
+ * run) before any member can post the next.
+ */
+static void member_up(struct bench_cfg *b)
 {
-	struct bench_job j = {
-		.w = &records,
-		.d = &b->d,
-		.ops = &bench_fault_ops,
-		.ctx = b,
-		.o = &b->bc->out,
-		.tsc_hz = timebase.tsc_hz,
-		.net_of = timebase.overhead_median,
-		.fault_net_of = b->bc->fault_timer,
-		.clock = rdtsc,
-	};
 	char why[160] = "";
-	const char *skip;
 
 	prezero_config(b);
 	deadline_doing(b->d.name, b->bc->cpu, &b->bc->fault.nfaults);
@@ -59,17 +53,75 @@ static void run_config(struct bench_cfg *b)
 		 prezero_can(b, why, sizeof(why)) &&
 		 model_up(b, why, sizeof(why)))
 		why[0] = '\0';
-	/* Any member's reason is the group's: they run it together or not. */
-	skip = group_agree(b->g, b->idx, b->smp.group, why);
-	/* The page array is printed before it is reused as scratch. */
-	j.scratch = b->bc->wl.fault_page;
-	j.fail = skip[0] ? NULL : b->clamp_fail;
-	bench_run_config(&j, skip[0] ? skip : NULL);
+	strlcpy(b->skip, group_agree(b->g, b->idx, b->member, b->smp.group,
+				     why), sizeof(b->skip));
+}
+
+static void member_down(struct bench_cfg *b, bool last)
+{
 	count_bad_frees(pool_destroy(&b->bc->apart));	/* none: nothing */
-	if (b->model_on)
+	/* The members share one model: off after the last of them. */
+	if (b->model_on && last)
 		sched_set_model(b->bc->cpu, PREEMPT_MODEL_OFF, 0);
 	b->model_on = false;
-	group_config_end(b->g, b->idx, b->d.name, &b->bc->out, !skip[0]);
+	group_config_end(b->g, b->idx, b->member, b->d.name, b->skip,
+			 &b->bc->out[b->member], !b->skip[0]);
+}
+
+static struct bench_job member_job(struct bench_cfg *b)
+{
+	return (struct bench_job){
+		.w = &records,
+		.d = &b->d,
+		.ops = &bench_fault_ops,
+		.ctx = b,
+		.o = &b->bc->out[b->member],
+		.tsc_hz = timebase.tsc_hz,
+		.net_of = timebase.overhead_median,
+		.fault_net_of = b->bc->fault_timer,
+		/* The page array is printed before it is reused as scratch. */
+		.scratch = b->bc->wl.fault_page,
+		.clock = rdtsc,
+		.fail = b->skip[0] ? NULL : b->clamp_fail,
+	};
+}
+
+/* The @n members gathered in bc->members: interleaved, or the one alone. */
+static void run_members(struct bench_cpu *bc, u32 n)
+{
+	struct bench_job jobs[ROUND_GROUP_MAX];
+	const char *skip[ROUND_GROUP_MAX];
+	bool ok[ROUND_GROUP_MAX];
+	struct bench_rounds r = { jobs, skip, ok, n };
+
+	for (u32 i = 0; i < n; i++) {
+		member_up(&bc->members[i]);
+		jobs[i] = member_job(&bc->members[i]);
+		skip[i] = bc->members[i].skip[0] ? bc->members[i].skip : NULL;
+	}
+	if (bc->members[0].c->interleave)
+		bench_run_rounds(&r);
+	else
+		for (u32 i = 0; i < n; i++)
+			bench_run_config(&jobs[i], skip[i]);
+	for (u32 i = 0; i < n; i++)
+		member_down(&bc->members[i], i + 1 == n);
+}
+
+/*
+ * Whether the point @b joins the round group of @first (@n members so
+ * far).  One CPU's pool is all of theirs already; they must also share
+ * the scheduling model, set up once for the group, and none may
+ * pre-zero: a folio zeroed ahead in one pass is kept for the next pass
+ * of its configuration, which is what prezero= measures
+ * (docs/statistics.md, "Round groups").
+ */
+static bool joins(const struct bench_cfg *first, const struct bench_cfg *b,
+		  u32 n)
+{
+	return first->c->interleave && n < ROUND_GROUP_MAX &&
+	       b->d.at.v[AXIS_PREEMPT] == first->d.at.v[AXIS_PREEMPT] &&
+	       !matrix_prezero(&b->d.at) && !matrix_prezero(&first->d.at);
 }
 
 static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
@@ -80,6 +132,7 @@ static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
 	struct matrix_iter it = { { { 0 } }, false };
 	struct bench_cfg b = *proto;
 	const char *placed;
+	u32 n = 0;
 	char mem_node[16];
 
 	b.d.smp = g->says_cpus ? &b.smp : NULL;
@@ -105,8 +158,19 @@ static void run_folio(struct bench_cfg *proto, u32 f, u32 *local)
 		b.smp.group = g->group_base + *local;
 		/* model_up() measures them for a SIMD point under a model. */
 		b.d.kernel_fpu_save_ticks = b.d.kernel_fpu_call_ticks = 0;
-		run_config(&b);
+		if (n && !joins(&bc->members[0], &b, n)) {
+			run_members(bc, n);
+			n = 0;
+		}
+		b.member = n;
+		bc->members[n] = b;
+		/* Its records name its own group, not the next point's. */
+		if (b.d.smp)
+			bc->members[n].d.smp = &bc->members[n].smp;
+		n++;
 	}
+	if (n)
+		run_members(bc, n);
 	drop_pool(&b);
 }
 

@@ -24,6 +24,8 @@
 #include "lib/pmu.h"
 #include "lib/verify.h"
 
+struct bench_cfg;
+
 /* One CPU's benchmark: its address space, folios, fault path, results. */
 struct bench_cpu {
 	u32 cpu;
@@ -36,7 +38,9 @@ struct bench_cpu {
 	u32 *taken;		/* per fault: its folio (fault.h) */
 	struct dirty_line lines[INJECT_MAX_LINES];
 	struct bench_probe probe;
-	struct bench_outcome out;
+	/* One per member of the round group running (lib/benchrun.h) */
+	struct bench_outcome out[ROUND_GROUP_MAX];
+	struct bench_cfg *members;	/* ROUND_GROUP_MAX of them */
 
 	/* Measured and started on the CPU before any configuration */
 	u64 fault_timer;	/* the timer pairs inside one fault window */
@@ -76,6 +80,10 @@ struct bench_cfg {
 	u32 nodes[NUMA_MAX_NODES];	/* where its folios come from */
 	u32 nnodes;		/* 0: anywhere (one node) */
 	const char *clamp_fail;	/* clamp=off and size= does not fit: why */
+
+	/* Its round group on this CPU */
+	u32 member;		/* its place among the members */
+	char skip[200];		/* the CPUs' agreed reason to skip; "" */
 
 	/* This point of the matrix */
 	bool model_on;		/* this point has a scheduling model */

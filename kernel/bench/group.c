@@ -14,7 +14,7 @@ u32 group_index(const struct bench_group *g, u32 cpu)
 	return ~0u;
 }
 
-const char *group_agree(struct bench_group *g, u32 idx, u32 group,
+const char *group_agree(struct bench_group *g, u32 idx, u32 member, u32 group,
 			const char *mine)
 {
 	strlcpy(g->m[idx].skip, mine, sizeof(g->m[idx].skip));
@@ -31,7 +31,7 @@ const char *group_agree(struct bench_group *g, u32 idx, u32 group,
 		else if (g->m[i].skip[0])
 			ksnprintf(g->skip, sizeof(g->skip), "cpu %u: %s",
 				  g->cpu[i], g->m[i].skip);
-	agg_group_init(&g->agg, group, g->cpus, g->n, AGG_TICKS,
+	agg_group_init(&g->agg[member], group, g->cpus, g->n, AGG_TICKS,
 		       timebase.tsc_hz);
 read:
 	if (!smp_barrier_wait(&g->bar))
@@ -98,8 +98,8 @@ static const char *refusal(const struct bench_group *g, char *buf, size_t n)
 _Static_assert(_Alignof(struct agg_cpu) >= 64,
 	       "each member's am[] entry on a cache line of its own");
 
-void group_end(struct bench_group *g, u32 idx, const struct agg_cpu *a,
-	       u32 run, const char *pass)
+void group_end(struct bench_group *g, u32 idx, u32 member,
+	       const struct agg_cpu *a, u32 run, const char *pass)
 {
 	const struct smp_cpu *c = smp.by_cpu[g->cpu[idx]];
 	u64 start = g->am[idx].start;
@@ -113,14 +113,15 @@ void group_end(struct bench_group *g, u32 idx, const struct agg_cpu *a,
 	g->am[idx].offset_err = c->tsc_err;
 	if (!smp_barrier_wait(&g->bar) || idx || !g->says_cpus)
 		return;
-	agg_rec_pass(&records, &g->agg, &(struct agg_pass){
+	agg_rec_pass(&records, &g->agg[member], &(struct agg_pass){
 		.run = run, .pass = pass, .measured = !strcmp(pass, "measure"),
 		.refused = refusal(g, why, sizeof(why)), .cpu = g->am,
 		.n = g->n, .offsets = true,
 	});
 }
 
-static void ktap_line(struct bench_group *g, const char *name, bool ran)
+static void ktap_line(struct bench_group *g, const char *name,
+		      const char *skip, bool ran)
 {
 	char full[192];
 	u32 bad = 0;
@@ -130,7 +131,7 @@ static void ktap_line(struct bench_group *g, const char *name, bool ran)
 	else
 		strlcpy(full, name, sizeof(full));
 	if (!ran) {
-		ktap_result(g->k, KTAP_SKIP, full, g->skip);
+		ktap_result(g->k, KTAP_SKIP, full, skip);
 		return;
 	}
 	for (u32 i = 0; i < g->n; i++) {
@@ -150,7 +151,8 @@ static void ktap_line(struct bench_group *g, const char *name, bool ran)
 	ktap_result(g->k, bad ? KTAP_FAIL : KTAP_OK, full, NULL);
 }
 
-void group_config_end(struct bench_group *g, u32 idx, const char *name,
+void group_config_end(struct bench_group *g, u32 idx, u32 member,
+		      const char *name, const char *skip,
 		      const struct bench_outcome *o, bool ran)
 {
 	struct group_member *m = &g->m[idx];
@@ -164,10 +166,12 @@ void group_config_end(struct bench_group *g, u32 idx, const char *name,
 	ok = true;
 	for (u32 i = 0; i < g->n; i++)
 		ok &= g->m[i].ok;
-	ktap_line(g, name, ran);
+	ktap_line(g, name, skip, ran);
 	if (g->says_cpus)
-		agg_rec_summary(&records, &g->agg, !ran ? "skip" : ok ? "ok" : "fail",
-			!ran ? g->skip : ok ? NULL : "a CPU's configuration failed");
+		agg_rec_summary(&records, &g->agg[member],
+				!ran ? "skip" : ok ? "ok" : "fail",
+				!ran ? skip : ok ? NULL :
+				"a CPU's configuration failed");
 }
 
 bool group_lead(struct bench_group *g, u32 idx, void (*fn)(void *), void *arg)

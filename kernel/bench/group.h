@@ -5,6 +5,7 @@
 #include "arch/x86_64/percpu.h"
 #include "kernel/smp/smp.h"
 #include "lib/aggrec.h"
+#include "lib/benchrun.h"
 #include "lib/outcome.h"
 #include "lib/ktap.h"
 #include "lib/params.h"
@@ -41,15 +42,17 @@ struct bench_group {
 	struct group_member m[MAX_CPUS];
 	/* A line each (struct agg_cpu): written at the common release */
 	struct agg_cpu am[MAX_CPUS];
-	struct agg_group agg;		/* the leader's */
+	/* The leader's, one per member of the round group running */
+	struct agg_group agg[ROUND_GROUP_MAX];
 	char skip[200];			/* the group's decision */
 };
 
 u32 group_index(const struct bench_group *g, u32 cpu);
 /* Post this member's reason to skip ("" to run) for configuration group
- * @group; all return the group's (empty: run).  A run aborted elsewhere
+ * @group, round group member @member; all return the group's (empty:
+ * run), to be copied before the next call.  A run aborted elsewhere
  * reads as a skip. */
-const char *group_agree(struct bench_group *g, u32 idx, u32 group,
+const char *group_agree(struct bench_group *g, u32 idx, u32 member, u32 group,
 			const char *mine);
 /* The least of every member's @v, for all of them (sizes agreed on). */
 u64 group_min(struct bench_group *g, u32 idx, u64 v);
@@ -58,11 +61,13 @@ u64 group_min(struct bench_group *g, u32 idx, u64 v);
 bool group_start(struct bench_group *g, u32 idx);
 /* This member's end of it (@a: its end TSC, times, bytes); the leader
  * then writes the agg record. */
-void group_end(struct bench_group *g, u32 idx, const struct agg_cpu *a,
-	       u32 run, const char *pass);
+void group_end(struct bench_group *g, u32 idx, u32 member,
+	       const struct agg_cpu *a, u32 run, const char *pass);
 /* The configuration's outcome for this member; the leader writes the
- * KTAP line named @name and the agg_summary. */
-void group_config_end(struct bench_group *g, u32 idx, const char *name,
+ * KTAP line named @name (skipped for @skip when not @ran) and the
+ * agg_summary. */
+void group_config_end(struct bench_group *g, u32 idx, u32 member,
+		      const char *name, const char *skip,
 		      const struct bench_outcome *o, bool ran);
 /*
  * Once every member has come here (what each did before is visible), the

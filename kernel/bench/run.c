@@ -225,7 +225,7 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		       sum_u64(wl->access_ticks, b->count);
 	member.bytes = (u64)b->count * b->bytes;
 	member.finished = fc->nfaults == b->count;
-	group_end(b->g, b->idx, &member, p->run, p->pass);
+	group_end(b->g, b->idx, b->member, &member, p->run, p->pass);
 	freq_snap(&bc->freq, &f1);
 	freq_account(bc, &f0, &f1, p);
 	if (probe && bc->probe.task) {
@@ -400,7 +400,22 @@ static void op_release(void *ctx, struct bench_pass *p,
 	p->prezero_resched = z->resched;
 }
 
+/*
+ * Interleaved with other members on this CPU: the pool's zeroed marks
+ * and the zeroer are this point's again (a no-op for the prezero=none
+ * points that share a round group, kept so a pass never depends on what
+ * ran before it), and the deadline names what runs now.
+ */
+static void op_enter(void *ctx)
+{
+	struct bench_cfg *b = ctx;
+
+	prezero_config(b);
+	deadline_doing(b->d.name, b->bc->cpu, &b->bc->fault.nfaults);
+}
+
 const struct bench_ops bench_fault_ops = {
+	.enter = op_enter,
 	.fill = op_fill,
 	.cache = op_cache,
 	.timed = op_timed,
