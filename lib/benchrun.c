@@ -60,8 +60,14 @@ static void one_pass(const struct bench_job *j, u32 run, enum pass_kind k)
 	if (p.has_wall)
 		perfbench_add(&j->o->perfbench, j->d->size, p.wall_ns);
 	if (k == PASS_MEASURE) {
+		u32 n = j->o->nruns;
+
 		write_samples(j, &p);
 		bench_keep_run(j->o, &p, j->scratch);
+		if (j->o->nruns > n)
+			j->o->gibps[n] = bench_run_gibps_micro(j->o, n,
+							       j->d->size,
+							       j->tsc_hz);
 	}
 	j->ops->reset(j->ctx);
 }
@@ -96,8 +102,6 @@ static void measure_auto(const struct bench_job *j, u32 *run)
 		one_pass(j, (*run)++, PASS_MEASURE);
 		elapsed += j->clock ? j->clock() - t0 : 0;
 		n = o->nruns;
-		o->gibps[n - 1] = bench_run_gibps_micro(o, n - 1, j->d->size,
-							j->tsc_hz);
 		o->auto_stop = auto_decide(n, auto_within(o->gibps, n,
 							  c->precision_x100),
 					   c->max_runs, budget, elapsed);

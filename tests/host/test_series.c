@@ -9,6 +9,9 @@
  * tests/run.py), with /usr/bin/python3.
  */
 #include <stdlib.h>
+#include "lib/outcome.h"
+#include "lib/params.h"
+#include "lib/record.h"
 #include "lib/series.h"
 #include "tests/host/unit.h"
 
@@ -182,4 +185,55 @@ TEST(series_free_of_the_unit)
 	       series_word(&b));
 	series_check(y, SERIES_MAX_N + 1, s, &b);
 	EXPECT_STR(series_word(&b), "untested");
+}
+
+static char summary[RECORD_MAX + 8];
+
+static void sink(void *ctx, const char *line)
+{
+	(void)ctx;
+	strlcpy(summary, line, sizeof(summary));
+}
+
+/* The summary says series= whenever measured passes ran, drift_s from 6
+ * of them, bimodal_sep_x100 from 8; nothing without passes (skip). */
+TEST(series_in_the_summary)
+{
+	static struct bench_outcome o;
+	static const u64 x[9] = { 9, 21, 11, 19, 9, 21, 11, 19, 15 };
+	struct hz_config c;
+	struct bench_desc d;
+	struct rec_writer w;
+
+	config_defaults(&c);
+	memset(&d, 0, sizeof(d));
+	memset(&o, 0, sizeof(o));
+	d.c = &c;
+	d.size = 3000;
+	rec_writer_init(&w, sink, NULL);
+	bench_rec_summary(&w, &d, &o, "skip", "no", 1000000);
+	EXPECT(!strstr(summary, "series"), "%s", summary);
+	for (u32 i = 0; i < 9; i++) {
+		o.clear_total[i] = 1000;
+		o.gibps[i] = x[i];
+	}
+	o.nruns = 5;
+	bench_rec_summary(&w, &d, &o, "ok", NULL, 1000000);
+	EXPECT(strstr(summary, " series=untested ") &&
+	       !strstr(summary, "drift_s") && !strstr(summary, "bimodal_sep"),
+	       "%s", summary);
+	o.nruns = 6;
+	bench_rec_summary(&w, &d, &o, "ok", NULL, 1000000);
+	EXPECT(strstr(summary, " series=ok drift_s=3 ") &&
+	       !strstr(summary, "bimodal_sep"), "%s", summary);
+	o.nruns = 8;
+	bench_rec_summary(&w, &d, &o, "ok", NULL, 1000000);
+	EXPECT(strstr(summary, " series=bimodal drift_s=4 bimodal_sep_x100=866 "),
+	       "%s", summary);
+	/* two groups without spread: unbounded */
+	for (u32 i = 0; i < 8; i++)
+		o.gibps[i] = i % 2 ? 20 : 10;
+	bench_rec_summary(&w, &d, &o, "ok", NULL, 1000000);
+	EXPECT(strstr(summary, " series=bimodal drift_s=4 bimodal_sep_x100=inf "),
+	       "%s", summary);
 }
