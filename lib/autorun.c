@@ -57,22 +57,6 @@ u64 auto_t975_x100000(u64 df)
 	return (CF_Z + CF_A / (4 * df) + CF_B / (96 * df * df) + 5000) / 10000;
 }
 
-/* n / d by shift and subtract: the kernel does not link libgcc's
- * __udivti3.  d < 2¹²⁷. */
-static u128 div128(u128 n, u128 d)
-{
-	u128 q = 0, rem = 0;
-
-	for (int i = 127; i >= 0; i--) {
-		rem = (rem << 1) | ((n >> i) & 1);
-		if (rem >= d) {
-			rem -= d;
-			q |= (u128)1 << i;
-		}
-	}
-	return q;
-}
-
 /* Σx and D = nΣx² − (Σx)² of @x shifted below 2³²; false without an
  * interval. */
 static bool sums(const u64 *x, u32 n, u128 *s, u128 *d)
@@ -107,7 +91,7 @@ bool auto_ci_pct_x100(const u64 *x, u32 n, u64 *out)
 	t = auto_t975_x100000(n - 1);
 	/* (ci x 100)² = T²·D / (100·(n−1)·S²); twice it, floored, then
 	 * halved up: rounded to the nearest */
-	v = div128(t * t * d * 4, (u128)100 * (n - 1) * s * s);
+	v = div_u128_u128(t * t * d * 4, (u128)100 * (n - 1) * s * s);
 	*out = (u64)((isqrt_u128(v) + 1) / 2);
 	return true;
 }

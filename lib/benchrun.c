@@ -76,11 +76,13 @@ static void one_pass(const struct bench_job *j, u32 run, enum pass_kind k,
 	if (p.has_wall)
 		perfbench_add(&o->perfbench, j->d->size, p.wall_ns);
 	if (k == PASS_MEASURE) {
+		u32 n = o->nruns;
+
 		write_samples(j, &p);
 		bench_keep_run(o, &p, j->scratch);
-		o->gibps[o->nruns - 1] = bench_run_gibps_micro(o, o->nruns - 1,
-							       j->d->size,
-							       j->tsc_hz);
+		if (o->nruns > n)
+			o->gibps[n] = bench_run_gibps_micro(o, n, j->d->size,
+							    j->tsc_hz);
 	}
 	j->ops->reset(j->ctx);
 }

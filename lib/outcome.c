@@ -11,6 +11,7 @@
 #include "lib/calib.h"
 #include "lib/format.h"
 #include "lib/outcome.h"
+#include "lib/series.h"
 #include "lib/stats.h"
 #include "lib/string.h"
 
@@ -218,6 +219,25 @@ static void probe_summary(struct rec *r, const struct bench_outcome *o, u64 hz)
 	rec_u64(r, "probe_lost", o->probe_lost);
 }
 
+/* The series flags of the measured passes (docs/statistics.md, "Series a
+ * mean hides"), each test's figure where it ran. */
+_Static_assert(BENCH_MAX_RUNS <= SERIES_MAX_N, "every series checked");
+
+static void series_rec(struct rec *r, const struct bench_outcome *o,
+		       u64 *scratch)
+{
+	struct series_check c;
+
+	series_check(o->gibps, o->nruns, scratch, &c);
+	rec_str(r, "series", series_word(&c));
+	if (c.drift_tested)
+		rec_s64(r, "drift_s", c.drift_s);
+	if (c.bimodal_tested && c.sep_inf)
+		rec_str(r, "bimodal_sep_x100", "inf");
+	else if (c.bimodal_tested)
+		rec_u64(r, "bimodal_sep_x100", c.sep_x100);
+}
+
 void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
 		       const struct bench_outcome *o, const char *status,
 		       const char *reason, u64 hz)
@@ -245,6 +265,8 @@ void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
 		rec_str(&r, "stopped_by", auto_stop_names[o->auto_stop]);
 	if (d->c->runs_auto && o->has_ci)
 		rec_u64(&r, "ci_pct_x100", o->ci_pct_x100);
+	if (o->nruns)
+		series_rec(&r, o, g);	/* g: sorted above, free */
 	if (o->nruns) {
 		rec_u64(&r, "net_of_ticks", o->net_of);
 		rec_u64(&r, "fault_net_of_ticks", o->fault_net_of);

@@ -27,9 +27,10 @@ struct bench_outcome {
 	u64 fault_net_of;	/* ... and off each fault sample's: the timer
 				 * pairs inside a fault window (outer + inner) */
 	struct perfbench perfbench;	/* every timed pass's wall time */
-	/* runs=auto: each measured pass's GiB/s x 10⁶, what stopped the
-	 * passes (enum auto_stop; AUTO_GO: a failure did), and the 95%
-	 * interval's half-width reached, % of the mean x 100 */
+	/* each measured pass's GiB/s x 10⁶ (the series flags; runs=auto's
+	 * rule); runs=auto: what stopped the passes (enum auto_stop;
+	 * AUTO_GO: a failure did), and the 95% interval's half-width
+	 * reached, % of the mean x 100 */
 	u64 gibps[BENCH_MAX_RUNS];
 	u32 auto_stop;
 	bool has_ci;

@@ -74,6 +74,22 @@ unsigned __int128 isqrt_u128(unsigned __int128 x)
 	return r;
 }
 
+/* n / d by shift and subtract: the kernel does not link libgcc's
+ * __udivti3.  d < 2¹²⁷. */
+unsigned __int128 div_u128_u128(unsigned __int128 n, unsigned __int128 d)
+{
+	unsigned __int128 q = 0, rem = 0;
+
+	for (int i = 127; i >= 0; i--) {
+		rem = (rem << 1) | ((n >> i) & 1);
+		if (rem >= d) {
+			rem -= d;
+			q |= (unsigned __int128)1 << i;
+		}
+	}
+	return q;
+}
+
 u64 isqrt_u64(u64 x)
 {
 	return (u64)isqrt_u128(x);

@@ -19,6 +19,8 @@ void stats_of(u64 *v, u64 n, struct stats *s);
 /* Integer square roots, rounded down. */
 u64 isqrt_u64(u64 x);
 unsigned __int128 isqrt_u128(unsigned __int128 x);
+/* @n / @d, rounded down, without libgcc's __udivti3; @d in 1..2¹²⁷. */
+unsigned __int128 div_u128_u128(unsigned __int128 n, unsigned __int128 d);
 /* Nearest-rank percentile of sorted @v, @pct in 0..100; per mille. */
 u64 percentile_sorted(const u64 *v, u64 n, u32 pct);
 u64 permille_sorted(const u64 *v, u64 n, u32 pm);

@@ -106,6 +106,9 @@ def auto_stopped(recs: list[records.Record], max_runs: int) -> str | None:
         bad = [r.f.get("run") for r in runs if r.f.get("verify") != "ok"]
         if bad:
             return f"{name}: runs {bad} not verified"
+        # the series flags (lib/series.c): Mann-Kendall's S from 6 passes
+        if "series" not in s.f or ("drift_s" in s.f) != (n >= 6):
+            return f"{name}: series={s.f.get('series')} drift_s={s.f.get('drift_s')}"
     return None
 
 
@@ -181,6 +184,9 @@ def runs_auto(max_runs: int) -> Check:
         r = run_report(res)
         if r.returncode != 0 or "runs=auto precision=5%: stopped by" not in r.stdout:
             return f"report rc={r.returncode}: {(r.stderr or r.stdout)[-300:]}"
+        # the kernel's series check is the host's on the same passes
+        if "the record's series check said" in r.stdout:
+            return r.stdout[r.stdout.index("the record's series check said"):][:300]
         return None
     return run
 

@@ -211,6 +211,34 @@ class SeriesTest(unittest.TestCase):
         var = (n * (n - 1) * (2 * n + 5) - sum(t * (t - 1) * (2 * t + 5) for t in ties)) / 18
         self.assertAlmostEqual(p, 2 * stats.norm.sf((s - 1) / math.sqrt(var)), places=12)
 
+    def test_c_table_is_series_pys(self) -> None:
+        # lib/series.c's critical |S| table, as series.py generates it
+        # (c_table(): regenerate it there when the rule changes).
+        text = (ROOT / "lib" / "series.c").read_text()
+        body = text.split("static const u16 mk_critical[] = {\n", 1)[1].split("};", 1)[0]
+        self.assertEqual(body, series.c_table())
+        self.assertEqual(series.exact_critical(6), 15)     # p = 2/720
+        # Each entry is the least |S| of p < 0.01: the one below is not.
+        for n in (6, 10, 33, series.EXACT_MAX):
+            crit = series.exact_critical(n)
+            hits, total = series.exact_tail(n, crit)
+            self.assertLess(hits / total, 0.01)
+            hits, total = series.exact_tail(n, crit - 2)
+            self.assertGreaterEqual(hits / total, 0.01)
+        self.assertIn("EXACT_MAX 60", (ROOT / "lib" / "series.h").read_text())
+        self.assertEqual(series.EXACT_MAX, 60)
+
+    def test_normal_beyond_the_table_is_conservative(self) -> None:
+        # Past EXACT_MAX, the normal rule's critical |S| has a real
+        # (exact) level at most 0.01, and above 0.009 (docs/statistics.md).
+        for n in range(series.EXACT_MAX + 1, 81):
+            m, var18 = n * (n - 1) // 2, series.tie_var18(n, [])
+            crit = next(s for s in range(m % 2, m + 1, 2) if series.normal_flagged(s, var18))
+            hits, total = series.exact_tail(n, crit)
+            self.assertTrue(0.009 < hits / total < 0.01, (n, hits / total))
+        x = [float(i) for i in range(70)]
+        self.assertEqual(series.mk_p(x)[2], "normal")
+
     def test_flags(self) -> None:
         rng = random.Random(2)
         falling = [10 * (1 - 0.01 * i) + rng.gauss(0, 0.02) for i in range(12)]

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 import statistics
-from typing import Callable
+from typing import Callable, TypeVar
 from dataclasses import dataclass, field
 
 from . import counters, cpulist, dims
 from .records import Boot, Record
+
+T = TypeVar("T")
 
 GIB = float(1 << 30)    # perf bench prints GB/sec as 2^30 bytes per second
 
@@ -264,6 +266,22 @@ def run_gbps_of(boot: Boot, c: Config, kind: str | None = None) -> list[tuple[Re
     return out
 
 
+def run_gibps_micro_of(boot: Boot, c: Config) -> list[tuple[Record, int]]:
+    """Each measured run's GiB/s x 10^6 as the writer computes it for its
+    series flags (lib/outcome.c bench_run_gibps_micro, rounded down twice
+    over the same net ticks), so the host checks the very integers the
+    record's `series`, `drift_s` and `bimodal_sep_x100` came from."""
+    hz, size = tsc_hz(boot), c.rec.int("size", 0)
+    kind = rate_kind(c)
+    out = []
+    for r in c.measured:
+        if f"{kind}_ticks" not in r.f:
+            continue
+        t = run_ticks(boot, c, r, kind)
+        out.append((r, size * hz // t * 10**6 // GIB if t else 0))
+    return out
+
+
 # Interleaved passes (docs/statistics.md, issue 24): a measured run's
 # round and its place in the round's order; the configuration's
 # interleave and round_group.  A log without them is unpaired.
@@ -279,7 +297,7 @@ def round_key(boot: Boot, c: Config, r: Record) -> tuple[int, str, int] | None:
     return (id(boot), g, r.int("round"))
 
 
-def in_time_order(runs: list[tuple[Record, float]]) -> list[float]:
+def in_time_order(runs: list[tuple[Record, T]]) -> list[T]:
     """Per-run figures in the order the passes ran: by round where the
     runs carry one, else by run number."""
     return [v for _, v in sorted(runs, key=lambda rv: (rv[0].int("round", -1),

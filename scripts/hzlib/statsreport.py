@@ -64,11 +64,36 @@ def notes(boot: Boot, c: results.Config) -> list[str]:
     if flags.flags:
         out.append("series: " + "; ".join(s for s in flags.said
                                          if s.split(":")[0] in flags.flags))
-    # What the writer's own check said (runs=auto's summary), where it
-    # differs from the host's.
-    said = c.summary.f.get("series", "") if c.summary else ""
-    if said and sorted(said.split(",")) != sorted(flags.flags or ["ok"]) \
-            and said != "untested":
-        out.append(f"the record's series check said {said}; the host's "
-                   f"{','.join(flags.flags) or 'ok'}")
+    line = series_differs(boot, c)
+    if line:
+        out.append(line)
     return out
+
+
+def series_figures(word: str, s: str | None, sep: str | None) -> str:
+    """A series verdict with the figures behind it: 'drift (S=-40,
+    sep x100=312)'."""
+    figs = ([f"S={s}"] if s is not None else []) + \
+        ([f"sep x100={sep}"] if sep is not None else [])
+    return word + (f" ({', '.join(figs)})" if figs else "")
+
+
+def series_differs(boot: Boot, c: results.Config) -> str | None:
+    """The writer's own series check (the summary's `series`, `drift_s`,
+    `bimodal_sep_x100`: lib/series.c) against series.py's on the very
+    per-pass integers it took (results.run_gibps_micro_of): a line where
+    any of them differs, None where they agree or the record has none."""
+    f = c.summary.f if c.summary else {}
+    said = f.get("series", "")
+    if not said:
+        return None
+    x = results.in_time_order(results.run_gibps_micro_of(boot, c))
+    mine = series.check(x)
+    sep = None if mine.sep is None else (
+        "inf" if math.isinf(mine.sep) else str(int(series.sep_x100(mine.sep))))
+    host = (mine.word, None if mine.s is None else str(mine.s), sep)
+    rec = (said, f.get("drift_s"), f.get("bimodal_sep_x100"))
+    if rec == host:
+        return None
+    return (f"the record's series check said {series_figures(*rec)}; the host's, "
+            f"on the same passes, {series_figures(*host)}")
