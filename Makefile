@@ -192,7 +192,7 @@ run: setup
 # group, and the plain loops after each of that group's measured rounds
 # (--round-hook), so that split pairs both by round.  It reports only.
 BENCH_MB := 256
-BENCH_ARGS := bench=split folio=2M size=$(BENCH_MB)M runs=10 warmups=1 probe=latency
+BENCH_ARGS := bench=split folio=2M size=$(BENCH_MB)M runs=16 warmups=1 probe=latency
 bench: setup
 	$(MAKE) --no-print-directory $(BUILD)/hugezero-linux $(BUILD)/hugezero-plain
 	rm -f $(BUILD)/plain.log
