@@ -9,6 +9,7 @@
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "arch/x86_64/clear.h"
 #include "arch/x86_64/cpuid.h"
@@ -124,10 +125,10 @@ static const struct bench_ops bare_ops = {
 	.reset = op_reset,
 };
 
-static u32 run_config(struct bare_cfg *b)
+static void bare_job(struct bare_cfg *b, struct bench_job *j)
 {
 	/* The touch plan is built in scratch: keep_run sorts in s->fault. */
-	struct bench_job j = {
+	*j = (struct bench_job){
 		.w = &records,
 		.d = &b->d,
 		.ops = &bare_ops,
@@ -137,9 +138,21 @@ static u32 run_config(struct bare_cfg *b)
 		.fault_net_of = tsc_overhead,
 		.scratch = b->s->fault,
 	};
+}
+
+/* Why this CPU cannot run @b's primitive, into @why; false if it can. */
+static bool bare_skip(const struct bare_cfg *b, char *why, size_t n)
+{
+	return !prim_supported(b->d.at.v[AXIS_PRIM], why, n);
+}
+
+static u32 run_config(struct bare_cfg *b)
+{
+	struct bench_job j;
 	char why[160];
 
-	if (prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why)))
+	bare_job(b, &j);
+	if (!bare_skip(b, why, sizeof(why)))
 		why[0] = '\0';
 	return companion_run_config(&j, why);
 }
@@ -167,7 +180,9 @@ struct bare_folio {
 	const struct hz_config *c;
 	u32 f;
 	bool hugetlb;		/* the pool holds every process's region */
+	bool rounds;		/* interleave=on, this process alone */
 	u32 *id;
+	const struct bare_lead *lead;	/* bench=split: the fault first */
 };
 
 static void bare_desc(struct bare_cfg *b, const struct hz_config *c, u32 f)
@@ -181,6 +196,108 @@ static void bare_desc(struct bare_cfg *b, const struct hz_config *c, u32 f)
 	b->d.size = (u64)b->count * b->bytes;
 	b->d.folios = b->count;
 	b->d.llc = cpu_info.l3;
+}
+
+/*
+ * The split's round group pairs the fault with Linux's own clearing: its
+ * members are Linux's clear_page() primitive (and its tree twin) in every
+ * order first, then every primitive's contiguous-page (the plain loops'
+ * one call per folio, and the fastest here), then the rest; the fault
+ * and the first ROUND_GROUP_MAX - 1 of them are one group.
+ */
+static u32 lead_rank(const struct bare_cfg *b)
+{
+	char why[160];
+	enum prim_id lp = prim_linux(why, sizeof(why));
+	u32 prim = b->d.at.v[AXIS_PRIM];
+
+	if (prim == lp || prim == prim_tree_twin(lp))
+		return 0;
+	return b->d.at.v[AXIS_ORDER] == ORDER_CONTIGUOUS ? 1 : 2;
+}
+
+/* Stable, so each rank keeps the matrix's order; renumbered from the
+ * first, so the records' numbers follow the order they run in. */
+static void lead_order(struct bare_cfg *b, u32 n)
+{
+	u32 first = n ? b[0].d.id : 0;
+
+	for (u32 i = 1; i < n; i++)
+		for (u32 k = i; k > 0 && lead_rank(&b[k]) < lead_rank(&b[k - 1]);
+		     k--) {
+			struct bare_cfg t = b[k];
+
+			b[k] = b[k - 1];
+			b[k - 1] = t;
+		}
+	for (u32 i = 0; i < n; i++)
+		b[i].d.id = first + i;
+}
+
+/* Every configuration of @b, as round groups of ROUND_GROUP_MAX in a
+ * row (the first led by the fault, when one is given). */
+static u32 run_groups(struct bare_cfg *b, u32 n, const struct bench_job *lead,
+		      const char *lead_skip)
+{
+	struct bench_job job[ROUND_GROUP_MAX];
+	const char *skip[ROUND_GROUP_MAX];
+	char why[ROUND_GROUP_MAX][160];
+	u32 failed = 0, k = 0;
+
+	if (lead)
+		lead_order(b, n);
+	while (k < n || lead) {
+		u32 m = 0;
+		bool hook = lead != NULL;
+
+		if (lead) {
+			job[m] = *lead;
+			skip[m++] = lead_skip;
+			lead = NULL;
+		}
+		for (; m < ROUND_GROUP_MAX && k < n; m++, k++) {
+			bare_job(&b[k], &job[m]);
+			skip[m] = bare_skip(&b[k], why[m], sizeof(why[m])) ?
+				  why[m] : NULL;
+		}
+		failed += companion_run_rounds(job, skip, m, hook);
+	}
+	return failed;
+}
+
+/* interleave=on: the matrix first, each configuration its own desc over
+ * the one region and its samples (a pass fills and verifies it whole, and
+ * its samples are in its records before the next pass), then the groups. */
+static u32 run_interleaved(const struct bare_folio *bf, struct bare_cfg *proto,
+			   const struct bench_job *lead, const char *lead_skip)
+{
+	struct matrix_iter it = { { { 0 } }, false };
+	struct bare_cfg *b = NULL;
+	u32 n = 0, cap = 0, failed;
+
+	for (;;) {
+		if (n == cap) {
+			struct bare_cfg *nb = realloc(b, (cap + 64) * sizeof(*b));
+
+			if (!nb) {
+				fprintf(stderr, "hugezero-linux: bare %s: no memory "
+					"for the matrix\n", folio_names[bf->f]);
+				free(b);
+				return 1;
+			}
+			b = nb;
+			cap += 64;
+		}
+		b[n] = *proto;
+		if (!bench_matrix_next(bf->c, bf->f, "bare.", &it, &b[n].d, bf->id))
+			break;
+		/* User space under Linux: the host's model, which the host
+		 * record names, not one of ours. */
+		b[n++].d.preempt = NULL;
+	}
+	failed = run_groups(b, n, lead, lead_skip);
+	free(b);
+	return failed;
 }
 
 /* Every configuration of one folio size, over one region. */
@@ -209,11 +326,22 @@ static u32 run_folio(const struct bare_folio *bf)
 		fprintf(stderr, "hugezero-linux: bare %s: only %u%% of the "
 			"region is in huge pages (%s backing)\n",
 			folio_names[f], region_huge_pct(&r), r.backing);
-	while (bench_matrix_next(c, f, "bare.", &it, &b.d, bf->id)) {
-		/* User space under Linux: the host's model, which the
-		 * host record names, not one of ours. */
-		b.d.preempt = NULL;
-		failed += run_config(&b);
+	if (bf->rounds) {
+		struct bench_job lj;
+		const char *lskip = NULL;
+		bool led = bf->lead && bf->lead->start(bf->lead->ctx, r.backing,
+						       &lj, &lskip);
+
+		failed += run_interleaved(bf, &b, led ? &lj : NULL, lskip);
+		if (led)
+			bf->lead->done(bf->lead->ctx);
+	} else {
+		while (bench_matrix_next(c, f, "bare.", &it, &b.d, bf->id)) {
+			/* User space under Linux: the host's model, which
+			 * the host record names, not one of ours. */
+			b.d.preempt = NULL;
+			failed += run_config(&b);
+		}
 	}
 	samples_free(&s);
 	region_unmap(&r);
@@ -242,19 +370,25 @@ static u32 skip_folio(const struct bare_folio *bf, const struct group_cpus *g)
 	return 0;
 }
 
+/* The pool holds @procs regions of @b's size now. */
+static bool pool_holds(const struct bare_cfg *b, u32 procs)
+{
+	return host_free_hugetlb_2m() * SZ_2M >= b->d.size * procs;
+}
+
 u32 run_bare(const struct hz_config *c, u32 *id, const struct group_cpus *g)
 {
 	u32 failed = 0;
 
 	for (u32 f = 0; f < FOLIO_COUNT; f++) {
-		struct bare_folio bf = { c, f, false, id };
+		struct bare_folio bf = { c, f, false, c->interleave && !g, id,
+					 NULL };
 		struct bare_cfg b;
 
 		if (!(c->folios >> f & 1))
 			continue;
 		bare_desc(&b, c, f);
-		bf.hugetlb = host_free_hugetlb_2m() * SZ_2M >=
-			     b.d.size * (g ? g->n : 1);
+		bf.hugetlb = pool_holds(&b, g ? g->n : 1);
 		if (!g)
 			failed += run_folio(&bf);
 		else if (g->numa_skip[0])
@@ -263,4 +397,23 @@ u32 run_bare(const struct hz_config *c, u32 *id, const struct group_cpus *g)
 			failed += group_run(g, id, group_body_bare, &bf);
 	}
 	return failed;
+}
+
+u32 run_bare_led(const struct hz_config *c, u32 f, u32 *id, bool hugetlb,
+		 const struct bare_lead *lead)
+{
+	struct bare_folio bf = { c, f, hugetlb, c->interleave, id, lead };
+	struct bare_cfg b;
+
+	bare_desc(&b, c, f);
+	bf.hugetlb = hugetlb && pool_holds(&b, 1);
+	return run_folio(&bf);
+}
+
+u64 bare_bytes(const struct hz_config *c, u32 f)
+{
+	struct bare_cfg b;
+
+	bare_desc(&b, c, f);
+	return b.d.size;
 }

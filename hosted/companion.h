@@ -84,6 +84,19 @@ struct bench_job;
 u32 companion_run_config(struct bench_job *j, const char *why);
 
 /*
+ * rounds.c: @n (up to ROUND_GROUP_MAX) configurations of this process as
+ * one round group (interleave=on, lib/benchrun.h), each job with its own
+ * desc and ctx; @skip[i] a reason or NULL.  Each gets an outcome of its
+ * own; the ok/FAIL/skip lines follow the group.  @hook: a group whose
+ * rounds the --round-hook command follows (round_hook_set()).  Returns
+ * the number of members that failed.  Not in a cpus= group's processes:
+ * they run blocked (docs/companion.md, "Round groups").
+ */
+u32 companion_run_rounds(struct bench_job *job, const char *const *skip, u32 n,
+			 bool hook);
+void round_hook_set(const char *cmd);
+
+/*
  * bare.c and linux_fault.c: each returns the number of failed
  * configurations.  @g: cpus= was given, one process per CPU of @g (NULL:
  * this process alone, pinned by cpu=).
@@ -92,6 +105,43 @@ struct group_cpus;
 u32 run_bare(const struct hz_config *c, u32 *id, const struct group_cpus *g);
 u32 run_linux_fault(const struct hz_config *c, u32 *id,
 		    const struct group_cpus *g);
+
+/*
+ * bench=split in this process (split.c): the fault that leads folio
+ * size's bare round group.  start, given the bare region's backing:
+ * the fault's job and skip reason (NULL: it runs) into @j and @skip, or
+ * false when no fault of that backing is to run; done after the groups,
+ * when start said true.
+ */
+struct bare_lead {
+	bool (*start)(void *ctx, const char *backing, struct bench_job *j,
+		      const char **skip);
+	void (*done)(void *ctx);
+	void *ctx;
+};
+
+/* bare.c: folio size @f's matrix over one region, hugetlb when @hugetlb
+ * and the pool holds it; round groups with interleave=on, the first led
+ * by @lead's fault.  bare_bytes: that region's size. */
+u32 run_bare_led(const struct hz_config *c, u32 f, u32 *id, bool hugetlb,
+		 const struct bare_lead *lead);
+u64 bare_bytes(const struct hz_config *c, u32 f);
+
+/* linux_fault.c: mode @m's configurations of folio size @f over the
+ * backings of @backings (a bitmask of enum backing), in this process. */
+u32 run_linux_fault_of(const struct hz_config *c, u32 *id, u32 m, u32 f,
+		       u64 backings);
+/* The configuration of @f, @b and mode none as a job, its skip reason
+ * into @why ("" when it runs); NULL when not selected, not applicable or
+ * no memory (said).  lf_lead_free() after its group. */
+struct lf_cfg;
+struct lf_cfg *lf_lead_new(const struct hz_config *c, u32 f, enum backing b,
+			   u32 *id, struct bench_job *j, char *why, size_t n);
+void lf_lead_free(struct lf_cfg *l);
+/* Folios a configuration of @f over @b has (size= clamped as it runs). */
+u32 lf_count(const struct hz_config *c, u32 f, enum backing b);
+/* split.c: bench=split without cpus= */
+u32 run_split(const struct hz_config *c, u32 *id);
 /* scale.c: cpus= given: every scale= step over the @usable CPUs. */
 u32 run_scaled(const struct hz_config *c, const struct cpu_set *usable,
 	       u32 *id);

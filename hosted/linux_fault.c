@@ -17,6 +17,7 @@
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "arch/x86_64/cpuid.h"
@@ -236,10 +237,9 @@ static void skip_reason(struct lf_cfg *l, u32 procs, char *why, size_t n)
 		hugetlb_ensure(l->bytes, (u64)l->count * procs, why, n);
 }
 
-/* One configuration in this process, skipped when @why is not "". */
-static u32 run_config(struct lf_cfg *l, const char *why)
+static void lf_job(struct lf_cfg *l, struct samples *s, struct bench_job *j)
 {
-	struct bench_job j = {
+	*j = (struct bench_job){
 		.w = &records,
 		.d = &l->d,
 		.ops = &lf_ops,
@@ -247,7 +247,20 @@ static u32 run_config(struct lf_cfg *l, const char *why)
 		.tsc_hz = tsc_hz,
 		.net_of = tsc_overhead,
 		.fault_net_of = tsc_overhead,
+		.scratch = s->scratch,
 	};
+	l->s = s;
+	l->huge_pct = 100;
+}
+
+/*
+ * One configuration in this process, skipped when @why is not "".  With
+ * @rounds (interleave=on, not a cpus= group) it is a round group of its
+ * own: no other configuration shares its memory kind and pool here.
+ */
+static u32 run_config(struct lf_cfg *l, const char *why, bool rounds)
+{
+	struct bench_job j;
 	struct samples s;
 	u32 failed;
 
@@ -256,17 +269,21 @@ static u32 run_config(struct lf_cfg *l, const char *why)
 		samples_free(&s);
 		return 1;
 	}
-	l->s = &s;
-	j.scratch = s.scratch;
-	l->huge_pct = 100;
-	failed = companion_run_config(&j, why);
+	lf_job(l, &s, &j);
+	if (rounds) {
+		const char *skip = why[0] ? why : NULL;
+
+		failed = companion_run_rounds(&j, &skip, 1, false);
+	} else {
+		failed = companion_run_config(&j, why);
+	}
 	samples_free(&s);
 	return failed;
 }
 
 static void group_body_lf(void *ctx)
 {
-	run_config(ctx, "");
+	run_config(ctx, "", false);
 }
 
 static u32 run_where(struct lf_cfg *l, u32 *id, const struct group_cpus *g)
@@ -276,7 +293,7 @@ static u32 run_where(struct lf_cfg *l, u32 *id, const struct group_cpus *g)
 	skip_reason(l, g ? g->n : 1, why, sizeof(why));
 	if (!g) {
 		l->d.id = ++*id;
-		return run_config(l, why);
+		return run_config(l, why, l->d.c->interleave);
 	}
 	if (!why[0] && g->numa_skip[0])
 		ksnprintf(why, sizeof(why), "%s", g->numa_skip);
@@ -287,7 +304,7 @@ static u32 run_where(struct lf_cfg *l, u32 *id, const struct group_cpus *g)
 
 /* Folios per process: @procs of them share MemAvailable. */
 static u32 fit_count(const struct hz_config *c, u32 f, enum backing b,
-		     u32 procs)
+		     u32 procs, bool say)
 {
 	u64 bytes = folio_bytes[f];
 	u32 count = (u32)MIN(c->size / bytes, (u64)(1u << 20));
@@ -296,12 +313,117 @@ static u32 fit_count(const struct hz_config *c, u32 f, enum backing b,
 	if (b != BACKING_HUGETLB && host.mem_available &&
 	    (u64)count * bytes > room) {
 		count = (u32)(room / bytes);
-		fprintf(stderr, "hugezero-linux: size clamped to %llu MiB: half "
-			"of MemAvailable%s\n",
-			(unsigned long long)((u64)count * bytes >> 20),
-			procs > 1 ? ", shared by the processes" : "");
+		if (say)
+			fprintf(stderr, "hugezero-linux: size clamped to %llu "
+				"MiB: half of MemAvailable%s\n",
+				(unsigned long long)((u64)count * bytes >> 20),
+				procs > 1 ? ", shared by the processes" : "");
 	}
 	return count;
+}
+
+u32 lf_count(const struct hz_config *c, u32 f, enum backing b)
+{
+	return fit_count(c, f, b, 1, false);
+}
+
+static bool selected(const struct hz_config *c, u32 f, enum backing b)
+{
+	return c->folios >> f & 1 && c->backings >> b & 1 && applies(f, b);
+}
+
+/* @l as the configuration of @f, @b and mode @m; false (said) when it has
+ * no memory. */
+static bool lf_init(struct lf_cfg *l, const struct hz_config *c, u32 f,
+		    enum backing b, u32 m, u32 procs)
+{
+	memset(l, 0, sizeof(*l));
+	l->backing = b;
+	l->bytes = folio_bytes[f];
+	l->count = fit_count(c, f, b, procs, true);
+	l->d.c = c;
+	l->d.bench = "linux-fault";
+	l->d.folio = folio_names[f];
+	l->d.clear = "linux";
+	l->d.order = "linux";
+	l->d.backing = backing_names[b];
+	l->d.size = (u64)l->count * l->bytes;
+	l->d.folios = l->count;
+	l->d.llc = cpu_info.l3;
+	l->d.linux_folios = true;
+	l->d.probe_policy = probe_policy(c);
+	l->prezero = m;
+	l->d.prezero = c->prezeros ? prezero_names[m] : NULL;
+	ksnprintf(l->d.name, sizeof(l->d.name), "%s%slinux.%s.%s",
+		  c->prezeros ? prezero_names[m] : "",
+		  c->prezeros ? "." : "", folio_names[f], backing_names[b]);
+	if (l->count)
+		return true;
+	fprintf(stderr, "hugezero-linux: %s: no memory\n", l->d.name);
+	return false;
+}
+
+/* Mode @m's configurations of folio size @f over @backings. */
+static u32 run_folio(const struct hz_config *c, u32 *id,
+		     const struct group_cpus *g, u32 m, u32 f, u64 backings)
+{
+	u32 failed = 0;
+
+	for (u32 b = 0; b < BACKING_COUNT; b++) {
+		struct lf_cfg l;
+
+		if (!selected(c, f, b) || !(backings >> b & 1))
+			continue;
+		if (!lf_init(&l, c, f, b, m, g ? g->n : 1)) {
+			failed++;
+			continue;
+		}
+		failed += run_where(&l, id, g);
+	}
+	return failed;
+}
+
+u32 run_linux_fault_of(const struct hz_config *c, u32 *id, u32 m, u32 f,
+		       u64 backings)
+{
+	return run_folio(c, id, NULL, m, f, backings);
+}
+
+struct lf_lead {
+	struct lf_cfg l;
+	struct samples s;
+};
+
+struct lf_cfg *lf_lead_new(const struct hz_config *c, u32 f, enum backing b,
+			   u32 *id, struct bench_job *j, char *why, size_t n)
+{
+	struct lf_lead *x;
+
+	if (!selected(c, f, b))
+		return NULL;
+	x = calloc(1, sizeof(*x));
+	if (!x || !lf_init(&x->l, c, f, b, PREZERO_NONE, 1) ||
+	    !samples_alloc(&x->s, x->l.count)) {
+		if (x)
+			samples_free(&x->s);
+		fprintf(stderr, "hugezero-linux: %s.%s: no memory to lead its "
+			"round group\n", folio_names[f], backing_names[b]);
+		free(x);
+		return NULL;
+	}
+	skip_reason(&x->l, 1, why, n);
+	x->l.d.id = ++*id;
+	lf_job(&x->l, &x->s, j);
+	return &x->l;
+}
+
+void lf_lead_free(struct lf_cfg *l)
+{
+	/* l is the first member of its struct lf_lead */
+	struct lf_lead *x = (struct lf_lead *)l;
+
+	samples_free(&x->s);
+	free(x);
 }
 
 /* Every folio size and backing of one pre-zeroing mode. */
@@ -311,44 +433,9 @@ static u32 run_mode(const struct hz_config *c, u32 *id,
 	u32 failed = 0;
 
 	for (u32 f = 0; f < FOLIO_COUNT; f++)
-		for (u32 b = 0; b < BACKING_COUNT; b++) {
-			struct lf_cfg l;
-
-			if (!(c->folios >> f & 1) || !(c->backings >> b & 1) ||
-			    !applies(f, b))
-				continue;
-			memset(&l, 0, sizeof(l));
-			l.backing = b;
-			l.bytes = folio_bytes[f];
-			l.count = fit_count(c, f, b, g ? g->n : 1);
-			l.d.c = c;
-			l.d.bench = "linux-fault";
-			l.d.folio = folio_names[f];
-			l.d.clear = "linux";
-			l.d.order = "linux";
-			l.d.backing = backing_names[b];
-			l.d.size = (u64)l.count * l.bytes;
-			l.d.folios = l.count;
-			l.d.llc = cpu_info.l3;
-			l.d.linux_folios = true;
-			l.d.probe_policy = probe_policy(c);
-			l.prezero = m;
-			l.d.prezero = c->prezeros ? prezero_names[m] : NULL;
-			ksnprintf(l.d.name, sizeof(l.d.name), "%s%slinux.%s.%s",
-				  c->prezeros ? prezero_names[m] : "",
-				  c->prezeros ? "." : "", folio_names[f],
-				  backing_names[b]);
-			if (!l.count) {
-				fprintf(stderr, "hugezero-linux: %s: no memory\n",
-					l.d.name);
-				failed++;
-				continue;
-			}
-			failed += run_where(&l, id, g);
-		}
+		failed += run_folio(c, id, g, m, f, ~0ULL);
 	return failed;
 }
-
 u32 run_linux_fault(const struct hz_config *c, u32 *id,
 		    const struct group_cpus *g)
 {

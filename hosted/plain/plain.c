@@ -7,6 +7,12 @@
  * figures beside the companion's: they should agree within 10%, or the
  * harness adds something it should not.
  *
+ * Run by the companion's --round-hook after each measured round of its
+ * split round group (HZ_ROUND_GROUP and HZ_ROUND set), it does one pass
+ * of each loop and names the round in its line, so that each of its
+ * figures pairs with the companion's of the same round: run back to
+ * back on the same CPU, the machine's drift is in both.
+ *
  * As root it reserves the hugetlb pages it needs and gives them back.
  */
 #define _GNU_SOURCE
@@ -97,13 +103,16 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Median GiB/s of 5 passes of @fn over every 2M of the region, each
+/* Passes of each loop: 5 (their median), or 1 in a companion's round. */
+static int passes = 5;
+
+/* Median GiB/s of the passes of @fn over every 2M of the region, each
  * after the region was filled with a non-zero byte (as the companion does). */
 static double rate(void (*fn)(char *, size_t), char *p, size_t bytes)
 {
 	double r[5];
 
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < passes; k++) {
 		double t0;
 
 		memset(p, 0xa5, bytes);
@@ -113,15 +122,15 @@ static double rate(void (*fn)(char *, size_t), char *p, size_t bytes)
 			fn(p + off, 2 * MB);
 		r[k] = (double)bytes / (now() - t0) / (1 << 30);
 	}
-	qsort(r, 5, sizeof(r[0]), cmp);
-	return r[2];
+	qsort(r, passes, sizeof(r[0]), cmp);
+	return r[passes / 2];
 }
 
 static double touch_rate(size_t bytes)
 {
 	double r[5];
 
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < passes; k++) {
 		char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
 		double t0;
@@ -134,8 +143,8 @@ static double touch_rate(size_t bytes)
 		r[k] = (double)bytes / (now() - t0) / (1 << 30);
 		munmap(p, bytes);
 	}
-	qsort(r, 5, sizeof(r[0]), cmp);
-	return r[2];
+	qsort(r, passes, sizeof(r[0]), cmp);
+	return r[passes / 2];
 }
 
 int main(int argc, char **argv)
@@ -145,7 +154,12 @@ int main(int argc, char **argv)
 	const char *kind;
 	char *p;
 	int cpu = argc > 2 ? atoi(argv[2]) : -1;
+	const char *group = getenv("HZ_ROUND_GROUP");
+	const char *round = getenv("HZ_ROUND");
 	cpu_set_t s;
+
+	if (group && round)
+		passes = 1;
 
 	/* Pinned as the companion pins: to the highest CPU allowed. */
 	if (cpu < 0 && sched_getaffinity(0, sizeof(s), &s) == 0)
@@ -164,8 +178,10 @@ int main(int argc, char **argv)
 	if (!p)
 		return 1;
 	memset(p, 1, bytes);
-	printf("plain cpu=%d backing=%s size=%zu erms_2m_gibps=%.3f", cpu, kind, bytes,
-	       rate(stosb, p, bytes));
+	printf("plain cpu=%d backing=%s size=%zu", cpu, kind, bytes);
+	if (passes == 1)
+		printf(" round_group=%s round=%s", group, round);
+	printf(" erms_2m_gibps=%.3f", rate(stosb, p, bytes));
 	__cpuid(0x80000000, a, b, c, d);
 	if (a >= 0x80000008) {
 		__cpuid(0x80000008, a, b, c, d);

@@ -486,6 +486,83 @@ def write(boots: list[Boot], out: IO[str]) -> int:
 
 
 PLAIN = re.compile(r"^plain .*$", re.M)
+TOUCH = "touch_hugetlb_2m_gibps"
+
+
+def harness_configs(boots: list[Boot], keys: list[str]) -> list[tuple[str, str, tuple[Boot, Row] | None]]:
+    """(what, plain key, the companion's (boot, row) or None) for each
+    plain loop of @keys (KEY_2m_gibps: clear=KEY over 2M ranges, bare
+    contiguous-page; the touch loop: Linux's 2M hugetlb fault)."""
+    rows = [(b, r) for b in boots if b.first("host") for r in results.boot_rows(b)]
+
+    def find(bench: str, clear: str, order: str, backing: str) -> tuple[Boot, Row] | None:
+        return next(((b, r) for b, r in rows
+                     if (r["bench"], r["folio"], r["clear"], r["order"]) == (bench, "2M", clear, order)
+                     and (not backing or r["backing"] == backing) and ok(r)), None)
+
+    out = []
+    for k in keys:
+        if k == TOUCH:
+            continue
+        clear = k[:-len("_2m_gibps")].replace("_", "-")
+        out.append((f"clear={clear} over 2M ranges", k, find("bare", clear, "contiguous-page", "")))
+    out.append(("mmap + touch, hugetlb 2M", TOUCH, find("linux-fault", "linux", "linux", "hugetlb")))
+    return out
+
+
+def by_round(boot: Boot, row: Row) -> tuple[str, dict[int, float]]:
+    """The round group of @row's configuration and its measured runs'
+    GB/s by round ('' and {} where it did not run interleaved)."""
+    c = next(c for c in results.configs(boot) if c.rec.int("cfg") == int(row["cfg"]))  # type: ignore[call-overload]
+    g = c.rec.f.get("round_group", "")
+    if c.rec.f.get("interleave", "on") == "off" or not g:
+        return "", {}
+    return g, {r.int("round"): v for r, v in results.run_gbps_of(boot, c) if "round" in r.f}
+
+
+def verdict(iv: interval.Interval) -> str:
+    """The harness's 10% held against the interval of the change."""
+    lo, hi = 100 * (iv.lo - 1), 100 * (iv.hi - 1)
+    if -10 <= lo and hi <= 10:
+        return "within 10%"
+    if lo > 10 or hi < -10:
+        return "DIFFERS by more than 10%"
+    return "the interval reaches past 10%: not resolved"
+
+
+def plain_paired(runs: list[dict[str, str]], boots: list[Boot], out: IO[str]) -> None:
+    """The plain loops ran after each measured round of the split's round
+    group (the companion's --round-hook): each figure against the
+    companion's of the same round, the change companion/plain - 1 with
+    Fieller's paired interval (interval.ratio_paired)."""
+    keys = list(dict.fromkeys(k for r in runs for k in r if k.endswith("_2m_gibps")))
+    out.write(f"\nharness check (plain loops on the same CPU and {runs[0].get('backing')} "
+              f"memory, one pass each after every measured round of round group "
+              f"{runs[0].get('round_group')}; change: companion / plain - 1, its 95% "
+              f"interval paired by round):\n")
+    for name, key, found in harness_configs(boots, keys):
+        if found is None:
+            out.write(f"  {name:<26} companion: not measured  (not comparable)\n")
+            continue
+        g, comp = by_round(*found)
+        plain = {int(r["round"]): float(r[key]) for r in runs
+                 if r.get("round_group") == g and key in r and float(r[key]) > 0}
+        both = sorted(set(comp) & set(plain))
+        cv, pv = [comp[k] for k in both], [plain[k] for k in both]
+        if len(both) < 2:
+            out.write(f"  {name:<26} not paired: {len(both)} round(s) of round group "
+                      f"{g or '-'} in both\n")
+            continue
+        try:
+            iv = interval.ratio_paired(pv, cv)
+        except interval.NoScipy:
+            out.write(f"  {name:<26} ({interval.NO_SCIPY})\n")
+            continue
+        mc, mp = statistics.fmean(cv), statistics.fmean(pv)
+        text = verdict(iv) if iv and iv.bounded else "unbounded: not resolved"
+        out.write(f"  {name:<26} companion {mc:7.2f}  plain {mp:7.2f} GB/s  "
+                  f"{100 * (mc / mp - 1):+6.1f}% {interval.pct_interval(iv)}  {text} "
+                  f"(paired over {len(both)} rounds)\n")
 
 
 def plain_check(plain_text: str, boots: list[Boot], out: IO[str]) -> None:
@@ -494,6 +571,10 @@ def plain_check(plain_text: str, boots: list[Boot], out: IO[str]) -> None:
             for m in PLAIN.finditer(plain_text)]
     if not runs:
         out.write("\nharness check: no 'plain' line in the plain loops' output\n")
+        return
+    paired = [r for r in runs if "round" in r and "round_group" in r]
+    if paired:
+        plain_paired(paired, boots, out)
         return
     # Runs before and after the companion: their mean brackets drift.
     p: dict[str, str] = dict(runs[0])
@@ -506,24 +587,10 @@ def plain_check(plain_text: str, boots: list[Boot], out: IO[str]) -> None:
             p[k] = f"{sum(vals) / len(vals):.3f}"
             if len(vals) > 1:
                 p[k + "_spread"] = f"{100 * (max(vals) - min(vals)) / min(vals):.1f}"
-    rows = [r for b in boots if b.first("host") for r in results.boot_rows(b)]
-
-    def find(bench: str, clear: str, order: str, backing: str) -> float:
-        for r in rows:
-            if (r["bench"], r["folio"], r["clear"], r["order"]) == (bench, "2M", clear, order) \
-                    and (not backing or r["backing"] == backing) and ok(r):
-                return num(r["gbps_mean"])
-        return math.nan
-
     out.write(f"\nharness check (plain loops on the same CPU and {p.get('backing')} memory, "
               f"mean of {len(runs)} runs around the companion):\n")
-    touch = "touch_hugetlb_2m_gibps"
-    pairs = [(f"clear={k[:-len('_2m_gibps')].replace('_', '-')} over 2M ranges",
-              find("bare", k[:-len("_2m_gibps")].replace("_", "-"), "contiguous-page", ""), k)
-             for k in keys if k != touch]
-    pairs.append(("mmap + touch, hugetlb 2M", find("linux-fault", "linux", "linux", "hugetlb"),
-                  touch))
-    for name, comp, key in pairs:
+    for name, key, found in harness_configs(boots, keys):
+        comp = num(found[1]["gbps_mean"]) if found else math.nan
         ref = p.get(key)
         spread = f" (plain runs {p[key + '_spread']}% apart)" if key + "_spread" in p else ""
         if ref is None or math.isnan(comp) or float(ref) <= 0:
