@@ -205,7 +205,8 @@ test-host: $(BUILD)/host/unit
 
 # Every test: host unit tests, then QEMU boots (SeaBIOS and OVMF, CD and USB).
 test: setup
-	$(MAKE) --no-print-directory all iso $(BUILD)/host/unit $(BUILD)/hugezero-linux
+	$(MAKE) --no-print-directory all iso $(BUILD)/host/unit $(BUILD)/hugezero-linux \
+		$(BUILD)/hugezero-plain
 	$(PYTHON) tests/run.py
 
 # Every boot of several CPUs again at 8 (tests/README.md): the check that

@@ -244,12 +244,17 @@ static void measure_rounds(const struct bench_rounds *r, bool *live, u32 *run)
 	u32 n = 0;
 
 	if (!c->runs_auto) {
-		for (u32 round = 0; round < c->runs; round++)
+		for (u32 round = 0; round < c->runs; round++) {
 			one_round(r, live, run, PASS_MEASURE, round);
+			if (r->round_end)
+				r->round_end(r->arg, round);
+		}
 		return;
 	}
 	while (stop == AUTO_GO && any_live(live, r->n) && n < BENCH_MAX_RUNS) {
 		elapsed += one_round(r, live, run, PASS_MEASURE, n);
+		if (r->round_end)
+			r->round_end(r->arg, n);
 		n++;
 		stop = auto_decide(n, rounds_within(r, live, n), c->max_runs,
 				   budget, elapsed);

@@ -110,6 +110,10 @@ struct bench_rounds {
 	const char *const *skip;
 	bool *ok;
 	u32 n;
+	/* Optional: after each measured round (from 0), outside every
+	 * timed part: the companion's --round-hook runs the plain loops. */
+	void (*round_end)(void *arg, u32 round);
+	void *arg;
 };
 void bench_run_rounds(const struct bench_rounds *r);
 
