@@ -95,6 +95,8 @@ u32 companion_run_config(struct bench_job *j, const char *why);
 u32 companion_run_rounds(struct bench_job *job, const char *const *skip, u32 n,
 			 bool hook);
 void round_hook_set(const char *cmd);
+/* At the end: says so when a hook was given and never ran. */
+void round_hook_done(void);
 
 /*
  * bare.c and linux_fault.c: each returns the number of failed

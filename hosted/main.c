@@ -206,6 +206,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	failed = run_all(&c, group, &usable);
+	round_hook_done();
 	restore_all(NULL);
 	bench_rec_end(&records);
 	free(line);

@@ -24,10 +24,22 @@
 #include "lib/format.h"
 
 static const char *hook_cmd;
+static bool hook_ran;
 
 void round_hook_set(const char *cmd)
 {
 	hook_cmd = cmd;
+}
+
+/* A hook given that never ran would leave the cross-check silently
+ * empty: say why. */
+void round_hook_done(void)
+{
+	if (hook_cmd && !hook_ran)
+		fprintf(stderr, "hugezero-linux: --round-hook never ran: it runs "
+			"after the measured rounds of a bench=split round group "
+			"(interleave=on, no cpus=) that pairs the fault with bare "
+			"clearing, and this run had none\n");
 }
 
 /* CMD after measured round @round of the group whose first
@@ -40,6 +52,7 @@ static void run_hook(void *arg, u32 round)
 	pid_t pid;
 	int st;
 
+	hook_ran = true;
 	ksnprintf(g, sizeof(g), "%u", group);
 	ksnprintf(r, sizeof(r), "%u", round);
 	fflush(stdout);

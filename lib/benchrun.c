@@ -164,12 +164,14 @@ static bool member_end(const struct bench_job *j)
  * configuration group where CPUs run it together (each CPU numbers its
  * configurations apart), so that every CPU runs the same order.
  */
-static void round_order(const struct bench_rounds *r, u32 round, u32 *order)
+static void round_order(const struct bench_rounds *r, u32 round,
+			enum pass_kind kind, u32 *order)
 {
 	const struct bench_desc *d = r->job[0].d;
 	u64 key = d->smp ? d->smp->group : d->id;
-	u64 state = d->c->seed ^ key << 32 ^
-		    ((u64)round + 1) * 0x9e3779b97f4a7c15ULL;
+	/* Warm-up rounds draw apart from the measured rounds. */
+	u64 nth = (u64)round + 1 + (kind == PASS_WARMUP ? 1ULL << 40 : 0);
+	u64 state = d->c->seed ^ key << 32 ^ nth * 0x9e3779b97f4a7c15ULL;
 
 	/* xorshift64* stays at 0 from 0 */
 	if (!state)
@@ -195,7 +197,7 @@ static u64 one_round(const struct bench_rounds *r, const bool *live, u32 *run,
 	u64 t0 = j0->clock ? j0->clock() : 0;
 	u32 order[ROUND_GROUP_MAX], slot = 0;
 
-	round_order(r, round, order);
+	round_order(r, round, kind, order);
 	for (u32 s = 0; s < r->n; s++) {
 		u32 i = order[s];
 		struct pass_at at = { round, slot, r->n > 1 };

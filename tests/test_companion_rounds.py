@@ -135,6 +135,14 @@ class RoundGroups(unittest.TestCase):
         self.assertIn("mmap + touch, hugetlb 2M", harness)
         self.assertEqual(harness.count("(paired over 4 rounds)"), 2, harness)
 
+    def test_a_hook_that_never_runs_is_said(self) -> None:
+        """bench=bare has no split group: the hook cannot run, and the
+        companion says so rather than leave the harness check empty."""
+        r = run(MATRIX, "exit 3")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("--round-hook never ran", r.stderr)
+        self.assertNotIn("did not exit 0", r.stderr)
+
     def test_plain_lines_without_rounds_read_as_before(self) -> None:
         r = run(MATRIX)
         text = split_text(r.stdout, "plain cpu=1 backing=hugetlb size=8388608 "

@@ -57,11 +57,11 @@ static void member_up(struct bench_cfg *b)
 				     why), sizeof(b->skip));
 }
 
-static void member_down(struct bench_cfg *b, bool last)
+/* @model_off: the last member of a group in which a model came up. */
+static void member_down(struct bench_cfg *b, bool model_off)
 {
 	count_bad_frees(pool_destroy(&b->bc->apart));	/* none: nothing */
-	/* The members share one model: off after the last of them. */
-	if (b->model_on && last)
+	if (model_off)
 		sched_set_model(b->bc->cpu, PREEMPT_MODEL_OFF, 0);
 	b->model_on = false;
 	group_config_end(b->g, b->idx, b->member, b->d.name, b->skip,
@@ -91,11 +91,14 @@ static void run_members(struct bench_cpu *bc, u32 n)
 {
 	struct bench_job jobs[ROUND_GROUP_MAX];
 	const char *skip[ROUND_GROUP_MAX];
-	bool ok[ROUND_GROUP_MAX];
+	bool ok[ROUND_GROUP_MAX], model = false;
 	struct bench_rounds r = { jobs, skip, ok, n, NULL, NULL };
 
 	for (u32 i = 0; i < n; i++) {
 		member_up(&bc->members[i]);
+		/* One model for all: each member sets it up again (and
+		 * measures its SIMD costs under it), the last one's stays. */
+		model |= bc->members[i].model_on;
 		jobs[i] = member_job(&bc->members[i]);
 		skip[i] = bc->members[i].skip[0] ? bc->members[i].skip : NULL;
 	}
@@ -104,8 +107,10 @@ static void run_members(struct bench_cpu *bc, u32 n)
 	else
 		for (u32 i = 0; i < n; i++)
 			bench_run_config(&jobs[i], skip[i]);
+	/* A member skipped after its model came up (model_up() failing)
+	 * turned it off itself; any other leaves it on for the others. */
 	for (u32 i = 0; i < n; i++)
-		member_down(&bc->members[i], i + 1 == n);
+		member_down(&bc->members[i], model && i + 1 == n);
 }
 
 /*
@@ -119,7 +124,7 @@ static void run_members(struct bench_cpu *bc, u32 n)
 static bool joins(const struct bench_cfg *first, const struct bench_cfg *b,
 		  u32 n)
 {
-	return first->c->interleave && n < ROUND_GROUP_MAX &&
+	return first->c->interleave && n < CPU_GROUP_MAX &&
 	       b->d.at.v[AXIS_PREEMPT] == first->d.at.v[AXIS_PREEMPT] &&
 	       !matrix_prezero(&b->d.at) && !matrix_prezero(&first->d.at);
 }

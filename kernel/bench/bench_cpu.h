@@ -24,41 +24,7 @@
 #include "lib/pmu.h"
 #include "lib/verify.h"
 
-struct bench_cfg;
-
-/* One CPU's benchmark: its address space, folios, fault path, results. */
-struct bench_cpu {
-	u32 cpu;
-
-	/* What a run works on (the run's ops), made once per CPU */
-	struct workload wl;
-	struct pool pool;
-	struct folio *slots;	/* the pool's descriptors: POOL_MAX */
-	struct fault_ctx fault;
-	u32 *taken;		/* per fault: its folio (fault.h) */
-	struct dirty_line lines[INJECT_MAX_LINES];
-	struct bench_probe probe;
-	/* One per member of the round group running (lib/benchrun.h) */
-	struct bench_outcome out[ROUND_GROUP_MAX];
-	struct bench_cfg *members;	/* ROUND_GROUP_MAX of them */
-
-	/* Measured and started on the CPU before any configuration */
-	u64 fault_timer;	/* the timer pairs inside one fault window */
-	u64 fpu_save_pair;	/* the workload's registers saved and
-				 * loaded again, ticks */
-	u64 cal[1024];		/* the timer-cost measurements' samples */
-	u8 fpu_area[8192] __aligned(FPU_ALIGN);	/* the workload's registers */
-	struct freq_caps freq;	/* APERF/MPERF and SMI count, or why not */
-	struct pmu_plan pmu;	/* pmu=: this CPU's counters */
-	u32 npmu;		/* the counted ones sampled, <= FAULT_PMU_MAX */
-	const struct pmu_slot *pmu_slot[FAULT_PMU_MAX];
-	u64 *pmu_v[FAULT_PMU_MAX];
-
-	/* Pre-zeroing (prezero=) */
-	struct prezero prezero;
-	struct pool apart;	/* prezero_pool=apart: the zeroer's own */
-	struct folio *apart_slots;
-};
+struct bench_cpu;
 
 /* One configuration on one CPU. */
 struct bench_cfg {
@@ -89,6 +55,54 @@ struct bench_cfg {
 	bool model_on;		/* this point has a scheduling model */
 	u32 prezero;		/* enum prezero_mode of this point */
 };
+
+/*
+ * The most points of one round group on a CPU (lib/benchrun.h allows
+ * ROUND_GROUP_MAX): each keeps an outcome of ~100 KiB for the whole
+ * group, and a CPU's state stays within the one 2M frame it took before
+ * round groups (vmem_alloc(): 2M frames and a 4K header), so that
+ * cpus=all on a large server takes no more memory from the pools.
+ */
+#define CPU_GROUP_MAX 8
+
+/* One CPU's benchmark: its address space, folios, fault path, results. */
+struct bench_cpu {
+	u32 cpu;
+
+	/* What a run works on (the run's ops), made once per CPU */
+	struct workload wl;
+	struct pool pool;
+	struct folio *slots;	/* the pool's descriptors: POOL_MAX */
+	struct fault_ctx fault;
+	u32 *taken;		/* per fault: its folio (fault.h) */
+	struct dirty_line lines[INJECT_MAX_LINES];
+	struct bench_probe probe;
+	/* The round group running (lib/benchrun.h): its points, outcomes */
+	struct bench_cfg members[CPU_GROUP_MAX];
+	struct bench_outcome out[CPU_GROUP_MAX];
+
+	/* Measured and started on the CPU before any configuration */
+	u64 fault_timer;	/* the timer pairs inside one fault window */
+	u64 fpu_save_pair;	/* the workload's registers saved and
+				 * loaded again, ticks */
+	u64 cal[1024];		/* the timer-cost measurements' samples */
+	u8 fpu_area[8192] __aligned(FPU_ALIGN);	/* the workload's registers */
+	struct freq_caps freq;	/* APERF/MPERF and SMI count, or why not */
+	struct pmu_plan pmu;	/* pmu=: this CPU's counters */
+	u32 npmu;		/* the counted ones sampled, <= FAULT_PMU_MAX */
+	const struct pmu_slot *pmu_slot[FAULT_PMU_MAX];
+	u64 *pmu_v[FAULT_PMU_MAX];
+
+	/* Pre-zeroing (prezero=) */
+	struct prezero prezero;
+	struct pool apart;	/* prezero_pool=apart: the zeroer's own */
+	struct folio *apart_slots;
+};
+
+
+_Static_assert(sizeof(struct bench_cpu) + SZ_4K <= SZ_2M,
+	       "a CPU's benchmark state in one 2M frame");
+_Static_assert(CPU_GROUP_MAX <= ROUND_GROUP_MAX, "lib's arrays hold a group");
 
 /* run.c: what each step of lib/benchrun.c's skeleton means here */
 extern const struct bench_ops bench_fault_ops;

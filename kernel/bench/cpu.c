@@ -101,16 +101,8 @@ struct bench_cpu *bench_cpu_get(u32 cpu)
 			vmem_free(bc);
 			bc = NULL;
 		}
-		if (bc && !(bc->members = vmem_alloc(ROUND_GROUP_MAX *
-						     sizeof(*bc->members)))) {
-			vmem_free(bc->taken);
-			vmem_free(bc->slots);
-			vmem_free(bc);
-			bc = NULL;
-		}
 		if (bc && !workload_create(&bc->wl)) {
 			workload_destroy(&bc->wl);
-			vmem_free(bc->members);
 			vmem_free(bc->taken);
 			vmem_free(bc->slots);
 			vmem_free(bc);
