@@ -205,10 +205,8 @@ static void bare_desc(struct bare_cfg *b, const struct hz_config *c, u32 f)
  * one call per folio, and the fastest here), then the rest; the fault
  * and the first ROUND_GROUP_MAX - 1 of them are one group.
  */
-static u32 lead_rank(const struct bare_cfg *b)
+static u32 lead_rank(const struct bare_cfg *b, enum prim_id lp)
 {
-	char why[160];
-	enum prim_id lp = prim_linux(why, sizeof(why));
 	u32 prim = b->d.at.v[AXIS_PRIM];
 
 	if (prim == lp || prim == prim_tree_twin(lp))
@@ -221,10 +219,12 @@ static u32 lead_rank(const struct bare_cfg *b)
 static void lead_order(struct bare_cfg *b, u32 n)
 {
 	u32 first = n ? b[0].d.id : 0;
+	char why[160];
+	enum prim_id lp = prim_linux(why, sizeof(why));
 
 	for (u32 i = 1; i < n; i++)
-		for (u32 k = i; k > 0 && lead_rank(&b[k]) < lead_rank(&b[k - 1]);
-		     k--) {
+		for (u32 k = i; k > 0 && lead_rank(&b[k], lp) <
+					 lead_rank(&b[k - 1], lp); k--) {
 			struct bare_cfg t = b[k];
 
 			b[k] = b[k - 1];
@@ -399,14 +399,14 @@ u32 run_bare(const struct hz_config *c, u32 *id, const struct group_cpus *g)
 	return failed;
 }
 
-u32 run_bare_led(const struct hz_config *c, u32 f, u32 *id, bool hugetlb,
+u32 run_bare_led(const struct hz_config *c, u32 f, u32 *id,
 		 const struct bare_lead *lead)
 {
-	struct bare_folio bf = { c, f, hugetlb, c->interleave, id, lead };
+	struct bare_folio bf = { c, f, false, c->interleave, id, lead };
 	struct bare_cfg b;
 
 	bare_desc(&b, c, f);
-	bf.hugetlb = hugetlb && pool_holds(&b, 1);
+	bf.hugetlb = pool_holds(&b, 1);
 	return run_folio(&bf);
 }
 

@@ -122,10 +122,10 @@ struct bare_lead {
 	void *ctx;
 };
 
-/* bare.c: folio size @f's matrix over one region, hugetlb when @hugetlb
- * and the pool holds it; round groups with interleave=on, the first led
+/* bare.c: folio size @f's matrix over one region, hugetlb when
+ * the pool holds it; round groups with interleave=on, the first led
  * by @lead's fault.  bare_bytes: that region's size. */
-u32 run_bare_led(const struct hz_config *c, u32 f, u32 *id, bool hugetlb,
+u32 run_bare_led(const struct hz_config *c, u32 f, u32 *id,
 		 const struct bare_lead *lead);
 u64 bare_bytes(const struct hz_config *c, u32 f);
 

@@ -92,9 +92,7 @@ static u32 split_folio(const struct hz_config *c, u32 f, u32 *id)
 	u32 failed;
 
 	sf.pool_both = pool_for_both(c, f);
-	failed = run_bare_led(c, f, id, sf.pool_both ||
-			      host_free_hugetlb_2m() * SZ_2M >= bare_bytes(c, f),
-			      &lead);
+	failed = run_bare_led(c, f, id, &lead);
 	if (sf.led >= 0)
 		others &= ~(1ULL << sf.led);
 	return failed + run_linux_fault_of(c, id, PREZERO_NONE, f, others);
