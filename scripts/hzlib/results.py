@@ -13,36 +13,22 @@ import statistics
 from typing import Callable, TypeVar
 from dataclasses import dataclass, field
 
-from . import counters, cpulist, dims
+from . import counters, cpulist, dims, fields
 from .records import Boot, Record
 
 T = TypeVar("T")
 
 GIB = float(1 << 30)    # perf bench prints GB/sec as 2^30 bytes per second
 
-CSV_COLUMNS = [
-    "folio", "clear", "order", "chunk", "status", "runs", "gbps_mean",
-    "gbps_stddev_pct", "fault_us_median", "clear_us_median",
-    "access_us_median", "overhead_us_median", "fault_us_min", "fault_us_p99",
-    "fault_us_max", "clear_gbps_mean", "resched_per_run", "size", "folios",
-    "touch", "offset", "access", "cache", "cpl", "cpu_brand", "tsc_hz",
-    "tsc_source", "boot", "cfg", "reason", "bench", "backing",
-    "radius", "pte", "fill", "seed", "preempt", "cpus", "prezero", "inject",
-    "inject_lines", "roof", "net_ticks", "fault_net_ticks", "injected",
-    "detected", "probe_us_median", "probe_us_p99", "probe_us_p999",
-    "probe_us_max", "probe_lost", "numa", "cpu", "ncpus", "node", "mem_node",
-    "group", "apic_id", *dims.PREZERO_PARAMS, "prezeroed_pct", "prezero_by",
-    "fault_ms_per_run", "inline_clear_ms_per_run", "prezero_ms_per_run",
-    "zeroing_ms_per_run", "prezero_gbps", "flagged", "kernel_flagged",
-]
+# The CSV's columns, declared with their units and meanings in fields.py
+# (docs/records.md, "CSV columns").
+CSV_COLUMNS = fields.csv_names("row")
 
 # Columns only where a row has them, so an older log's CSV is as it was.
-NEWER_COLUMNS = ["linux_offered", "prim_calls_per_fault", "prim_calls_max",
-                 "linux_tree", "linux_tree_sha256"]
+NEWER_COLUMNS = fields.csv_names("newer")
 # perf bench mem mmap's figure beside the companion's own (docs/companion.md),
 # from its linux-fault run records' wall_ns: columns only where a run has one.
-PERFBENCH_COLUMNS = ["perfbench_gbps", "perfbench_loops", "perfbench_first_gbps",
-                     "perfbench_measured_gbps"]
+PERFBENCH_COLUMNS = fields.csv_names("perfbench")
 
 # A run's effective frequency this many percent off the median of the
 # configuration's measured runs is flagged, as the kernel's summary does
@@ -598,8 +584,7 @@ def zeroing_figures(boot: Boot, c: Config) -> dict[str, object]:
 
 # The kernel's counts of the zeroing ahead (docs/prezero.md, "Records"):
 # columns only where a row has them, so older logs export as before.
-ZEROER_COLUMNS = ("prezero_waits_per_run", "prezero_wait_ms_per_run",
-                  "prezero_resched_per_run")
+ZEROER_COLUMNS = tuple(fields.csv_names("zeroer"))
 
 
 def zeroer_figures(ms: list[Record], hz: int) -> dict[str, object]:

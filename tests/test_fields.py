@@ -1,0 +1,456 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The record fields and CSV columns declared once (scripts/hzlib/fields.py)
+against what uses them: docs/records.md's generated tables, every field the
+C writers write (a small C-aware scan of lib/, kernel/, hosted/), every
+field of the real logs kept under tests/data (and build/test-logs/*.log
+when present), dims.py's bookkeeping and defaults, and the CSV header
+`parse --format csv` writes."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from hzlib import dims, fields, lavalog  # noqa: E402
+
+from synth import kernel_config, pmu_config, prezero_log  # noqa: E402
+
+HZ = [sys.executable, str(ROOT / "scripts" / "hugezero")]
+DATA = ROOT / "tests" / "data"
+DOC = ROOT / "docs" / "records.md"
+
+# Writers that build a field's name at run time, and the declared names
+# they build: each must be declared for the record they write into.
+COMPUTED = {
+    "rec_regs": ("REG_before", "REG_after"),                     # lib/boost.c
+    "setting_record": ("init_on_alloc_source", "init_on_free_source"),  # hosted/sched_info.c
+}
+
+# --- the C scan ---------------------------------------------------------------
+
+WRITES = ("rec_u64", "rec_s64", "rec_hex", "rec_str")
+KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "do", "else"}
+CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
+NAME = re.compile(r"[a-z0-9_]+")
+
+
+def masked(text: str) -> str:
+    """@text, same length, comments and preprocessor lines blanked and the
+    inside of string and character literals replaced by '_': what is left
+    is the code's structure, at the same offsets."""
+    out = list(text)
+    i, n, line_start = 0, len(text), True
+    while i < n:
+        c = text[i]
+        if line_start and c == "#":
+            while i < n and text[i] != "\n":       # a preprocessor line
+                if text[i] == "\\" and i + 1 < n and text[i + 1] == "\n":
+                    out[i] = " "
+                    i += 2
+                    continue
+                out[i] = " "
+                i += 1
+            continue
+        if c == "\n":
+            line_start = True
+            i += 1
+            continue
+        if not c.isspace():
+            line_start = False
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            for k in range(i, j):
+                if text[k] != "\n":
+                    out[k] = " "
+            i = j
+        elif text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                out[i] = " "
+                i += 1
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c:
+                if text[j] == "\\":
+                    out[j] = "_"
+                    j += 1
+                out[j] = "_"
+                j += 1
+            i = j + 1
+        else:
+            i += 1
+    return "".join(out)
+
+
+def close(m: str, i: int) -> int:
+    """The offset of the bracket closing the one at @i in masked text @m."""
+    pairs = {"(": ")", "{": "}", "[": "]"}
+    want, depth = pairs[m[i]], 0
+    for j in range(i, len(m)):
+        if m[j] == m[i]:
+            depth += 1
+        elif m[j] == want:
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(m) - 1
+
+
+def split_args(m: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """The spans of the comma-separated arguments between @lo and @hi."""
+    out, depth, start = [], 0, lo
+    for j in range(lo, hi):
+        if m[j] in "([{":
+            depth += 1
+        elif m[j] in ")]}":
+            depth -= 1
+        elif m[j] == "," and depth == 0:
+            out.append((start, j))
+            start = j + 1
+    if m[start:hi].strip():
+        out.append((start, hi))
+    return out
+
+
+@dataclass
+class Call:
+    callee: str
+    args: list[str]
+    line: int
+
+
+@dataclass
+class Func:
+    path: str
+    name: str
+    params: list[str]
+    calls: list[Call] = field(default_factory=list)
+
+
+def param_name(text: str) -> str:
+    fp = re.search(r"\(\s*\*\s*(\w+)\s*\)", text)
+    if fp:
+        return fp.group(1)
+    ids = re.findall(r"[A-Za-z_]\w*", text)
+    return ids[-1] if ids else ""
+
+
+def functions(path: str, text: str) -> list[Func]:
+    m = masked(text)
+    out, depth, stop, i = [], 0, 0, 0
+    while i < len(m):
+        c = m[i]
+        if c in ";}" and depth == 0:
+            stop = i + 1
+        elif c == "{" and depth == 0:
+            end = close(m, i)
+            head = m[stop:i].rstrip()
+            if head.endswith(")"):
+                po = head.rfind("(", 0, len(head))
+                # the parameter list's opening bracket
+                d = 0
+                for j in range(len(head) - 1, -1, -1):
+                    d += head[j] == ")"
+                    d -= head[j] == "("
+                    if d == 0:
+                        po = j
+                        break
+                nm = re.search(r"(\w+)\s*$", head[:po])
+                if nm:
+                    params = [param_name(head[a:b]) for a, b in
+                              split_args(head, po + 1, len(head) - 1)]
+                    f = Func(path, nm.group(1), params)
+                    for cm in CALL.finditer(m, i, end):
+                        if cm.group(1) in KEYWORDS:
+                            continue
+                        o = cm.end() - 1
+                        args = [text[a:b].strip() for a, b in split_args(m, o + 1, close(m, o))]
+                        f.calls.append(Call(cm.group(1), args, text.count("\n", 0, cm.start()) + 1))
+                    out.append(f)
+            stop = i = end + 1
+            continue
+        i += 1
+    return out
+
+
+@dataclass
+class Written:
+    """A field a writer writes: @name, or None for a computed name, which
+    @func builds."""
+    rtype: str
+    name: str | None
+    path: str
+    line: int
+    func: str
+
+
+class Scan:
+    def __init__(self, root: Path, dirs: tuple[str, ...] = ("lib", "kernel", "hosted")) -> None:
+        self.funcs: dict[str, list[Func]] = {}
+        for d in dirs:
+            for p in sorted((root / d).rglob("*.c")):
+                rel = str(p.relative_to(root))
+                if rel == "lib/record.c":
+                    continue
+                for f in functions(rel, p.read_text(errors="replace")):
+                    self.funcs.setdefault(f.name, []).append(f)
+
+    def resolve(self, name: str, path: str) -> Func | None:
+        fs = self.funcs.get(name, [])
+        same = [f for f in fs if f.path == path]
+        return same[0] if same else fs[0] if len(fs) == 1 else None
+
+    def written(self) -> list[Written]:
+        out: list[Written] = []
+        for fs in self.funcs.values():
+            for f in fs:
+                cur = None
+                for c in f.calls:
+                    if c.callee == "rec_begin" and len(c.args) == 3:
+                        lits = LITERAL.findall(c.args[2])
+                        cur = lits[0] if lits else "?"
+                    elif c.callee == "rec_end":
+                        cur = None
+                    elif cur is not None:
+                        out.extend(self.expand(f, c, cur, {}, 0))
+        return out
+
+    def expand(self, f: Func, c: Call, rtype: str, bind: dict[str, str],
+               depth: int) -> list[Written]:
+        if c.callee in WRITES and len(c.args) >= 2:
+            return self.keys(f, c, c.args[1], rtype, bind)
+        if c.callee == "rec_raw" and c.args[1:]:
+            return [Written(rtype, k, f.path, c.line, f.name)
+                    for lit in LITERAL.findall(c.args[1])
+                    for k in re.findall(r"\s([a-z0-9_]+)=$", lit)]
+        g = self.resolve(c.callee, f.path)
+        if g is None or depth > 8 or c.callee == "rec_begin":
+            return []
+        sub = {p: bind.get(a, a) for p, a in zip(g.params, c.args)}
+        out: list[Written] = []
+        cur: str | None = rtype
+        for gc in g.calls:
+            if gc.callee == "rec_begin":
+                cur = None          # a record of its own, scanned in its turn
+            elif cur is not None:
+                out.extend(self.expand(g, gc, rtype, sub, depth + 1))
+        return out
+
+    def keys(self, f: Func, c: Call, arg: str, rtype: str,
+             bind: dict[str, str]) -> list[Written]:
+        arg = bind.get(arg, arg)
+        lits = LITERAL.findall(arg)
+        if lits:
+            return [Written(rtype, k, f.path, c.line, f.name) for k in lits]
+        return [Written(rtype, None, f.path, c.line, f.name)]
+
+
+
+# --- the logs -------------------------------------------------------------------
+
+
+def kept_logs() -> list[Path]:
+    """The real logs kept under tests/data (serial and LAVA), and those the
+    QEMU tests left in build/test-logs."""
+    logs = sorted(p for p in DATA.rglob("*.log"))
+    logs += sorted(p for p in (DATA / "lava").glob("*.yaml")
+                   if p.name.endswith((".lava-run.yaml", ".output.yaml")))
+    return logs + sorted((ROOT / "build" / "test-logs").glob("*.log"))
+
+
+def record_format() -> int:
+    text = (ROOT / "lib" / "version.h").read_text()
+    return int(re.search(r"#define RECORD_FORMAT (\d+)", text).group(1))  # type: ignore[union-attr]
+
+
+def csv_header(text: str) -> list[str]:
+    with tempfile.TemporaryDirectory() as d:
+        log = Path(d) / "every-group.log"
+        log.write_text(text)
+        return parse_header(log)
+
+
+def parse_header(log: Path) -> list[str]:
+    r = subprocess.run([*HZ, "parse", str(log), "--format", "csv"],
+                       capture_output=True, text=True)
+    return next(csv.reader(io.StringIO(r.stdout)), [])
+
+
+def every_group_log() -> str:
+    """A synthetic boot whose CSV has every optional column group: a newer
+    dimension (hz), the zeroers' counts, counters, perf bench's figure and
+    the newer columns."""
+    log = prezero_log()
+    log.config(kernel_config(name="z", prezero="request", prezero_n="1", hz="250",
+                             prezero_clear="erms", prezero_order="contiguous-page",
+                             order="linux", linux_offered="no"),
+               [{"fault": [1000, 1000], "clear": [900, 900]}],
+               run_extra="prezeroed_faults=0 prezero_by=request prezero_ticks=10 "
+               "prezero_folios=1 prezero_resched=0 prezero_waits=1 prezero_wait_ticks=5 "
+               "prim_calls=2 prim_calls_max=1 wall_ns=5000")
+    pmu_config(log, {"instructions": [10, 10], "cycles": [20, 20]})
+    return log.text()
+
+
+class FieldsTest(unittest.TestCase):
+    def test_records_md_is_generated(self) -> None:
+        """(a) The committed tables equal the generated ones; no cell over
+        400 characters, no prose line over 200."""
+        text = DOC.read_text()
+        got = fields.blocks_in(text)
+        self.assertEqual(sorted(got), sorted(fields.BLOCKS),
+                         "docs/records.md: the generated blocks, each between "
+                         "its markers")
+        for b in fields.BLOCKS:
+            self.assertEqual(got[b], fields.markdown(b),
+                             f"docs/records.md's {b} block differs from "
+                             f"`scripts/hugezero fields {b} --markdown`")
+        for no, line in enumerate(text.splitlines(), 1):
+            if line.startswith("|"):
+                for cell in line.strip("|").split(" | "):
+                    self.assertLessEqual(len(cell.strip()), 400, f"records.md:{no}: a cell")
+            elif not line.startswith("    "):     # an example's record
+                self.assertLessEqual(len(line), 200, f"records.md:{no}: a prose line")
+
+    def test_c_writers_fields_are_declared(self) -> None:
+        """(b) Every field lib/, kernel/ and hosted/ write is declared for
+        its record; every field declared is written (unless older logs'
+        only); the side says who writes it."""
+        written = Scan(ROOT).written()
+        self.assertGreater(len(written), 200, "the scan found the writers")
+        bad = []
+        seen: dict[tuple[str, str], set[str]] = {}
+        for w in written:
+            names = [w.name] if w.name is not None else list(COMPUTED.get(w.func, ()))
+            if not names:
+                bad.append(f"{w.path}:{w.line}: {w.rtype}: a field named at run time "
+                           f"in {w.func}() (declare it as a pattern and in COMPUTED)")
+            for n in names:
+                f = (fields.lookup(w.rtype, n) if w.name is not None else
+                     next((f for f in fields.fields_of(w.rtype) if f.name == n), None))
+                if f is None:
+                    bad.append(f"{w.path}:{w.line}: {w.rtype}.{n} is not declared "
+                               "in scripts/hzlib/fields.py")
+                    continue
+                seen.setdefault((w.rtype, f.name), set()).add(w.path.split("/")[0])
+        self.assertEqual(bad, [])
+        regs = re.search(r"boost_reg_names\[\w*\] = \{([^}]*)\}",
+                         (ROOT / "lib" / "boost.c").read_text())
+        self.assertIsNotNone(regs, "lib/boost.c: boost_reg_names")
+        assert regs is not None
+        self.assertEqual(re.findall(r'"(\w+)"', regs.group(1)), fields.BOOST_REGS.split("|"),
+                         "fields.BOOST_REGS: the MSRs lib/boost.c names")
+        for r in fields.RECORDS:
+            for f in r.fields:
+                where = seen.get((r.name, f.name))
+                if f.until or f.side == "none":
+                    self.assertIsNone(where, f"{r.name}.{f.name}: said no longer written")
+                    continue
+                self.assertIsNotNone(where, f"{r.name}.{f.name} is declared but no C "
+                                     "writer writes it")
+                assert where is not None
+                if where == {"kernel"}:
+                    self.assertNotEqual(f.side, "companion", f"{r.name}.{f.name}")
+                if where == {"hosted"}:
+                    self.assertNotEqual(f.side, "kernel", f"{r.name}.{f.name}")
+
+    def test_kept_logs_fields_are_declared(self) -> None:
+        """(c) Every field of every record of the real logs is declared."""
+        logs = kept_logs()
+        self.assertGreaterEqual(len(logs), 6)
+        bad = []
+        for p in logs:
+            for b in lavalog.load(p.read_text(errors="replace"), str(p), lambda s: None):
+                for r in b.records:
+                    for k in r.f:
+                        if fields.lookup(r.type, k) is None:
+                            bad.append(f"{p.relative_to(ROOT)}: line {r.line_no}: "
+                                       f"{r.type}.{k} is not declared")
+        self.assertEqual(sorted(set(bad)), [])
+
+    def test_every_field_has_unit_and_meaning(self) -> None:
+        """(d) A unit, a meaning short enough for a table cell, a side, a
+        format that exists; the CSV columns too."""
+        top = record_format()
+        for r in fields.RECORDS:
+            names = [f.name for f in r.fields]
+            self.assertEqual(len(names), len(set(names)), f"{r.name}: a field twice")
+            self.assertTrue(r.when, r.name)
+            for f in r.fields:
+                what = f"{r.name}.{f.name}"
+                self.assertTrue(f.unit.strip(), f"{what}: no unit")
+                self.assertTrue(f.meaning.strip(), f"{what}: no meaning")
+                self.assertLessEqual(len(f.meaning), 350, f"{what}: meaning too long")
+                self.assertIn(f.side, fields.SIDES, what)
+                self.assertTrue(1 <= f.since <= top, f"{what}: format {f.since}")
+                self.assertTrue(f.until == 0 or f.since <= f.until < top, what)
+                self.assertEqual(bool(f.pattern), f.name != f.name.lower(), what)
+        names = [c.name for c in fields.CSV]
+        self.assertEqual(len(names), len(set(names)), "a CSV column twice")
+        for c in fields.CSV:
+            self.assertTrue(c.unit.strip() and c.meaning.strip(), f"csv.{c.name}")
+            self.assertLessEqual(len(c.meaning), 350, f"csv.{c.name}")
+            self.assertIn(c.group, fields.GROUPS, f"csv.{c.name}")
+
+    def test_dims_from_the_declaration(self) -> None:
+        """(e) dims.py's bookkeeping and defaults are the declaration's."""
+        config = {f.name: f for f in fields.fields_of("config")}
+        self.assertEqual(dims.BOOKKEEPING, {k: f.why_not for k, f in config.items()
+                                            if f.dimension is False})
+        self.assertEqual(dims.DEFAULTS, {m.name: dict(m.by_bench) for m in fields.MISSING})
+        for k in [*dims.DEFAULTS, *dims.ORDER, *dims.PREZERO_PARAMS, *dims.ORDER_PARAMS,
+                  *dims.RENAMED, *dims.CANONICAL, *dims.BYTES]:
+            self.assertIn(k, config, f"dims.py names {k}, no config field")
+        for k in [*dims.ORDER, *dims.DEFAULTS]:
+            self.assertTrue(config[k].dimension, f"{k}: in dims.py as a dimension")
+
+    def test_csv_header_is_declared(self) -> None:
+        """(f) The header `parse --format csv` writes: the declared columns,
+        then newer dimensions sorted, the zeroers', the counters'
+        (pmu.EVENT_*), perf bench's and the newer columns, each group in
+        its declared order, where a row has them."""
+        row = fields.csv_names("row")
+        config = {f.name: f for f in fields.fields_of("config")}
+        rank = {g: i + 1 for i, g in enumerate(fields.GROUPS)}
+        order = {c.name: i for i, c in enumerate(fields.CSV)}
+        headers = {str(p.relative_to(ROOT)): parse_header(p)
+                   for p in kept_logs() if p.suffix == ".log"}
+        headers["synthetic: every column group"] = csv_header(every_group_log())
+        groups_seen: set[str] = set()
+        for name, h in headers.items():
+            self.assertEqual(h[:len(row)], row, f"{name}: the declared columns first")
+            extra, placed = h[len(row):], []
+            for col in extra:
+                c = next((c for c in fields.CSV if c.name == col or (
+                    c.group == "counters" and re.fullmatch(
+                        re.escape(c.name).replace("EVENT", "[a-z0-9-]+"), col))), None)
+                if c is not None:
+                    groups_seen.add(c.group)
+                    placed.append((rank[c.group], order[c.name], col))
+                elif col in config and config[col].dimension:
+                    placed.append((1, 0, col))      # a newer dimension
+                else:
+                    self.fail(f"{name}: CSV column {col} is not declared")
+            dims_cols = [c for r, _, c in placed if r == 1 and _ == 0]
+            self.assertEqual(dims_cols, sorted(dims_cols), f"{name}: newer dimensions sorted")
+            keyed = [(r, o) for r, o, col in placed if not col.startswith("pmu.")]
+            self.assertEqual(keyed, sorted(keyed), f"{name}: columns in declared order")
+            self.assertEqual([r for r, _, _ in placed], sorted(r for r, _, _ in placed),
+                             f"{name}: column groups in order")
+        self.assertEqual(groups_seen, set(fields.GROUPS) - {"row"},
+                         "every optional group exercised")
+
+
+if __name__ == "__main__":
+    unittest.main()
