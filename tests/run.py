@@ -100,10 +100,11 @@ def host_unit() -> tuple[int, int]:
     return p, f
 
 
-# The modules that build images and boot them (make LINUX=, lava-run):
-# started first, each in a process of its own, so that the many quick
-# modules run beside them on the other cores.
-SLOW_MODULES = ("test_linux_tree", "test_lava")
+# The modules that build images and boot them (make LINUX=, lava-run,
+# README's make run in a fresh clone): started first, each in a process
+# of its own, so that the many quick modules run beside them on the
+# other cores.
+SLOW_MODULES = ("test_linux_tree", "test_lava", "test_readme")
 
 
 def script_module(name: str) -> tuple[str, int, int, str]:
