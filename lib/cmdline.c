@@ -303,11 +303,11 @@ bool cmdline_parse(const char *line, const struct param *params, size_t n,
 			    w.key, (int)w.tlen, w.text);
 			continue;
 		}
-		if (res->given & (1ULL << i))
+		if (cmdline_given(res, (size_t)i))
 			NOTE(res, "key '%s' given more than once; the last "
 			     "value counts", params[i].key);
 		if (apply(&params[i], &w, cfg, res))
-			res->given |= 1ULL << i;
+			res->given[i / 64] |= 1ULL << (i % 64);
 	}
 	return res->nerrors == 0;
 }

@@ -26,7 +26,10 @@ enum param_type {
 
 #define CMDLINE_ERR_LEN 256
 #define CMDLINE_MAX_ERRORS 8
-#define CMDLINE_MAX_PARAMS 64
+/* Keys a schema may have: raise it when a schema outgrows it (hz_params[]
+ * asserts that it fits); the given bitmap is sized from it. */
+#define CMDLINE_MAX_PARAMS 128
+#define CMDLINE_GIVEN_WORDS ((CMDLINE_MAX_PARAMS + 63) / 64)
 
 /* Who takes a key: both sides (the default), or one of them. */
 enum param_scope { PARAM_BOTH, PARAM_KERNEL, PARAM_COMPANION };
@@ -61,8 +64,14 @@ struct cmdline_result {
 	u32 nnotes;
 	char errors[CMDLINE_MAX_ERRORS][CMDLINE_ERR_LEN];
 	char notes[CMDLINE_MAX_ERRORS][CMDLINE_ERR_LEN];
-	u64 given;			/* bit i: params[i] appeared */
+	u64 given[CMDLINE_GIVEN_WORDS];	/* bit i: params[i] appeared */
 };
+
+/* Whether params[@i] appeared on the line that filled @res. */
+static inline bool cmdline_given(const struct cmdline_result *res, size_t i)
+{
+	return res->given[i / 64] >> (i % 64) & 1;
+}
 
 /*
  * Parse @line against @params (n entries, n <= CMDLINE_MAX_PARAMS) into

@@ -564,6 +564,8 @@ const struct param hz_params[] = {
 };
 
 const size_t hz_nparams = ARRAY_SIZE(hz_params);
+_Static_assert(ARRAY_SIZE(hz_params) <= CMDLINE_MAX_PARAMS,
+	       "hz_params[] outgrew CMDLINE_MAX_PARAMS (lib/cmdline.h): raise it");
 
 void config_defaults(struct hz_config *c)
 {
@@ -634,7 +636,7 @@ static bool given(const struct cmdline_result *res, const char *key)
 {
 	for (size_t i = 0; i < hz_nparams; i++)
 		if (strcmp(hz_params[i].key, key) == 0)
-			return res->given & (1ULL << i);
+			return cmdline_given(res, i);
 	return false;
 }
 
@@ -650,7 +652,7 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 	u32 before = res->nerrors;
 
 	for (size_t i = 0; i < hz_nparams; i++)
-		if (hz_params[i].scope == other && (res->given & (1ULL << i)))
+		if (hz_params[i].scope == other && cmdline_given(res, i))
 			refuse(res, "key '%s' has no meaning in %s",
 			       hz_params[i].key, companion ?
 			       "the Linux companion (it is a kernel key)" :
@@ -707,7 +709,7 @@ bool config_check(const struct hz_config *c, struct cmdline_result *res)
 
 	if (c->bench == BENCH_NONE) {
 		for (size_t i = 0; i < hz_nparams; i++)
-			if ((res->given & (1ULL << i)) && hz_params[i].bench)
+			if (cmdline_given(res, i) && hz_params[i].bench)
 				refuse(res, "key '%s' is a benchmark key, but no "
 				       "bench= was given (bench=fault)",
 				       hz_params[i].key);

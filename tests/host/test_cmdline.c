@@ -5,6 +5,16 @@
 #include "lib/string.h"
 #include "tests/host/unit.h"
 
+/* How many keys the line that filled @r gave. */
+static u32 ngiven(const struct cmdline_result *r)
+{
+	u32 n = 0;
+
+	for (size_t i = 0; i < CMDLINE_MAX_PARAMS; i++)
+		n += cmdline_given(r, i);
+	return n;
+}
+
 static bool parse(const char *line, struct hz_config *c,
 		  struct cmdline_result *r)
 {
@@ -24,7 +34,7 @@ TEST(cmdline_defaults_on_empty)
 	EXPECT(c.console.autosel);
 	EXPECT_EQ(c.console.port, 0);
 	EXPECT_EQ(c.console.baud, 115200);
-	EXPECT_EQ(r.given, 0);
+	EXPECT_EQ(ngiven(&r), 0);
 }
 
 /* console=auto is the default, and said explicitly it is the same. */
@@ -60,7 +70,7 @@ TEST(cmdline_all_keys)
 	EXPECT_EQ(c.crash, CRASH_STACK);
 	EXPECT_EQ(c.calib_ms, 16);
 	EXPECT_EQ(c.tsc_tolerance_ppm, 500);
-	EXPECT_EQ(__builtin_popcountll(r.given), 6);
+	EXPECT_EQ(ngiven(&r), 6);
 }
 
 TEST(cmdline_bare_bool_and_quotes)
@@ -158,6 +168,32 @@ TEST(cmdline_enum_list)
 	EXPECT(cmdline_parse("size=1G", p + 1, 1, &cfg, &r));
 	EXPECT_EQ(cfg.mask, 1ULL << 30);
 	EXPECT(!cmdline_parse("size=2K", p + 1, 1, &cfg, &r));
+}
+
+/* More keys than a u64 has bits: each still says it was given, up to
+ * CMDLINE_MAX_PARAMS, and a schema past that is refused, not truncated. */
+TEST(cmdline_many_keys)
+{
+	static char names[CMDLINE_MAX_PARAMS + 1][8];
+	static struct param p[CMDLINE_MAX_PARAMS + 1];
+	static bool on[CMDLINE_MAX_PARAMS + 1];
+	struct cmdline_result r;
+	char line[64];
+
+	for (u32 i = 0; i <= CMDLINE_MAX_PARAMS; i++) {
+		ksnprintf(names[i], sizeof(names[i]), "k%u", i);
+		p[i] = (struct param){ .key = names[i], .type = P_BOOL,
+				       .offset = i * sizeof(bool) };
+	}
+	ksnprintf(line, sizeof(line), "k1 k64 k%u", CMDLINE_MAX_PARAMS - 1);
+	EXPECT(cmdline_parse(line, p, CMDLINE_MAX_PARAMS, on, &r), "%s",
+	       r.errors[0]);
+	EXPECT(on[64] && on[CMDLINE_MAX_PARAMS - 1] && !on[0]);
+	EXPECT(cmdline_given(&r, 1) && cmdline_given(&r, 64));
+	EXPECT(cmdline_given(&r, CMDLINE_MAX_PARAMS - 1));
+	EXPECT_EQ(ngiven(&r), 3);
+	EXPECT(!cmdline_parse("k1", p, CMDLINE_MAX_PARAMS + 1, on, &r));
+	EXPECT(strstr(r.errors[0], "exceed") != NULL, "%s", r.errors[0]);
 }
 
 TEST(cmdline_kernel_and_companion_keys)
