@@ -35,8 +35,10 @@ enum param_type {
 enum param_scope { PARAM_BOTH, PARAM_KERNEL, PARAM_COMPANION };
 
 struct param;
-typedef bool (*param_parse_fn)(const struct param *p, const char *val,
-			       size_t len, void *field, char *err, size_t errlen);
+/* Reads @val (@len bytes) into @field; says what is wrong in @err. */
+typedef bool param_parse_t(const struct param *p, const char *val, size_t len,
+			   void *field, char *err, size_t errlen);
+typedef param_parse_t *param_parse_fn;
 
 /* An accepted older spelling of a P_ENUM choice; parsing it adds a note. */
 struct param_alias {
