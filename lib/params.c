@@ -122,13 +122,6 @@ const struct param hz_params[] = {
 	  .meaning = "That CPU's INIT and STARTUP IPIs go to an APIC ID no "
 	  "processor has, so it cannot answer: the timeout path (the CPU is "
 	  "reported `no-answer` and left out)." },
-	{ .key = "hang_cpu", .type = P_U64, .offset = F(hang_cpu),
-	  .max = CPUSET_MAX - 1, .scope = PARAM_KERNEL, .bench = true,
-	  .test_only = true, .unset = "no CPU hangs",
-	  .meaning = "That CPU, a member of `cpus=`, hangs with interrupts "
-	  "masked inside its first timed pass of `bench=fault`, as a hung CPU "
-	  "would; the run ends at `deadline_s=`, naming it.",
-	  .more = "docs/hardware.md, \"The run deadline\"" },
 	{ .key = "msr_gp", .type = P_CUSTOM, .offset = F(msr_gp),
 	  .parse = parse_msr_gp, .show = show_msr_gp, .scope = PARAM_KERNEL,
 	  .test_only = true, .unset = "no MSR faults",
@@ -160,7 +153,6 @@ const struct param hz_params[] = {
 	  .more = BELOW("preset=") },
 	{ .key = "bench", .type = P_ENUM, .offset = F(bench),
 	  .choices = bench_names,
-	  .values = "none|fault|info (kernel), bare|linux-fault|split (companion)",
 	  .meaning = "What to measure: `fault`, the demand-fault benchmark "
 	  "(below), or `info`, the hardware inventory (docs/hardware.md), in "
 	  "the kernel; `bare`, `linux-fault` or `split` in the Linux "
@@ -300,6 +292,13 @@ const struct param hz_params[] = {
 	  .bench = true, .test_only = true,
 	  .meaning = "`inject=skip-line`: dirty lines per pass (fewer if the "
 	  "region has fewer lines)." },
+	{ .key = "hang_cpu", .type = P_U64, .offset = F(hang_cpu),
+	  .max = CPUSET_MAX - 1, .scope = PARAM_KERNEL, .bench = true,
+	  .test_only = true, .unset = "no CPU hangs",
+	  .meaning = "That CPU, a member of `cpus=`, hangs with interrupts "
+	  "masked inside its first timed pass of `bench=fault`, as a hung CPU "
+	  "would; the run ends at `deadline_s=`, naming it.",
+	  .more = "docs/hardware.md, \"The run deadline\"" },
 	{ .key = "cpl", .type = P_CUSTOM, .offset = F(cpl),
 	  .choices = cpl_choices, .parse = parse_u64_choice,
 	  .show = show_u64_choice, .scope = PARAM_KERNEL, .bench = true,
@@ -337,7 +336,7 @@ const struct param hz_params[] = {
 	  "waits for the tick, an `rt` one preempts at once." },
 	{ .key = "cpus", .type = P_CUSTOM, .offset = F(cpus),
 	  .parse = parse_cpus, .show = show_cpus, .bench = true,
-	  .values = "CPULIST (0-3,8; 0-15:2/4)|all",
+	  .values = "CPULIST|all (0-3,8; 0-15:2/4)",
 	  .meaning = "The CPUs that run the workload at once, each over its "
 	  "own region of `size`. The kernel numbers CPUs boot CPU first, then "
 	  "the MADT's enabled processors in table order; one not up (or "
