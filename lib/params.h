@@ -11,7 +11,8 @@
 /*
  * hugezero's configuration: every boot command-line key, with its
  * default.  The kernel and the Linux companion both parse with this
- * schema; docs/cmdline.md documents each key and must follow it.
+ * schema; docs/cmdline.md's key tables are made from it (lib/params.c
+ * says how to add a key).
  */
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
