@@ -109,8 +109,63 @@ static int usage_error(const struct cmdline_result *res)
 	for (u32 i = 0; i < MIN(res->nerrors, (u32)CMDLINE_MAX_ERRORS); i++)
 		fprintf(stderr, "hugezero-linux: error: %s\n", res->errors[i]);
 	fprintf(stderr, "usage: hugezero-linux bench=bare|linux-fault|split "
-		"[KEY=VALUE...]  (docs/companion.md)\n");
+		"[KEY=VALUE...]  (docs/companion.md; --help lists the keys)\n");
 	return 2;
+}
+
+/* --help: the usage, then each key this side takes (lib/params.c). */
+static int help(void)
+{
+	char line[1024];
+	const char *sep = "";
+	size_t col = 0;
+
+	printf("usage: hugezero-linux [--round-hook CMD] KEY=VALUE...\n"
+	       "       hugezero-linux --kernel-line KEY=VALUE...\n"
+	       "       hugezero-linux --help | --keys\n\n"
+	       "Runs bench=bare, linux-fault or split under Linux "
+	       "(docs/companion.md).\n"
+	       "  --round-hook CMD  run CMD after each measured round of a "
+	       "round group\n"
+	       "  --kernel-line     check the words as the kernel's boot line, "
+	       "run nothing\n"
+	       "  --keys            every key of both sides, tab-separated, "
+	       "for the host tools\n"
+	       "scripts/hugezero keys KEY says what a key means.\n\nkeys:\n");
+	for (size_t i = 0; i < hz_nparams; i++) {
+		if (hz_params[i].scope == PARAM_KERNEL)
+			continue;
+		param_help_line(&hz_params[i], line, sizeof(line));
+		printf("%s\n", line);
+	}
+	printf("\nkernel-only keys, refused here:\n ");
+	for (size_t i = 0; i < hz_nparams; i++) {
+		if (hz_params[i].scope != PARAM_KERNEL)
+			continue;
+		if (col + strlen(hz_params[i].key) > 74) {
+			printf("%s\n ", sep);
+			col = 0;
+		} else {
+			printf("%s", sep);
+		}
+		col += (size_t)printf(" %s", hz_params[i].key) + 1;
+		sep = ",";
+	}
+	printf("\n");
+	return 0;
+}
+
+/* --keys: the whole table, both sides, for scripts/hugezero keys. */
+static int keys(void)
+{
+	char line[2048];
+
+	printf("%s\n", param_tsv_header);
+	for (size_t i = 0; i < hz_nparams; i++) {
+		param_tsv_line(&hz_params[i], line, sizeof(line));
+		printf("%s\n", line);
+	}
+	return 0;
 }
 
 /*
@@ -171,6 +226,11 @@ int main(int argc, char **argv)
 		argv += 2;
 		argc -= 2;
 	}
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+			  strcmp(argv[1], "-h") == 0))
+		return help();
+	if (argc == 2 && strcmp(argv[1], "--keys") == 0)
+		return keys();
 	line = join(argc, argv);
 	if (!line)
 		return 2;

@@ -93,34 +93,140 @@ int choice_index(const char *const *choices, const char *word, size_t len)
 	return -1;
 }
 
-/* "4K, 2M, 1G" for messages. */
-static void list_choices(const char *const *choices, char *buf, size_t size)
+/* "a|b|c" or, for a list, "a,b,c|all"; separator @sep between names. */
+static size_t join_choices(const char *const *choices, const char *sep,
+			   char *buf, size_t size)
 {
 	size_t pos = 0;
-	int i;
 
 	buf[0] = '\0';
-	for (i = 0; choices[i] && pos < size; i++)
+	for (int i = 0; choices[i] && pos < size; i++)
 		pos += (size_t)ksnprintf(buf + pos, size - pos, "%s%s",
-					 i ? "|" : "", choices[i]);
+					 i ? sep : "", choices[i]);
+	return pos;
+}
+
+void cmdline_format_size(u64 bytes, char *buf, size_t size)
+{
+	static const char units[] = "KMGT";
+	u32 u = 0;
+
+	if (!bytes || bytes % KiB) {
+		ksnprintf(buf, size, "%llu", (unsigned long long)bytes);
+		return;
+	}
+	bytes /= KiB;
+	while (u + 1 < sizeof(units) - 1 && !(bytes % 1024)) {
+		bytes /= 1024;
+		u++;
+	}
+	ksnprintf(buf, size, "%llu%c", (unsigned long long)bytes, units[u]);
+}
+
+void param_values(const struct param *p, char *buf, size_t size)
+{
+	char lo[24], hi[24];
+	size_t pos;
+
+	if (p->values) {
+		ksnprintf(buf, size, "%s", p->values);
+		return;
+	}
+	switch (p->type) {
+	case P_BOOL:
+		ksnprintf(buf, size, "on|off");
+		return;
+	case P_U64:
+		ksnprintf(buf, size, "%llu..%llu", (unsigned long long)p->min,
+			  (unsigned long long)p->max);
+		return;
+	case P_SIZE:
+		cmdline_format_size(p->min, lo, sizeof(lo));
+		cmdline_format_size(p->max, hi, sizeof(hi));
+		ksnprintf(buf, size, "%s..%s", lo, hi);
+		return;
+	case P_ENUM_LIST:
+		/* a list is comma-separated, or all */
+		pos = join_choices(p->choices, ",", buf, size);
+		if (pos < size)
+			ksnprintf(buf + pos, size - pos, "|all");
+		return;
+	default:
+		if (p->choices)
+			join_choices(p->choices, "|", buf, size);
+		else
+			ksnprintf(buf, size, "VALUE");
+	}
 }
 
 void param_help(const struct param *p, char *buf, size_t size)
 {
-	size_t pos;
+	size_t pos = (size_t)ksnprintf(buf, size, "%s=", p->key);
 
-	if (p->help || !p->choices) {
-		ksnprintf(buf, size, "%s", p->help ? p->help : p->key);
+	if (pos < size)
+		param_values(p, buf + pos, size - pos);
+}
+
+/* The names of @mask's bits, "all" when it is what all gives. */
+static void show_mask(const struct param *p, u64 mask, char *buf, size_t size)
+{
+	u64 all = 0;
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; p->choices[i]; i++)
+		all |= 1ULL << i;
+	if (p->max)
+		all &= p->max;
+	if (mask && mask == all) {
+		ksnprintf(buf, size, "all");
 		return;
 	}
-	/* From the names themselves: a list is comma-separated, or all. */
-	pos = (size_t)ksnprintf(buf, size, "%s=", p->key);
 	for (int i = 0; p->choices[i] && pos < size; i++)
-		pos += (size_t)ksnprintf(buf + pos, size - pos, "%s%s",
-					 i ? (p->type == P_ENUM_LIST ? "," : "|") :
-					 "", p->choices[i]);
-	if (p->type == P_ENUM_LIST && pos < size)
-		ksnprintf(buf + pos, size - pos, "|all");
+		if (mask & (1ULL << i))
+			pos += (size_t)ksnprintf(buf + pos, size - pos, "%s%s",
+						 pos ? "," : "", p->choices[i]);
+}
+
+void param_show(const struct param *p, const void *cfg, char *buf, size_t size)
+{
+	const void *field = (const u8 *)cfg + p->offset;
+	u64 v;
+	u32 n = 0;
+
+	buf[0] = '\0';
+	switch (p->type) {
+	case P_BOOL:
+		ksnprintf(buf, size, "%s", *(const bool *)field ? "on" : "off");
+		return;
+	case P_U64:
+	case P_SIZE:
+		/* a value no word gives (CPU_AUTO, 0 below min): not given */
+		v = *(const u64 *)field;
+		if (v < p->min || v > p->max)
+			return;
+		if (p->type == P_SIZE)
+			cmdline_format_size(v, buf, size);
+		else
+			ksnprintf(buf, size, "%llu", (unsigned long long)v);
+		return;
+	case P_ENUM:
+		while (p->choices[n])
+			n++;
+		if (*(const u32 *)field < n)
+			ksnprintf(buf, size, "%s", p->choices[*(const u32 *)field]);
+		return;
+	case P_ENUM_LIST:
+		show_mask(p, *(const u64 *)field, buf, size);
+		return;
+	case P_STRING:
+		ksnprintf(buf, size, "%s", (const char *)field);
+		return;
+	case P_CUSTOM:
+		if (p->show)
+			p->show(p, field, buf, size);
+		return;
+	}
 }
 
 static bool parse_bool(const char *v, size_t len, bool *out)
@@ -180,7 +286,7 @@ static bool parse_enum_list(const struct param *p, const struct word *w,
 		int idx = choice_index(p->choices, it, il);
 
 		if (idx < 0) {
-			list_choices(p->choices, names, sizeof(names));
+			join_choices(p->choices, "|", names, sizeof(names));
 			ERR(res, "key '%s': '%.*s' is not one of %s|all", p->key,
 			    (int)il, it, names);
 			return false;
@@ -225,7 +331,7 @@ static bool apply(const struct param *p, const struct word *w, void *cfg,
 			NOTE(res, "%s=%.*s is an old name for %s=%s", p->key,
 			     (int)w->vlen, w->val, p->key, p->choices[idx]);
 		if (idx < 0) {
-			list_choices(p->choices, names, sizeof(names));
+			join_choices(p->choices, "|", names, sizeof(names));
 			ERR(res, "key '%s': '%.*s' is not one of %s", p->key,
 			    (int)w->vlen, w->val, names);
 			return false;
@@ -303,11 +409,11 @@ bool cmdline_parse(const char *line, const struct param *params, size_t n,
 			    w.key, (int)w.tlen, w.text);
 			continue;
 		}
-		if (res->given & (1ULL << i))
+		if (cmdline_given(res, (size_t)i))
 			NOTE(res, "key '%s' given more than once; the last "
 			     "value counts", params[i].key);
 		if (apply(&params[i], &w, cfg, res))
-			res->given |= 1ULL << i;
+			res->given[i / 64] |= 1ULL << (i % 64);
 	}
 	return res->nerrors == 0;
 }

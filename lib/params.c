@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The command-line schema.  Adding a key: a field in struct hz_config, a
- * default in config_defaults(), a row in hz_params[], a section in
- * docs/cmdline.md, and a host test.
+ * The command-line schema: every key, declared once.  Adding a key:
+ * - its field in struct hz_config (lib/params.h) and its default in
+ *   config_defaults() below;
+ * - its row in hz_params[]: type, field, choices or range, .scope (both
+ *   sides, PARAM_KERNEL or PARAM_COMPANION), .bench, .test_only; for
+ *   P_CUSTOM a parser (lib/params_parse.c) and a shower that writes the
+ *   field back as a value (lib/params_show.c); its documentation:
+ *   .values when the type cannot say it, .meaning (one or two sentences,
+ *   at most PARAM_MEANING_MAX), .unset when the default is no value,
+ *   .more when a doc says more (a section below docs/cmdline.md's tables
+ *   for what does not fit a cell).  Never the default as text: it is
+ *   shown from config_defaults();
+ * - checks across keys in lib/params_check.c;
+ * - make, then scripts/hugezero keys --markdown --write docs/cmdline.md
+ *   (tests/test_keys.py fails until the committed tables match);
+ * - a host test in tests/host/test_cmdline.c.
  */
 #include <stddef.h>
-#include <stdarg.h>
-#include "lib/format.h"
 #include "lib/order.h"
 #include "lib/params.h"
+#include "lib/params_parse.h"
 #include "lib/preset.h"
 #include "lib/prims.h"
 #include "lib/string.h"
@@ -49,521 +61,382 @@ static const char *const cpl_choices[] = { "0", "3", NULL };
 static const char *const hz_choices[] = { "100", "250", "1000", NULL };
 const u64 folio_bytes[FOLIO_COUNT] = { SZ_4K, SZ_2M, SZ_1G };
 
-static const u32 bauds[] = { 1200, 2400, 4800, 9600, 19200, 38400, 57600,
-			     115200 };
-
-bool console_spec_parse(const char *s, size_t len, struct console_spec *out,
-			char *err, size_t errlen)
-{
-	struct console_spec c = { false, 0, 115200, 'n', 8 };
-	size_t i = 4, j;
-	u64 baud = 0;
-	bool baud_ok = false;
-
-	if (len == 4 && memcmp(s, "auto", 4) == 0) {
-		c.autosel = true;
-		*out = c;
-		return true;
-	}
-	if (len < 5 || memcmp(s, "ttyS", 4) != 0 || s[4] < '0' || s[4] > '3' ||
-	    (len > 5 && s[5] != ',')) {
-		ksnprintf(err, errlen, "'%.*s' is not a serial console "
-			  "(auto, ttyS0..ttyS3[,baud[parity bits]])", (int)len, s);
-		return false;
-	}
-	c.port = (u32)(s[4] - '0');
-	if (len > 5) {
-		i = 6;
-		for (j = i; j < len && s[j] >= '0' && s[j] <= '9'; j++)
-			;
-		if (j == i || !parse_u64(s + i, j - i, &baud)) {
-			ksnprintf(err, errlen, "'%.*s': no baud rate after ','",
-				  (int)len, s);
-			return false;
-		}
-		for (u32 k = 0; k < ARRAY_SIZE(bauds); k++)
-			baud_ok |= bauds[k] == baud;
-		if (!baud_ok) {
-			ksnprintf(err, errlen, "baud rate %llu is not one a "
-				  "16550 divides 115200 into exactly",
-				  (unsigned long long)baud);
-			return false;
-		}
-		c.baud = (u32)baud;
-		if (j < len) {
-			if (s[j] != 'n' && s[j] != 'o' && s[j] != 'e') {
-				ksnprintf(err, errlen, "'%.*s': parity must be "
-					  "n, o or e", (int)len, s);
-				return false;
-			}
-			c.parity = s[j++];
-		}
-		if (j < len) {
-			if (j + 1 != len || s[j] < '5' || s[j] > '8') {
-				ksnprintf(err, errlen, "'%.*s': data bits "
-					  "must be 5..8", (int)len, s);
-				return false;
-			}
-			c.bits = (u32)(s[j] - '0');
-		}
-	}
-	*out = c;
-	return true;
-}
-
-static bool parse_console(const struct param *p, const char *val, size_t len,
-			  void *field, char *err, size_t errlen)
-{
-	(void)p;
-	return console_spec_parse(val, len, field, err, errlen);
-}
-
-/* chunk=2M,8M,32M: a list of sizes, each a multiple of 4K. */
-/*
- * A comma list of at most @max values, each read by @one (which says
- * what is wrong with a bad one in @err), into @out; their count in *@n.
- */
-static bool parse_list(const char *val, size_t len, u64 *out, u32 max, u32 *n,
-		       const char *what,
-		       bool (*one)(const char *it, size_t il, u64 *v),
-		       const char *bad, char *err, size_t errlen)
-{
-	const char *s = val, *end = val + len, *it;
-	size_t il;
-
-	*n = 0;
-	while (list_next(&s, end, &it, &il)) {
-		if (*n == max) {
-			ksnprintf(err, errlen, "more than %u %s", max, what);
-			return false;
-		}
-		if (!one(it, il, &out[*n])) {
-			ksnprintf(err, errlen, "'%.*s' is not %s", (int)il, it,
-				  bad);
-			return false;
-		}
-		(*n)++;
-	}
-	return true;
-}
-
-static bool one_chunk(const char *it, size_t il, u64 *v)
-{
-	return parse_size(it, il, v) && *v >= SZ_4K && !(*v % SZ_4K) &&
-	       *v <= 64 * GiB;
-}
-
-static bool parse_chunks(const struct param *p, const char *val, size_t len,
-			 void *field, char *err, size_t errlen)
-{
-	struct hz_config *c = (struct hz_config *)((u8 *)field -
-						   offsetof(struct hz_config, chunks));
-
-	(void)p;
-	return parse_list(val, len, c->chunks, MAX_CHUNKS, &c->nchunks,
-			  "chunk sizes", one_chunk, "a size that is a multiple "
-			  "of 4K, from 4K to 64G", err, errlen);
-}
-
-static bool parse_cpus(const struct param *p, const char *val, size_t len,
-		       void *field, char *err, size_t errlen)
-{
-	(void)p;
-	return cpulist_parse(val, len, field, err, errlen);
-}
-
-/* scale=1,2,4,all: CPUs per step, each step a set of its own. */
-static bool one_scale(const char *it, size_t il, u64 *v)
-{
-	if (str_eq_n(it, il, "all")) {
-		*v = SCALE_ALL;
-		return true;
-	}
-	return parse_u64(it, il, v) && *v && *v <= CPUSET_MAX;
-}
-
-static bool parse_scale(const struct param *p, const char *val, size_t len,
-			void *field, char *err, size_t errlen)
-{
-	struct hz_config *c = (struct hz_config *)((u8 *)field -
-						   offsetof(struct hz_config, scale));
-	char bad[48];
-
-	(void)p;
-	ksnprintf(bad, sizeof(bad), "a number of CPUs (1..%d) or 'all'",
-		  CPUSET_MAX);
-	return parse_list(val, len, c->scale, MAX_SCALE, &c->nscale,
-			  "scale steps", one_scale, bad, err, errlen);
-}
-
-/* msr_gp=0xc0011029,0x8b: MSR numbers, each 32 bits. */
-static bool one_msr(const char *it, size_t il, u64 *v)
-{
-	return parse_u64(it, il, v) && *v <= 0xffffffffULL;
-}
-
-static bool parse_msr_gp(const struct param *p, const char *val, size_t len,
-			 void *field, char *err, size_t errlen)
-{
-	struct hz_config *c = (struct hz_config *)((u8 *)field -
-						   offsetof(struct hz_config, msr_gp));
-
-	(void)p;
-	return parse_list(val, len, c->msr_gp, MSR_GP_MAX, &c->nmsr_gp,
-			  "MSRs", one_msr, "an MSR number (0..0xffffffff)",
-			  err, errlen);
-}
-
-/* One of p->choices, all numbers: the number itself, not its index. */
-static bool parse_u64_choice(const struct param *p, const char *val,
-			     size_t len, void *field, char *err, size_t errlen)
-{
-	int i = choice_index(p->choices, val, len);
-	size_t pos;
-
-	if (i < 0) {
-		pos = (size_t)ksnprintf(err, errlen, "'%.*s' is not one of ",
-					(int)len, val);
-		for (i = 0; p->choices[i] && pos < errlen; i++)
-			pos += (size_t)ksnprintf(err + pos, errlen - pos, "%s%s",
-						 i ? "|" : "", p->choices[i]);
-		return false;
-	}
-	return parse_u64(p->choices[i], strlen(p->choices[i]), field);
-}
-
-/* runs=N|auto: a number of measured passes, or until precision= */
-static bool parse_runs(const struct param *p, const char *val, size_t len,
-		       void *field, char *err, size_t errlen)
-{
-	struct hz_config *c = (struct hz_config *)((u8 *)field -
-						   offsetof(struct hz_config, runs));
-	u64 v;
-
-	(void)p;
-	if (str_eq_n(val, len, "auto")) {
-		c->runs_auto = true;
-		return true;
-	}
-	if (!parse_u64(val, len, &v) || v < 1 || v > BENCH_RUNS_MAX) {
-		ksnprintf(err, errlen, "'%.*s' is not a number of runs "
-			  "(1..%u) or 'auto'", (int)len, val, BENCH_RUNS_MAX);
-		return false;
-	}
-	c->runs = v;
-	c->runs_auto = false;
-	return true;
-}
-
-/*
- * precision=5, 5%, 2.5: a percentage of the mean with at most two
- * decimals, kept x 100 (the kernel has no floating point).
- */
-static bool parse_precision(const struct param *p, const char *val,
-			    size_t len, void *field, char *err, size_t errlen)
-{
-	u64 v = 0;
-	size_t i = 0, dec = 0;
-	bool dot = false, digits = false;
-
-	(void)p;
-	if (len && val[len - 1] == '%')
-		len--;
-	for (; i < len; i++) {
-		if (val[i] == '.' && !dot) {
-			dot = true;
-			continue;
-		}
-		if (val[i] < '0' || val[i] > '9' || dec == 2 || v > 100000)
-			break;
-		v = v * 10 + (u64)(val[i] - '0');
-		digits = true;
-		dec += dot;
-	}
-	for (; dec < 2; dec++)
-		v *= 10;
-	if (i < len || !digits || v < 1 || v > 10000) {
-		ksnprintf(err, errlen, "'%.*s' is not a percentage of the "
-			  "mean from 0.01 to 100 (5, 5%%, 2.5)", (int)len, val);
-		return false;
-	}
-	*(u64 *)field = v;
-	return true;
-}
-
-/* prezero_n=N|all */
-static bool parse_prezero_n(const struct param *p, const char *val, size_t len,
-			    void *field, char *err, size_t errlen)
-{
-	u64 v;
-
-	(void)p;
-	if (len == 3 && memcmp(val, "all", 3) == 0) {
-		*(u64 *)field = PREZERO_ALL;
-		return true;
-	}
-	if (!parse_u64(val, len, &v) || v > PREZERO_N_MAX) {
-		ksnprintf(err, errlen, "'%.*s' is not a number of folios "
-			  "(0..%u) or 'all'", (int)len, val, PREZERO_N_MAX);
-		return false;
-	}
-	*(u64 *)field = v;
-	return true;
-}
-
-/* prezero_clear=same|PRIM, prezero_order=same|ORDER: one of @names. */
-static bool parse_same_or(const char *const *names, const char *what,
-			  const char *val, size_t len, u32 *out, char *err,
-			  size_t errlen)
-{
-	int i;
-
-	if (len == 4 && memcmp(val, "same", 4) == 0) {
-		*out = PREZERO_SAME;
-		return true;
-	}
-	i = choice_index(names, val, len);
-	if (i < 0) {
-		ksnprintf(err, errlen, "'%.*s' is not 'same' or %s", (int)len,
-			  val, what);
-		return false;
-	}
-	*out = (u32)i;
-	return true;
-}
-
-static bool parse_prezero_clear(const struct param *p, const char *val,
-				size_t len, void *field, char *err, size_t errlen)
-{
-	(void)p;
-	return parse_same_or(prim_names, "a primitive (clear=)", val, len,
-			     field, err, errlen);
-}
-
-static bool parse_prezero_order(const struct param *p, const char *val,
-				size_t len, void *field, char *err, size_t errlen)
-{
-	(void)p;
-	return parse_same_or(order_choice_names, "an order (order=, not linux)",
-			     val, len, field, err, errlen) &&
-	       (*(u32 *)field == PREZERO_SAME || *(u32 *)field < ORDER_COUNT ||
-		(ksnprintf(err, errlen, "prezero_order=linux: the background "
-			   "zeroer has no model to follow; name an order"), false));
-}
-
-/* pmu=none | EVENT[,EVENT...]: lib/pmu.c's names, in the order given. */
-static bool parse_pmu(const struct param *p, const char *val, size_t len,
-		      void *field, char *err, size_t errlen)
-{
-	struct hz_config *c = (struct hz_config *)((u8 *)field -
-						   offsetof(struct hz_config, npmu));
-	const char *s = val, *end = val + len, *it;
-	size_t il;
-	u32 n = 0;
-
-	(void)p;
-	if (len == 4 && memcmp(val, "none", 4) == 0) {
-		c->npmu = 0;
-		return true;
-	}
-	while (list_next(&s, end, &it, &il)) {
-		int i = pmu_event_index(it, il);
-
-		if (i < 0) {
-			char names[128];
-			size_t pos = 0;
-
-			for (u32 k = 0; k < pmu_nevents && pos < sizeof(names); k++)
-				pos += ksnprintf(names + pos, sizeof(names) - pos,
-						 "%s%s", k ? "," : "",
-						 pmu_events[k].name);
-			/* the whole list must fit CMDLINE_ERR_LEN */
-			ksnprintf(err, errlen, "'%.*s' unknown (%s or none)",
-				  il > 16 ? 16 : (int)il, it, names);
-			return false;
-		}
-		for (u32 k = 0; k < n; k++)
-			if (c->pmu[k] == i) {
-				ksnprintf(err, errlen, "event '%s' listed twice",
-					  pmu_events[i].name);
-				return false;
-			}
-		c->pmu[n++] = (u8)i;
-	}
-	c->npmu = n;
-	return true;
-}
-
 #define F(x) offsetof(struct hz_config, x)
+/* .more: a section of docs/cmdline.md below its key tables */
+#define BELOW(section) "docs/cmdline.md, \"" section "\""
 
 const struct param hz_params[] = {
 	{ .key = "console", .type = P_CUSTOM, .offset = F(console),
-	  .parse = parse_console,
-	  .help = "console=auto|ttyS0..3[,baud[n|o|e][5-8]]",
-	  .scope = PARAM_KERNEL },
+	  .parse = parse_console, .show = show_console, .scope = PARAM_KERNEL,
+	  .values = "auto|ttyS0..3[,baud[n|o|e][5-8]]",
+	  .meaning = "The serial console: `auto` is the ACPI SPCR table's UART "
+	  "if it is a 16550 that answers, else COM1 if it answers, else the "
+	  "first that does; `ttyS1` is COM2 (0x2f8), usual for IPMI "
+	  "serial-over-LAN. Without baud and format, `115200n8`.",
+	  .more = BELOW("console=") },
 	{ .key = "exit", .type = P_ENUM, .offset = F(exit),
-	  .choices = exit_names, .help = "exit=auto|qemu|halt|reboot",
-	  .scope = PARAM_KERNEL },
+	  .choices = exit_names, .scope = PARAM_KERNEL,
+	  .meaning = "How the run ends, after `hugezero: done rc=N`: `auto` "
+	  "writes rc to isa-debug-exit under QEMU, else halts; `qemu` always "
+	  "writes it, then halts; `halt` stops with interrupts off; `reboot` "
+	  "resets the machine, for labs that loop through boot entries.",
+	  .more = BELOW("exit=") },
 	{ .key = "selftest", .type = P_BOOL, .offset = F(selftest),
-	  .help = "selftest=on|off", .scope = PARAM_KERNEL },
+	  .scope = PARAM_KERNEL,
+	  .meaning = "Run the boot self-tests (KTAP). Off: the KTAP plan is "
+	  "`1..0`." },
 	{ .key = "crash", .type = P_ENUM, .offset = F(crash),
-	  .choices = crash_names,
-	  .help = "crash=none|pf|ud|gp|de|stack|hang|hang-irq|hold-console",
-	  .scope = PARAM_KERNEL },
+	  .choices = crash_names, .scope = PARAM_KERNEL, .test_only = true,
+	  .meaning = "After the self-tests, raise an unexpected exception, "
+	  "hang with interrupts off or on, or have the first AP hold the "
+	  "console lock for good: for testing the crash report, the harness "
+	  "and `deadline_s=`.",
+	  .more = BELOW("crash=") },
 	{ .key = "calib_ms", .type = P_U64, .offset = F(calib_ms), .min = 1,
-	  .max = 1000, .help = "calib_ms=1..1000", .scope = PARAM_KERNEL },
+	  .max = 1000, .scope = PARAM_KERNEL,
+	  .meaning = "TSC calibration window per reference clock and run (3 "
+	  "runs each; a window a stall may have fooled is measured again, up "
+	  "to 5 times per run)." },
 	{ .key = "tsc_tolerance_ppm", .type = P_U64,
 	  .offset = F(tsc_tolerance_ppm), .min = 1, .max = 1000000,
-	  .help = "tsc_tolerance_ppm=1..1000000", .scope = PARAM_KERNEL },
+	  .scope = PARAM_KERNEL,
+	  .meaning = "Largest disagreement between two precise reference "
+	  "clocks that still agree. With three or more, one outside the "
+	  "others' agreement is an outlier and not used; "
+	  "`tsc.references_agree` fails when no agreement is left." },
 	{ .key = "deadline_s", .type = P_U64, .offset = F(deadline_s),
-	  .max = 1000000000, .help = "deadline_s=0..1000000000 (0: none)",
-	  .scope = PARAM_KERNEL },
+	  .max = 1000000000, .values = "0..1000000000 (0: none)",
+	  .scope = PARAM_KERNEL,
+	  .meaning = "The run ends by then: past it the kernel says what it "
+	  "was doing, fails the KTAP stream and ends with rc=4 as `exit=` "
+	  "says; `0`: no deadline.",
+	  .more = "docs/hardware.md, \"The run deadline\"" },
 	{ .key = "tsc_skew_ns", .type = P_U64, .offset = F(tsc_skew_ns),
-	  .max = 1000000, .help = "tsc_skew_ns=0..1000000",
-	  .scope = PARAM_KERNEL },
+	  .max = 1000000, .scope = PARAM_KERNEL,
+	  .meaning = "The cross-CPU TSC skew an aggregate tolerates before it "
+	  "refuses to compare start and finish times across CPUs.",
+	  .more = "docs/smp.md, \"TSC synchronisation\"" },
 	{ .key = "ap_fail", .type = P_U64, .offset = F(ap_fail), .min = 1,
-	  .max = CPUSET_MAX - 1, .help = "ap_fail=1..1023 (test-only)",
-	  .scope = PARAM_KERNEL },
-	{ .key = "hang_cpu", .type = P_U64, .offset = F(hang_cpu),
-	  .max = CPUSET_MAX - 1, .help = "hang_cpu=0..1023 (test-only)",
-	  .scope = PARAM_KERNEL, .bench = true },
+	  .max = CPUSET_MAX - 1, .scope = PARAM_KERNEL, .test_only = true,
+	  .unset = "every CPU answers",
+	  .meaning = "That CPU's INIT and STARTUP IPIs go to an APIC ID no "
+	  "processor has, so it cannot answer: the timeout path (the CPU is "
+	  "reported `no-answer` and left out)." },
 	{ .key = "msr_gp", .type = P_CUSTOM, .offset = F(msr_gp),
-	  .parse = parse_msr_gp,
-	  .help = "msr_gp=MSR[,MSR...] (test-only, at most 16)",
-	  .scope = PARAM_KERNEL },
+	  .parse = parse_msr_gp, .show = show_msr_gp, .scope = PARAM_KERNEL,
+	  .test_only = true, .unset = "no MSR faults",
+	  .values = "MSR[,MSR...] (at most 16: 0xc0011029,0x8b)",
+	  .meaning = "Every guarded access (`rdmsrq_safe()`/`wrmsrq_safe()`) "
+	  "to one of these MSRs takes a real #GP in the accessor instead of "
+	  "touching the MSR, as a hypervisor refusing it would; the console "
+	  "says how many, and each vendor path's `msr:` line names the fault.",
+	  .more = "docs/hardware.md, \"CPUID and MSR lines\"" },
 	{ .key = "boost", .type = P_ENUM, .offset = F(boost),
-	  .choices = boost_names, .help = "boost=firmware|off|on" },
+	  .choices = boost_names,
+	  .meaning = "Turbo (Intel) or Core Performance Boost (AMD) for the "
+	  "whole boot, on every CPU: `firmware` leaves it as found and "
+	  "records it; `off` and `on` set it before the benchmark and record "
+	  "each CPU's state before and after.",
+	  .more = BELOW("boost=") },
 	{ .key = "boost_assume", .type = P_BOOL, .offset = F(boost_assume),
-	  .help = "boost_assume=on|off (test-only)", .scope = PARAM_KERNEL },
+	  .scope = PARAM_KERNEL, .test_only = true,
+	  .meaning = "CPUID's boost bit (AMD's CPB, Intel's IDA) taken as set "
+	  "on every CPU, so that QEMU, which reports none, runs `boost=`'s "
+	  "writes; the `boost` records say `assumed=1`." },
 	{ .key = "preset", .type = P_ENUM, .offset = F(preset),
 	  .choices = preset_names,
-	  .help = "preset=none|seed-000|seed-001|seed-002 (docs/reproducing.md)" },
+	  .meaning = "One seed thread's experiment: its keys, parsed before "
+	  "the line's own so that any key given beside it wins, then sized "
+	  "to the machine where the line left `size`, `folio` or `clear` "
+	  "open. The kernel and the companion each expand it to their own "
+	  "side.",
+	  .more = BELOW("preset=") },
 	{ .key = "bench", .type = P_ENUM, .offset = F(bench),
 	  .choices = bench_names,
-	  .help = "bench=none|fault|info (kernel), bare|linux-fault|split (companion)" },
+	  .meaning = "What to measure: `fault`, the demand-fault benchmark "
+	  "(below), or `info`, the hardware inventory (docs/hardware.md), in "
+	  "the kernel; `bare`, `linux-fault` or `split` in the Linux "
+	  "companion. Benchmark keys without `bench=` are refused; each "
+	  "program refuses the other's values.",
+	  .more = "docs/companion.md, \"Modes\"" },
 	{ .key = "folio", .type = P_ENUM_LIST, .offset = F(folios),
-	  .choices = folio_names, .help = "folio=4K,2M,1G|all", .bench = true },
+	  .choices = folio_names, .bench = true,
+	  .meaning = "Folio (page) sizes. 1G needs CPUID `pdpe1gb`." },
 	{ .key = "clear", .type = P_ENUM_LIST, .offset = F(prims),
-	  .choices = prim_names, .bench = true },
+	  .choices = prim_names, .bench = true,
+	  .meaning = "Clearing primitives. One the CPU lacks is reported "
+	  "`skip` with the CPUID bit." },
 	{ .key = "order", .type = P_ENUM_LIST, .offset = F(orders),
 	  .choices = order_choice_names, .max = (1ULL << ORDER_COUNT) - 1,
-	  .bench = true },
+	  .bench = true,
+	  .meaning = "Clearing orders; `all` is the five planner orders. "
+	  "`linux` is what merged Linux 7.0 clears with under the "
+	  "configuration's model.",
+	  .more = BELOW("Orders") },
 	{ .key = "size", .type = P_SIZE, .offset = F(size), .min = SZ_4K,
-	  .max = 64 * 1024 * GiB, .help = "size=4K..64T", .bench = true },
+	  .max = 64 * 1024 * GiB, .bench = true,
+	  .values = "4K..64T (a whole number of each folio size)",
+	  .meaning = "Region faulted in per configuration (per CPU with "
+	  "`cpus=`). With `clamp=on`, clamped, with a message and `clamped=` "
+	  "in the config records, to what free memory holds (and to 262144 "
+	  "folios, one run's sample array); refused if not a whole number of "
+	  "folios." },
 	{ .key = "clamp", .type = P_BOOL, .offset = F(clamp),
-	  .help = "clamp=on|off", .scope = PARAM_KERNEL, .bench = true },
+	  .scope = PARAM_KERNEL, .bench = true,
+	  .meaning = "What a configuration does when its `size=` does not "
+	  "fit: `on` runs it at the most folios that fit, the same on every "
+	  "CPU of a group, and says so; `off` fails it without running it. A "
+	  "folio size of which not one folio fits is skipped with `on` and "
+	  "fails with `off`.",
+	  .more = BELOW("clamp=") },
 	{ .key = "runs", .type = P_CUSTOM, .offset = F(runs),
-	  .parse = parse_runs, .help = "runs=1..1000|auto", .bench = true },
+	  .parse = parse_runs, .show = show_runs, .values = "1..1000|auto",
+	  .bench = true,
+	  .meaning = "Measured runs per configuration. `auto`: measured "
+	  "passes until the 95% interval of the mean GB/s is within "
+	  "`precision=` of the mean, or `max_runs=` or `budget_s=` stops "
+	  "them; one CPU at a time for now.",
+	  .more = BELOW("runs=") },
 	{ .key = "precision", .type = P_CUSTOM, .offset = F(precision_x100),
-	  .parse = parse_precision,
-	  .help = "precision=0.01..100 (% of the mean; runs=auto)",
-	  .bench = true },
+	  .parse = parse_precision, .show = show_precision, .bench = true,
+	  .values = "0.01..100 (% of the mean: 5, 5%, 2.5)",
+	  .meaning = "`runs=auto`: the half-width of the 95% interval of the "
+	  "mean, in % of the mean, at which passes stop (at most two "
+	  "decimals). Refused without `runs=auto`." },
 	{ .key = "max_runs", .type = P_U64, .offset = F(max_runs), .min = 3,
-	  .max = BENCH_RUNS_MAX, .help = "max_runs=3..1000 (runs=auto)",
-	  .bench = true },
+	  .max = BENCH_RUNS_MAX, .bench = true,
+	  .meaning = "`runs=auto`: the most measured passes. Refused without "
+	  "`runs=auto`." },
 	{ .key = "budget_s", .type = P_U64, .offset = F(budget_s),
-	  .max = 1000000, .help = "budget_s=0..1000000 (runs=auto; 0: none)",
-	  .bench = true },
+	  .max = 1000000, .values = "0..1000000 (0: none)", .bench = true,
+	  .meaning = "`runs=auto`: seconds of measured rounds (warm-ups and "
+	  "the companion's `--round-hook` not counted); no round starts that "
+	  "would, at the mean round's length, end past it. Refused without "
+	  "`runs=auto`.",
+	  .more = BELOW("budget_s=") },
 	{ .key = "interleave", .type = P_BOOL, .offset = F(interleave),
-	  .help = "interleave=on|off", .bench = true },
+	  .bench = true,
+	  .meaning = "`on`: the measured passes of configurations that share "
+	  "a pool run round by round, each a pass a round in an order "
+	  "shuffled from `seed=`; records carry `round_group`, `round` and "
+	  "`slot`. `off`: each configuration's passes back to back, as "
+	  "before issue 24.",
+	  .more = BELOW("interleave=") },
 	{ .key = "warmups", .type = P_U64, .offset = F(warmups), .max = 100,
-	  .help = "warmups=0..100", .bench = true },
+	  .bench = true,
+	  .meaning = "Runs before the measured ones, recorded as "
+	  "`pass=warmup` and left out of every summary." },
 	{ .key = "chunk", .type = P_CUSTOM, .offset = F(chunks),
-	  .parse = parse_chunks,
-	  .help = "chunk=SIZE[,SIZE...] (multiples of 4K)", .bench = true },
+	  .parse = parse_chunks, .show = show_chunks, .bench = true,
+	  .values = "SIZE[,SIZE...] (multiples of 4K)",
+	  .meaning = "Batch of `batched-pages` and `neighbourhood-last` "
+	  "(Linux's `PROCESS_PAGES_NON_PREEMPT_BATCH` is 32M). Each is its "
+	  "own configuration." },
 	{ .key = "radius", .type = P_U64, .offset = F(radius), .max = 262143,
-	  .help = "radius=0..262143 (pages)", .bench = true },
+	  .values = "0..262143 (pages)", .bench = true,
+	  .meaning = "`neighbourhood-last`: pages each side of the fault "
+	  "cleared last (Linux's `FOLIO_ZERO_LOCALITY_RADIUS`)." },
 	{ .key = "touch", .type = P_ENUM, .offset = F(touch),
-	  .choices = touch_names, .help = "touch=seq|reverse|random",
-	  .bench = true },
+	  .choices = touch_names, .bench = true,
+	  .meaning = "Order the workload touches folios in. `random` is a "
+	  "seeded shuffle." },
 	{ .key = "offset", .type = P_ENUM, .offset = F(offset),
-	  .choices = offset_names, .help = "offset=first|middle|last|random",
-	  .bench = true },
+	  .choices = offset_names, .bench = true,
+	  .meaning = "Which 4K page of the folio is touched: the first, the "
+	  "middle, the last, or a random one per fault (recorded as `page` "
+	  "samples). The orders that clear the fault's neighbourhood last "
+	  "depend on it." },
 	{ .key = "access", .type = P_ENUM, .offset = F(access),
-	  .choices = access_names, .help = "access=none|write|read",
-	  .bench = true },
+	  .choices = access_names, .bench = true,
+	  .meaning = "After each fault, the workload writes the whole folio "
+	  "(`p[i] = i`, as vm-scalability's anon-w-seq) or reads it, timed on "
+	  "its own. With `write`, an extra untimed-for-results `verify` pass "
+	  "with no access checks the zeroing first." },
 	{ .key = "cache", .type = P_ENUM, .offset = F(cache),
-	  .choices = cache_names, .help = "cache=cold|warm|wbinvd",
-	  .aliases = cache_aliases, .bench = true },
+	  .choices = cache_names, .aliases = cache_aliases, .bench = true,
+	  .meaning = "Cache state before each run, after the pattern fill: "
+	  "`cold` writes back and invalidates every line of the pool; `warm` "
+	  "leaves the fill's lines in the cache; `wbinvd` writes back and "
+	  "invalidates every cache (ring 0 only).",
+	  .more = BELOW("cache=") },
 	{ .key = "pte", .type = P_ENUM, .offset = F(pte),
-	  .choices = pte_names, .help = "pte=linux|clean",
-	  .scope = PARAM_KERNEL, .bench = true },
+	  .choices = pte_names, .scope = PARAM_KERNEL, .bench = true,
+	  .meaning = "Page-table bits of the leaf a fault installs: `linux` "
+	  "sets Accessed, and Dirty on a write fault, as Linux's fault path "
+	  "does (so the retried store takes no A/D assist); `clean` leaves "
+	  "them to the hardware, so the assist is measured inside the fault.",
+	  .more = BELOW("pte=") },
 	{ .key = "verify", .type = P_ENUM, .offset = F(verify),
-	  .choices = verify_names, .help = "verify=full|sample",
-	  .bench = true },
+	  .choices = verify_names, .bench = true,
+	  .meaning = "After each run every faulted folio is checked through "
+	  "the workload's own mapping: its leaf, then its contents, every "
+	  "line (`full`) or one 64-byte line per 4K page plus both ends "
+	  "(`sample`). Every dirty line is counted.",
+	  .more = BELOW("verify=") },
 	{ .key = "samples", .type = P_ENUM, .offset = F(samples),
-	  .choices = samples_names, .help = "samples=all|none", .bench = true },
+	  .choices = samples_names, .bench = true,
+	  .meaning = "Print every per-fault sample (raw TSC ticks), or only "
+	  "per-run totals and summaries. At 115200 baud, 262144 samples take "
+	  "minutes." },
 	{ .key = "inject", .type = P_ENUM, .offset = F(inject),
-	  .choices = inject_names,
-	  .help = "inject=none|skip-line|wrong-pa|mark-zeroed|overrun",
-	  .scope = PARAM_KERNEL, .bench = true },
+	  .choices = inject_names, .scope = PARAM_KERNEL, .bench = true,
+	  .test_only = true,
+	  .meaning = "Plants a fault the verifier must find: `skip-line` "
+	  "leaves dirty lines after the clear, `wrong-pa` maps a folio at the "
+	  "next folio's frame, `mark-zeroed` maps one marked zeroed that is "
+	  "not, `overrun` writes a line of zeros past a folio into its guard. "
+	  "The configuration must then fail.",
+	  .more = BELOW("inject=") },
 	{ .key = "inject_lines", .type = P_U64, .offset = F(inject_lines),
-	  .min = 1, .max = INJECT_MAX_LINES, .help = "inject_lines=1..4096",
-	  .scope = PARAM_KERNEL, .bench = true },
+	  .min = 1, .max = INJECT_MAX_LINES, .scope = PARAM_KERNEL,
+	  .bench = true, .test_only = true,
+	  .meaning = "`inject=skip-line`: dirty lines per pass (fewer if the "
+	  "region has fewer lines)." },
+	{ .key = "hang_cpu", .type = P_U64, .offset = F(hang_cpu),
+	  .max = CPUSET_MAX - 1, .scope = PARAM_KERNEL, .bench = true,
+	  .test_only = true, .unset = "no CPU hangs",
+	  .meaning = "That CPU, a member of `cpus=`, hangs with interrupts "
+	  "masked inside its first timed pass of `bench=fault`, as a hung CPU "
+	  "would; the run ends at `deadline_s=`, naming it.",
+	  .more = "docs/hardware.md, \"The run deadline\"" },
 	{ .key = "cpl", .type = P_CUSTOM, .offset = F(cpl),
 	  .choices = cpl_choices, .parse = parse_u64_choice,
-	  .scope = PARAM_KERNEL, .bench = true },
+	  .show = show_u64_choice, .scope = PARAM_KERNEL, .bench = true,
+	  .meaning = "Privilege of the workload: ring 3 in its own address "
+	  "space (a user fault, as in Linux), or ring 0 in the same address "
+	  "space (no ring transition)." },
 	{ .key = "seed", .type = P_U64, .offset = F(seed), .max = ~0ULL,
-	  .help = "seed=NUMBER", .bench = true },
+	  .values = "NUMBER", .bench = true,
+	  .meaning = "Seed of `touch=random`, `offset=random` and of the "
+	  "order `interleave=on` shuffles passes in." },
 	{ .key = "preempt", .type = P_ENUM_LIST, .offset = F(preempts),
-	  .choices = preempt_names, .scope = PARAM_KERNEL, .bench = true },
+	  .choices = preempt_names, .scope = PARAM_KERNEL, .bench = true,
+	  .unset = "no model, no scheduling at all",
+	  .meaning = "Linux's preemption models, each its own configuration "
+	  "(named `MODEL.FOLIO.CLEAR.ORDER...`; records carry `preempt=`). "
+	  "Not given: no tick, interrupts masked while measuring, records say "
+	  "`preempt=off`.",
+	  .more = BELOW("preempt=") },
 	{ .key = "hz", .type = P_CUSTOM, .offset = F(hz),
 	  .choices = hz_choices, .parse = parse_u64_choice,
-	  .scope = PARAM_KERNEL, .bench = true },
+	  .show = show_u64_choice, .scope = PARAM_KERNEL, .bench = true,
+	  .meaning = "The tick under a model." },
 	{ .key = "probe", .type = P_ENUM, .offset = F(probe),
-	  .choices = probe_names, .help = "probe=none|latency", .bench = true },
+	  .choices = probe_names, .bench = true,
+	  .meaning = "The competing task: `latency` sleeps until a TSC "
+	  "deadline every `probe_us` and records how late it ran. Needs "
+	  "`preempt=` in the kernel." },
 	{ .key = "probe_us", .type = P_U64, .offset = F(probe_us), .min = 10,
-	  .max = 1000000, .help = "probe_us=10..1000000", .bench = true },
+	  .max = 1000000, .values = "10..1000000 (microseconds)",
+	  .bench = true,
+	  .meaning = "The probe's period." },
 	{ .key = "probe_class", .type = P_ENUM, .offset = F(probe_class),
-	  .choices = probe_class_names, .help = "probe_class=normal|rt",
-	  .bench = true },
+	  .choices = probe_class_names, .bench = true,
+	  .meaning = "The probe's class: under `lazy` a normal-class wake-up "
+	  "waits for the tick, an `rt` one preempts at once." },
 	{ .key = "cpus", .type = P_CUSTOM, .offset = F(cpus),
-	  .parse = parse_cpus, .help = "cpus=CPULIST (0-3,8; 0-15:2/4)|all",
-	  .bench = true },
+	  .parse = parse_cpus, .show = show_cpus, .bench = true,
+	  .values = "CPULIST|all (0-3,8; 0-15:2/4)",
+	  .meaning = "The CPUs that run the workload at once, each over its "
+	  "own region of `size`. The kernel numbers CPUs boot CPU first, then "
+	  "the MADT's enabled processors in table order; one not up (or "
+	  "absent) is left out with a message. KTAP cases are then named "
+	  "`cpusLIST.NAME`.",
+	  .more = "docs/smp.md" },
 	{ .key = "scale", .type = P_CUSTOM, .offset = F(scale),
-	  .parse = parse_scale,
-	  .help = "scale=N[,N...] (CPUs per step; 'all')", .bench = true },
+	  .parse = parse_scale, .show = show_scale, .bench = true,
+	  .values = "N[,N...] (CPUs per step: a count or all)",
+	  .unset = "one step, every CPU of `cpus`",
+	  .meaning = "One step per value: the whole matrix on the first N "
+	  "CPUs of `cpus` (`scale=1,2,4,all`: the scaling curve in one boot). "
+	  "A step larger than `cpus` has is skipped, saying so (cases "
+	  "`xN.NAME`).",
+	  .more = "docs/smp.md" },
 	{ .key = "numa", .type = P_ENUM, .offset = F(numa),
-	  .choices = numa_names, .help = "numa=local|remote|interleave",
-	  .bench = true },
+	  .choices = numa_names, .bench = true,
+	  .meaning = "Where each CPU's folios come from: its node, the nearest "
+	  "other (SLIT distance), or round-robin over the nodes with memory. "
+	  "Without an SRAT (one node) records say `numa=none` and "
+	  "`remote`/`interleave` configurations are skipped with the "
+	  "reason.",
+	  .more = "docs/smp.md" },
 	{ .key = "prezero", .type = P_ENUM_LIST, .offset = F(prezeros),
-	  .choices = prezero_names,
-	  .help = "prezero=none,request,idle,dedicated,on-free|all",
-	  .bench = true },
+	  .choices = prezero_names, .bench = true,
+	  .unset = "no pre-zeroing, records as before",
+	  .meaning = "Pre-zeroing free folios, each mode a configuration "
+	  "named `MODE.FOLIO...`, tuned by the `prezero_*` keys. The "
+	  "companion runs `none` and `request` (Linux's zeroable_hugepages) "
+	  "in `bench=linux-fault`.",
+	  .more = "docs/prezero.md, \"Modes\"" },
 	{ .key = "prezero_n", .type = P_CUSTOM, .offset = F(prezero_n),
-	  .parse = parse_prezero_n, .help = "prezero_n=N|all", .bench = true },
+	  .parse = parse_prezero_n, .show = show_prezero_n,
+	  .values = "0..262144|all", .bench = true,
+	  .meaning = "`request`: folios zeroed per request." },
 	{ .key = "prezero_clear", .type = P_CUSTOM,
-	  .offset = F(prezero_clear), .parse = parse_prezero_clear,
-	  .help = "prezero_clear=same|PRIMITIVE", .bench = true },
+	  .offset = F(prezero_clear), .choices = prim_names,
+	  .parse = parse_prezero_clear, .show = show_prezero_clear,
+	  .values = "same|PRIMITIVE", .bench = true,
+	  .meaning = "How the zeroers clear: the configuration's primitive "
+	  "(`same`), or another, e.g. a non-temporal one for background "
+	  "zeroing. Its effect on the foreground is measured, not assumed." },
 	{ .key = "prezero_order", .type = P_CUSTOM,
 	  .offset = F(prezero_order), .parse = parse_prezero_order,
-	  .help = "prezero_order=same|ORDER", .bench = true },
+	  .show = show_prezero_order, .values = "same|ORDER (not linux)",
+	  .bench = true,
+	  .meaning = "The zeroers' order: one call per folio by default. With "
+	  "`batched-pages`, the idle task takes resched points between "
+	  "units." },
 	{ .key = "prezero_cpu", .type = P_U64, .offset = F(prezero_cpu),
-	  .max = CPUSET_MAX - 1, .help = "prezero_cpu=0..1023", .bench = true },
+	  .max = CPUSET_MAX - 1, .bench = true,
+	  .unset = "the highest CPU that is up and not in `cpus=`",
+	  .meaning = "`dedicated`: the zeroing CPU." },
 	{ .key = "prezero_low", .type = P_U64, .offset = F(prezero_low),
-	  .max = 100, .help = "prezero_low=0..100 (% of the pool)",
-	  .bench = true },
+	  .max = 100, .values = "0..100 (% of the pool)", .bench = true,
+	  .meaning = "Low watermark: zeroing starts below it (FreeBSD's 1/3). "
+	  "Must be below `prezero_high`." },
 	{ .key = "prezero_high", .type = P_U64, .offset = F(prezero_high),
-	  .min = 1, .max = 100, .help = "prezero_high=1..100 (% of the pool)",
-	  .bench = true },
+	  .min = 1, .max = 100, .values = "1..100 (% of the pool)",
+	  .bench = true,
+	  .meaning = "High watermark: zeroing stops at it (FreeBSD's 1/2)." },
 	{ .key = "prezero_idle_ms", .type = P_U64,
 	  .offset = F(prezero_idle_ms), .max = 100000,
-	  .help = "prezero_idle_ms=0..100000", .bench = true },
+	  .values = "0..100000 (ms)", .bench = true,
+	  .meaning = "`idle` and `dedicated`: the refill window before each "
+	  "pass's timed part." },
 	{ .key = "prezero_pool", .type = P_ENUM, .offset = F(prezero_pool),
-	  .choices = prezero_pool_names, .help = "prezero_pool=shared|apart",
-	  .bench = true },
+	  .choices = prezero_pool_names, .bench = true,
+	  .meaning = "`dedicated`: zero the faults' own pool, or as many "
+	  "folios again that no fault takes, round and round with no "
+	  "watermark, so the foreground only meets the contention for memory "
+	  "bandwidth (the interference scenario).",
+	  .more = "docs/prezero.md, \"Scenarios\"" },
 	{ .key = "pmu", .type = P_CUSTOM, .offset = F(npmu),
-	  .parse = parse_pmu,
-	  .help = "pmu=none|EVENT[,EVENT...] (instructions, cycles, ...)",
-	  .bench = true },
+	  .choices = pmu_event_names, .parse = parse_pmu, .show = show_pmu,
+	  .values = "none|EVENT[,EVENT...]", .bench = true,
+	  .meaning = "Performance-counter events to count, in the order "
+	  "given; the first four counted are sampled per fault. An event the "
+	  "CPU cannot count is skipped with its reason. The kernel reads them "
+	  "with RDPMC around each fault's clear, the companion through "
+	  "perf_event_open(2).",
+	  .more = BELOW("pmu=") },
 	{ .key = "cpu", .type = P_U64, .offset = F(cpu), .max = CPU_AUTO - 1,
-	  .help = "cpu=0..4095", .scope = PARAM_COMPANION },
+	  .scope = PARAM_COMPANION,
+	  .unset = "the highest CPU the process may use, away from CPU 0's "
+	  "interrupts",
+	  .meaning = "The CPU the companion's one process is pinned to; "
+	  "`cpus=`, one process per CPU, excludes it.",
+	  .more = "docs/companion.md, \"All CPUs at once\"" },
 	{ .key = "backing", .type = P_ENUM_LIST, .offset = F(backings),
-	  .choices = backing_names, .help = "backing=hugetlb,thp,base|all",
-	  .scope = PARAM_COMPANION, .bench = true },
+	  .choices = backing_names, .scope = PARAM_COMPANION, .bench = true,
+	  .meaning = "`bench=linux-fault`'s memory kinds, each with the folio "
+	  "sizes it has: `hugetlb` (2M, 1G), `thp` (transparent huge pages, "
+	  "2M, MADV_HUGEPAGE), `base` (4K, MADV_NOHUGEPAGE).",
+	  .more = "docs/companion.md, \"Modes\"" },
 };
 
 const size_t hz_nparams = ARRAY_SIZE(hz_params);
+_Static_assert(ARRAY_SIZE(hz_params) <= CMDLINE_MAX_PARAMS,
+	       "hz_params[] outgrew CMDLINE_MAX_PARAMS (lib/cmdline.h): raise it");
 
 void config_defaults(struct hz_config *c)
 {
@@ -613,153 +486,4 @@ void config_defaults(struct hz_config *c)
 	c->prezero_high = 50;
 	c->prezero_idle_ms = 20;
 	c->backings = (1ULL << BACKING_COUNT) - 1;
-}
-
-static void refuse(struct cmdline_result *res, const char *fmt, ...)
-	__printf(2, 3);
-
-static void refuse(struct cmdline_result *res, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (res->nerrors < CMDLINE_MAX_ERRORS) {
-		va_start(ap, fmt);
-		kvsnprintf(res->errors[res->nerrors], CMDLINE_ERR_LEN, fmt, ap);
-		va_end(ap);
-	}
-	res->nerrors++;
-}
-
-static bool given(const struct cmdline_result *res, const char *key)
-{
-	for (size_t i = 0; i < hz_nparams; i++)
-		if (strcmp(hz_params[i].key, key) == 0)
-			return res->given & (1ULL << i);
-	return false;
-}
-
-bool config_given(const struct cmdline_result *res, const char *key)
-{
-	return given(res, key);
-}
-
-bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
-			 bool companion)
-{
-	enum param_scope other = companion ? PARAM_KERNEL : PARAM_COMPANION;
-	u32 before = res->nerrors;
-
-	for (size_t i = 0; i < hz_nparams; i++)
-		if (hz_params[i].scope == other && (res->given & (1ULL << i)))
-			refuse(res, "key '%s' has no meaning in %s",
-			       hz_params[i].key, companion ?
-			       "the Linux companion (it is a kernel key)" :
-			       "the kernel (it is for build/hugezero-linux)");
-	if (companion && (c->bench == BENCH_NONE || c->bench == BENCH_FAULT ||
-			  c->bench == BENCH_INFO))
-		refuse(res, "bench=%s runs in the kernel; the companion runs "
-		       "bench=bare, bench=linux-fault or bench=split",
-		       bench_names[c->bench]);
-	if (!companion && c->bench != BENCH_NONE && c->bench != BENCH_FAULT &&
-	    c->bench != BENCH_INFO)
-		refuse(res, "bench=%s runs in the Linux companion "
-		       "(build/hugezero-linux); the kernel runs bench=fault or "
-		       "bench=info", bench_names[c->bench]);
-	if (!companion && c->probe != PROBE_NONE && !c->preempts)
-		refuse(res, "probe=%s needs a scheduling model to run beside the "
-		       "workload: add preempt=none,voluntary,full,lazy or some "
-		       "of them", probe_names[c->probe]);
-	if (companion && c->prezeros & ~((1ULL << PREZERO_NONE) |
-					 (1ULL << PREZERO_REQUEST)))
-		refuse(res, "prezero=idle, dedicated and on-free are the "
-		       "kernel's; the companion runs prezero=none,request, "
-		       "request through Linux's zeroable_hugepages");
-	if (companion && c->prezeros && c->bench != BENCH_LINUX_FAULT)
-		refuse(res, "prezero= in the companion drives Linux's "
-		       "zeroable_hugepages: bench=linux-fault");
-	if (companion && c->cache == CACHE_WBINVD)
-		refuse(res, "cache=wbinvd needs ring 0; the companion can do "
-		       "cache=cold (CLFLUSHOPT/CLFLUSH over the region)");
-	return res->nerrors == before;
-}
-
-/* precision=, max_runs=, budget_s= say when runs=auto stops: alone, they
- * would be silently ignored. */
-static void check_auto(const struct hz_config *c, struct cmdline_result *res)
-{
-	static const char *const keys[] = { "precision", "max_runs", "budget_s" };
-
-	for (u32 i = 0; i < ARRAY_SIZE(keys); i++)
-		if (!c->runs_auto && given(res, keys[i]))
-			refuse(res, "%s= says when runs=auto stops; with runs=%llu "
-			       "it means nothing: give runs=auto, or leave it out",
-			       keys[i], (unsigned long long)c->runs);
-	/* Each CPU of a group would stop at its own round while the others
-	 * wait for it at the pass's barrier. */
-	if (c->runs_auto && (c->nscale || cpu_set_count(&c->cpus, 2) > 1))
-		refuse(res, "runs=auto runs one CPU at a time for now: with "
-		       "cpus= of more than one CPU or scale=, give runs=N");
-}
-
-bool config_check(const struct hz_config *c, struct cmdline_result *res)
-{
-	u32 before = res->nerrors;
-
-	if (c->bench == BENCH_NONE) {
-		for (size_t i = 0; i < hz_nparams; i++)
-			if ((res->given & (1ULL << i)) && hz_params[i].bench)
-				refuse(res, "key '%s' is a benchmark key, but no "
-				       "bench= was given (bench=fault)",
-				       hz_params[i].key);
-		return res->nerrors == before;
-	}
-	if (c->prezero_low >= c->prezero_high)
-		refuse(res, "prezero_low=%llu must be below prezero_high=%llu",
-		       (unsigned long long)c->prezero_low,
-		       (unsigned long long)c->prezero_high);
-	check_auto(c, res);
-	if (given(res, "cpu") && given(res, "cpus"))
-		refuse(res, "cpu= pins one process; cpus= runs one per CPU: "
-		       "give one of them");
-	for (u32 f = 0; f < FOLIO_COUNT; f++) {
-		if (!(c->folios & (1ULL << f)))
-			continue;
-		if (c->size < folio_bytes[f] || c->size % folio_bytes[f])
-			refuse(res, "size=%lluK is not a whole number of %s "
-			       "folios", (unsigned long long)(c->size >> 10),
-			       folio_names[f]);
-	}
-	return res->nerrors == before;
-}
-
-bool config_parse_target(const char *line, struct hz_config *c,
-			 struct cmdline_result *res, bool companion)
-{
-	const char *own = cmdline_skip_image_path(line);
-	bool ok = cmdline_parse(own, hz_params, hz_nparams, c, res);
-	struct cmdline_result pre;
-	u32 id = c->preset;
-
-	if (ok && id != PRESET_NONE) {
-		/* The line again over the preset's keys: the line's win. */
-		bool keys_ok;
-
-		config_defaults(c);
-		keys_ok = cmdline_parse(preset_keys(id, companion), hz_params,
-					hz_nparams, c, &pre);
-		ok = cmdline_parse(own, hz_params, hz_nparams, c, res);
-		if (!keys_ok) {
-			refuse(res, "preset=%s: its own keys are refused (%s): "
-			       "a bug in lib/preset.c", preset_names[id],
-			       pre.errors[0]);
-			ok = false;
-		}
-	}
-	return config_check(c, res) && ok;
-}
-
-bool config_parse(const char *line, struct hz_config *c,
-		  struct cmdline_result *res)
-{
-	return config_parse_target(line, c, res, false);
 }

@@ -11,7 +11,8 @@
 /*
  * hugezero's configuration: every boot command-line key, with its
  * default.  The kernel and the Linux companion both parse with this
- * schema; docs/cmdline.md documents each key and must follow it.
+ * schema; docs/cmdline.md's key tables are made from it (lib/params.c
+ * says how to add a key).
  */
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
@@ -183,6 +184,27 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 /* Whether the line that filled @res had @key (cpus= given or left at
  * its default). */
 bool config_given(const struct cmdline_result *res, const char *key);
+
+/*
+ * The keys' documentation, made from hz_params[] (lib/params_doc.c) for
+ * the companion's --help and --keys, which scripts/hugezero keys and
+ * docs/cmdline.md's tables are made from.
+ */
+/* "both", "kernel", "companion" */
+const char *param_scope_name(enum param_scope scope);
+/* @p's default, shown from config_defaults(); false (and "") when the
+ * default is no value: the key not given, which @p->unset explains. */
+bool param_default(const struct param *p, char *buf, size_t size);
+/* What @p takes, for docs: param_values(), then the names a custom
+ * value uses and the old names it accepts. */
+void param_doc_values(const struct param *p, char *buf, size_t size);
+/* "  key=VALUES  default: X": one line of --help */
+void param_help_line(const struct param *p, char *buf, size_t size);
+/* One tab-separated line of --keys, in param_tsv_header's columns; no
+ * field holds a tab or a newline (tests/host checks). */
+extern const char param_tsv_header[];
+void param_tsv_line(const struct param *p, char *buf, size_t size);
+
 /* "ttyS1", "ttyS1,115200", "ttyS1,115200n8" */
 bool console_spec_parse(const char *s, size_t len, struct console_spec *out,
 			char *err, size_t errlen);

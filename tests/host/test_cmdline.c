@@ -5,6 +5,16 @@
 #include "lib/string.h"
 #include "tests/host/unit.h"
 
+/* How many keys the line that filled @r gave. */
+static u32 ngiven(const struct cmdline_result *r)
+{
+	u32 n = 0;
+
+	for (size_t i = 0; i < CMDLINE_MAX_PARAMS; i++)
+		n += cmdline_given(r, i);
+	return n;
+}
+
 static bool parse(const char *line, struct hz_config *c,
 		  struct cmdline_result *r)
 {
@@ -24,7 +34,7 @@ TEST(cmdline_defaults_on_empty)
 	EXPECT(c.console.autosel);
 	EXPECT_EQ(c.console.port, 0);
 	EXPECT_EQ(c.console.baud, 115200);
-	EXPECT_EQ(r.given, 0);
+	EXPECT_EQ(ngiven(&r), 0);
 }
 
 /* console=auto is the default, and said explicitly it is the same. */
@@ -60,7 +70,7 @@ TEST(cmdline_all_keys)
 	EXPECT_EQ(c.crash, CRASH_STACK);
 	EXPECT_EQ(c.calib_ms, 16);
 	EXPECT_EQ(c.tsc_tolerance_ppm, 500);
-	EXPECT_EQ(__builtin_popcountll(r.given), 6);
+	EXPECT_EQ(ngiven(&r), 6);
 }
 
 TEST(cmdline_bare_bool_and_quotes)
@@ -142,7 +152,7 @@ TEST(cmdline_enum_list)
 	const struct param p[] = {
 		{ .key = "folio", .type = P_ENUM_LIST, .choices = sizes },
 		{ .key = "size", .type = P_SIZE, .min = 4096, .max = 1ULL << 40,
-		  .help = "size=4K.." },
+		  .values = "4K.." },
 	};
 	struct cmdline_result r;
 
@@ -158,6 +168,32 @@ TEST(cmdline_enum_list)
 	EXPECT(cmdline_parse("size=1G", p + 1, 1, &cfg, &r));
 	EXPECT_EQ(cfg.mask, 1ULL << 30);
 	EXPECT(!cmdline_parse("size=2K", p + 1, 1, &cfg, &r));
+}
+
+/* More keys than a u64 has bits: each still says it was given, up to
+ * CMDLINE_MAX_PARAMS, and a schema past that is refused, not truncated. */
+TEST(cmdline_many_keys)
+{
+	static char names[CMDLINE_MAX_PARAMS + 1][8];
+	static struct param p[CMDLINE_MAX_PARAMS + 1];
+	static bool on[CMDLINE_MAX_PARAMS + 1];
+	struct cmdline_result r;
+	char line[64];
+
+	for (u32 i = 0; i <= CMDLINE_MAX_PARAMS; i++) {
+		ksnprintf(names[i], sizeof(names[i]), "k%u", i);
+		p[i] = (struct param){ .key = names[i], .type = P_BOOL,
+				       .offset = i * sizeof(bool) };
+	}
+	ksnprintf(line, sizeof(line), "k1 k64 k%u", CMDLINE_MAX_PARAMS - 1);
+	EXPECT(cmdline_parse(line, p, CMDLINE_MAX_PARAMS, on, &r), "%s",
+	       r.errors[0]);
+	EXPECT(on[64] && on[CMDLINE_MAX_PARAMS - 1] && !on[0]);
+	EXPECT(cmdline_given(&r, 1) && cmdline_given(&r, 64));
+	EXPECT(cmdline_given(&r, CMDLINE_MAX_PARAMS - 1));
+	EXPECT_EQ(ngiven(&r), 3);
+	EXPECT(!cmdline_parse("k1", p, CMDLINE_MAX_PARAMS + 1, on, &r));
+	EXPECT(strstr(r.errors[0], "exceed") != NULL, "%s", r.errors[0]);
 }
 
 TEST(cmdline_kernel_and_companion_keys)
@@ -364,4 +400,180 @@ TEST(cmdline_auto_keys_need_runs_auto)
 	EXPECT(!parse("bench=fault runs=auto scale=1", &c, &r));
 	EXPECT(parse("bench=fault runs=auto cpus=1", &c, &r), "%s",
 	       r.errors[0]);
+}
+
+static const struct param *find_key(const char *key)
+{
+	for (size_t i = 0; i < hz_nparams; i++)
+		if (strcmp(hz_params[i].key, key) == 0)
+			return &hz_params[i];
+	EXPECT(false, "no key '%s' in hz_params[]", key);
+	return &hz_params[0];
+}
+
+/* The first byte where @a and @b differ, or -1. */
+static long config_diff(const struct hz_config *a, const struct hz_config *b)
+{
+	for (size_t i = 0; i < sizeof(*a); i++)
+		if (((const u8 *)a)[i] != ((const u8 *)b)[i])
+			return (long)i;
+	return -1;
+}
+
+static bool has_tab_or_newline(const char *s)
+{
+	return s && (strchr(s, '\t') || strchr(s, '\n'));
+}
+
+/*
+ * Every key's default, shown from config_defaults() through the parser's
+ * types, is a value its parser takes back to the very same config: the
+ * documentation's defaults cannot drift from the code's.  A key whose
+ * default is no value says what "not given" means, and only such a key.
+ */
+TEST(cmdline_defaults_shown_round_trip)
+{
+	static struct hz_config d, c;
+	struct cmdline_result r;
+	char def[256], line[300];
+
+	config_defaults(&d);
+	for (size_t i = 0; i < hz_nparams; i++) {
+		const struct param *p = &hz_params[i];
+		bool set = param_default(p, def, sizeof(def));
+
+		EXPECT(p->type != P_CUSTOM || (p->parse && p->show),
+		       "%s: a custom key needs .parse and .show", p->key);
+		EXPECT(set == !p->unset, "%s: default '%s' but .unset %s",
+		       p->key, def, p->unset ? p->unset : "NULL");
+		if (!set)
+			continue;
+		ksnprintf(line, sizeof(line), "%s=%s", p->key, def);
+		config_defaults(&c);
+		EXPECT(cmdline_parse(line, hz_params, hz_nparams, &c, &r),
+		       "'%s': %s", line, r.errors[0]);
+		EXPECT(config_diff(&c, &d) < 0, "'%s' changes byte %ld of the "
+		       "defaults", line, config_diff(&c, &d));
+	}
+}
+
+TEST(cmdline_defaults_shown)
+{
+	static const char *const want[][2] = {
+		{ "console", "auto" }, { "exit", "auto" }, { "selftest", "on" },
+		{ "folio", "2M" }, { "clear", "all" }, { "order", "all" },
+		{ "size", "64M" }, { "chunk", "32M" }, { "cpus", "0" },
+		{ "runs", "3" }, { "precision", "5" }, { "budget_s", "0" },
+		{ "prezero_order", "contiguous-page" }, { "prezero_n", "all" },
+		{ "prezero_clear", "same" }, { "pmu", "none" }, { "cpl", "3" },
+		{ "hz", "250" }, { "backing", "all" }, { "cache", "cold" },
+		{ "deadline_s", "3600" }, { "interleave", "on" },
+		{ "preempt", "" }, { "prezero", "" }, { "scale", "" },
+		{ "msr_gp", "" }, { "cpu", "" }, { "hang_cpu", "" },
+		{ "ap_fail", "" }, { "prezero_cpu", "" },
+	};
+	char def[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		param_default(find_key(want[i][0]), def, sizeof(def));
+		EXPECT(strcmp(def, want[i][1]) == 0, "%s: default '%s', "
+		       "expected '%s'", want[i][0], def, want[i][1]);
+	}
+}
+
+/* Values other than the defaults are shown back as the line gave them. */
+TEST(cmdline_values_shown_back)
+{
+	static const char *const lines[] = {
+		"console=ttyS1,57600o7", "precision=2.5", "precision=0.01",
+		"runs=auto", "runs=12", "scale=1,2,all", "msr_gp=0xc0011029,0x8b",
+		"pmu=cycles,instructions", "chunk=2M,8M,4K", "folio=2M,1G",
+		"order=linux", "cpus=0-3,8", "cpus=all", "prezero_clear=erms",
+		"prezero_order=batched-pages", "prezero_n=7",
+		"preempt=full,lazy", "size=1536K", "selftest=off", "cpl=0",
+		"hz=1000", "cpu=5", "seed=0",
+	};
+	static struct hz_config c;
+	struct cmdline_result r;
+	char shown[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+		const char *eq = strchr(lines[i], '=');
+		char key[32];
+
+		ksnprintf(key, sizeof(key), "%.*s", (int)(eq - lines[i]),
+			  lines[i]);
+		config_defaults(&c);
+		EXPECT(cmdline_parse(lines[i], hz_params, hz_nparams, &c, &r),
+		       "'%s': %s", lines[i], r.errors[0]);
+		param_show(find_key(key), &c, shown, sizeof(shown));
+		EXPECT(strcmp(shown, eq + 1) == 0, "'%s' shown as '%s'",
+		       lines[i], shown);
+	}
+}
+
+/* What docs/cmdline.md's tables are made from is there, and fits them. */
+TEST(cmdline_keys_documented)
+{
+	char values[512], lo[48];
+
+	for (size_t i = 0; i < hz_nparams; i++) {
+		const struct param *p = &hz_params[i];
+
+		EXPECT(p->meaning && p->meaning[0], "%s: no .meaning", p->key);
+		EXPECT(!p->meaning || strlen(p->meaning) <= PARAM_MEANING_MAX,
+		       "%s: .meaning of %zu characters", p->key,
+		       p->meaning ? strlen(p->meaning) : 0);
+		EXPECT(!has_tab_or_newline(p->values) &&
+		       !has_tab_or_newline(p->meaning) &&
+		       !has_tab_or_newline(p->unset) &&
+		       !has_tab_or_newline(p->more), "%s: a tab or newline in "
+		       "its documentation (--keys is tab-separated)", p->key);
+		EXPECT(!p->more || strncmp(p->more, "docs/", 5) == 0,
+		       "%s: .more '%s' is not docs/...", p->key, p->more);
+		/* A range written out must be the one the parser holds to. */
+		if ((p->type == P_U64 || p->type == P_SIZE) && p->values &&
+		    p->values[0] >= '0' && p->values[0] <= '9') {
+			struct param bare = *p;
+
+			bare.values = NULL;
+			param_values(&bare, lo, sizeof(lo));
+			EXPECT(strncmp(p->values, lo, strlen(lo)) == 0 &&
+			       !(p->values[strlen(lo)] >= '0' &&
+				 p->values[strlen(lo)] <= '9'),
+			       "%s: .values '%s' is not its range %s", p->key,
+			       p->values, lo);
+		}
+		param_doc_values(p, values, sizeof(values));
+		EXPECT(values[0], "%s: no values", p->key);
+	}
+}
+
+TEST(cmdline_keys_rendered)
+{
+	char buf[2048];
+	u32 tabs = 0;
+
+	param_help_line(find_key("folio"), buf, sizeof(buf));
+	EXPECT(strstr(buf, "folio=4K,2M,1G|all") && strstr(buf, "default: 2M"),
+	       "%s", buf);
+	param_help_line(find_key("preempt"), buf, sizeof(buf));
+	EXPECT(strstr(buf, "default: not given"), "%s", buf);
+	param_help_line(find_key("inject"), buf, sizeof(buf));
+	EXPECT(strstr(buf, "(test-only)"), "%s", buf);
+	param_doc_values(find_key("cache"), buf, sizeof(buf));
+	EXPECT_STR(buf, "cold|warm|wbinvd (old names: asis for warm, "
+		   "clflush for cold)");
+	param_doc_values(find_key("pmu"), buf, sizeof(buf));
+	EXPECT(strstr(buf, "none|EVENT[,EVENT...]; names: instructions, "
+		      "cycles, "), "%s", buf);
+	param_doc_values(find_key("calib_ms"), buf, sizeof(buf));
+	EXPECT_STR(buf, "1..1000");
+	param_tsv_line(find_key("order"), buf, sizeof(buf));
+	for (char *s = buf; *s; s++)
+		tabs += *s == '\t';
+	EXPECT_EQ(tabs, 8);
+	EXPECT(strncmp(buf, "order\tboth\t1\t0\tconverging-page,", 31) == 0,
+	       "%s", buf);
+	EXPECT(strstr(buf, "|all\tall\t\t") != NULL, "%s", buf);
 }

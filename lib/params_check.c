@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The whole line: config_parse() with preset= expanded, and the checks
+ * across keys (combinations that make no sense, the other program's
+ * keys) that one key's parser cannot make.
+ */
+#include <stdarg.h>
+#include "lib/format.h"
+#include "lib/params.h"
+#include "lib/preset.h"
+#include "lib/string.h"
+
+static void refuse(struct cmdline_result *res, const char *fmt, ...)
+	__printf(2, 3);
+
+static void refuse(struct cmdline_result *res, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (res->nerrors < CMDLINE_MAX_ERRORS) {
+		va_start(ap, fmt);
+		kvsnprintf(res->errors[res->nerrors], CMDLINE_ERR_LEN, fmt, ap);
+		va_end(ap);
+	}
+	res->nerrors++;
+}
+
+static bool given(const struct cmdline_result *res, const char *key)
+{
+	for (size_t i = 0; i < hz_nparams; i++)
+		if (strcmp(hz_params[i].key, key) == 0)
+			return cmdline_given(res, i);
+	return false;
+}
+
+bool config_given(const struct cmdline_result *res, const char *key)
+{
+	return given(res, key);
+}
+
+bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
+			 bool companion)
+{
+	enum param_scope other = companion ? PARAM_KERNEL : PARAM_COMPANION;
+	u32 before = res->nerrors;
+
+	for (size_t i = 0; i < hz_nparams; i++)
+		if (hz_params[i].scope == other && cmdline_given(res, i))
+			refuse(res, "key '%s' has no meaning in %s",
+			       hz_params[i].key, companion ?
+			       "the Linux companion (it is a kernel key)" :
+			       "the kernel (it is for build/hugezero-linux)");
+	if (companion && (c->bench == BENCH_NONE || c->bench == BENCH_FAULT ||
+			  c->bench == BENCH_INFO))
+		refuse(res, "bench=%s runs in the kernel; the companion runs "
+		       "bench=bare, bench=linux-fault or bench=split",
+		       bench_names[c->bench]);
+	if (!companion && c->bench != BENCH_NONE && c->bench != BENCH_FAULT &&
+	    c->bench != BENCH_INFO)
+		refuse(res, "bench=%s runs in the Linux companion "
+		       "(build/hugezero-linux); the kernel runs bench=fault or "
+		       "bench=info", bench_names[c->bench]);
+	if (!companion && c->probe != PROBE_NONE && !c->preempts)
+		refuse(res, "probe=%s needs a scheduling model to run beside the "
+		       "workload: add preempt=none,voluntary,full,lazy or some "
+		       "of them", probe_names[c->probe]);
+	if (companion && c->prezeros & ~((1ULL << PREZERO_NONE) |
+					 (1ULL << PREZERO_REQUEST)))
+		refuse(res, "prezero=idle, dedicated and on-free are the "
+		       "kernel's; the companion runs prezero=none,request, "
+		       "request through Linux's zeroable_hugepages");
+	if (companion && c->prezeros && c->bench != BENCH_LINUX_FAULT)
+		refuse(res, "prezero= in the companion drives Linux's "
+		       "zeroable_hugepages: bench=linux-fault");
+	if (companion && c->cache == CACHE_WBINVD)
+		refuse(res, "cache=wbinvd needs ring 0; the companion can do "
+		       "cache=cold (CLFLUSHOPT/CLFLUSH over the region)");
+	return res->nerrors == before;
+}
+
+/* precision=, max_runs=, budget_s= say when runs=auto stops: alone, they
+ * would be silently ignored. */
+static void check_auto(const struct hz_config *c, struct cmdline_result *res)
+{
+	static const char *const keys[] = { "precision", "max_runs", "budget_s" };
+
+	for (u32 i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!c->runs_auto && given(res, keys[i]))
+			refuse(res, "%s= says when runs=auto stops; with runs=%llu "
+			       "it means nothing: give runs=auto, or leave it out",
+			       keys[i], (unsigned long long)c->runs);
+	/* Each CPU of a group would stop at its own round while the others
+	 * wait for it at the pass's barrier. */
+	if (c->runs_auto && (c->nscale || cpu_set_count(&c->cpus, 2) > 1))
+		refuse(res, "runs=auto runs one CPU at a time for now: with "
+		       "cpus= of more than one CPU or scale=, give runs=N");
+}
+
+bool config_check(const struct hz_config *c, struct cmdline_result *res)
+{
+	u32 before = res->nerrors;
+
+	if (c->bench == BENCH_NONE) {
+		for (size_t i = 0; i < hz_nparams; i++)
+			if (cmdline_given(res, i) && hz_params[i].bench)
+				refuse(res, "key '%s' is a benchmark key, but no "
+				       "bench= was given (bench=fault)",
+				       hz_params[i].key);
+		return res->nerrors == before;
+	}
+	if (c->prezero_low >= c->prezero_high)
+		refuse(res, "prezero_low=%llu must be below prezero_high=%llu",
+		       (unsigned long long)c->prezero_low,
+		       (unsigned long long)c->prezero_high);
+	check_auto(c, res);
+	if (given(res, "cpu") && given(res, "cpus"))
+		refuse(res, "cpu= pins one process; cpus= runs one per CPU: "
+		       "give one of them");
+	for (u32 f = 0; f < FOLIO_COUNT; f++) {
+		if (!(c->folios & (1ULL << f)))
+			continue;
+		if (c->size < folio_bytes[f] || c->size % folio_bytes[f])
+			refuse(res, "size=%lluK is not a whole number of %s "
+			       "folios", (unsigned long long)(c->size >> 10),
+			       folio_names[f]);
+	}
+	return res->nerrors == before;
+}
+
+bool config_parse_target(const char *line, struct hz_config *c,
+			 struct cmdline_result *res, bool companion)
+{
+	const char *own = cmdline_skip_image_path(line);
+	bool ok = cmdline_parse(own, hz_params, hz_nparams, c, res);
+	struct cmdline_result pre;
+	u32 id = c->preset;
+
+	if (ok && id != PRESET_NONE) {
+		/* The line again over the preset's keys: the line's win. */
+		bool keys_ok;
+
+		config_defaults(c);
+		keys_ok = cmdline_parse(preset_keys(id, companion), hz_params,
+					hz_nparams, c, &pre);
+		ok = cmdline_parse(own, hz_params, hz_nparams, c, res);
+		if (!keys_ok) {
+			refuse(res, "preset=%s: its own keys are refused (%s): "
+			       "a bug in lib/preset.c", preset_names[id],
+			       pre.errors[0]);
+			ok = false;
+		}
+	}
+	return config_check(c, res) && ok;
+}
+
+bool config_parse(const char *line, struct hz_config *c,
+		  struct cmdline_result *res)
+{
+	return config_parse_target(line, c, res, false);
+}
