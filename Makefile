@@ -177,6 +177,8 @@ $(BUILD)/hugezero-plain: hosted/plain/plain.c
 	$(call quiet,HOSTCC,$@)
 	$(Q)$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
+# HZ_NO_SETUP=1 (in the environment or on make's line): install
+# nothing, only list what is missing (scripts/setup.sh --help).
 setup:
 	@scripts/setup.sh
 
