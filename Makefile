@@ -29,12 +29,27 @@ else ifneq ($(LINUX_ABI),)
 $(error LINUX_ABI=$(LINUX_ABI) without LINUX=: it names the convention of a routine of the tree LINUX= builds)
 endif
 # Which tree, if any, this build directory holds: naming another (or
-# none) rebuilds what it changes, never links objects of two.
+# none) rebuilds what it changes, never links objects of two, and says
+# so in one line (`make LINUX=DIR; make run` rebuilds without the tree).
+# Not for clean or setup, which build nothing.
 TREE_STAMP := $(BUILD)/linux-tree.stamp
+tree_of = $(if $(1),LINUX=$(1),no LINUX=)
+ifneq ($(filter-out clean setup,$(or $(MAKECMDGOALS),all)),)
+TREE_WAS := $(if $(wildcard $(TREE_STAMP)),$(shell cat $(TREE_STAMP)),$(LINUX))
+ifneq ($(TREE_WAS),$(LINUX))
+$(info make: $(BUILD)/ was built with $(call tree_of,$(TREE_WAS)); rebuilding it with \
+$(call tree_of,$(LINUX)) (keep it: give $(call tree_of,$(TREE_WAS)) again, or each tree \
+its own BUILD=))
+endif
 $(shell mkdir -p $(BUILD) && { echo '$(LINUX)' | cmp -s - $(TREE_STAMP) || \
 	echo '$(LINUX)' > $(TREE_STAMP); })
+endif
 $(TREE_STAMP):
 	@mkdir -p $(dir $@) && echo '$(LINUX)' > $@
+
+# Every target's tools take the kernel, companion and images of this
+# build (scripts/hzlib/paths.py): `make run BUILD=b` boots b's kernel.
+export HZ_BUILD := $(abspath $(BUILD))
 
 # One short line per step, as Kbuild prints them ("  CC      kernel/main.o");
 # `make V=1` shows every command in full.

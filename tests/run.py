@@ -3,7 +3,9 @@
 """make test: host unit tests, host-script tests, then QEMU boots.
 
 Ends with one line "N passed, N failed" and exits nonzero on any failure.
-Logs of every boot are kept in build/test-logs/.
+Everything is of one build directory, $HZ_BUILD (make test passes its
+BUILD=), else build/: its kernel, companion and host unit tests; logs of
+every boot are kept in its test-logs/.
 """
 from __future__ import annotations
 
@@ -78,6 +80,9 @@ def _select() -> None:
 _select()
 
 LOGS = paths.BUILD / "test-logs"
+# The test modules run in tests/: the build directory, made absolute, is
+# theirs too (paths.py reads it).
+os.environ[paths.BUILD_ENV] = str(paths.BUILD)
 
 
 def host_unit() -> tuple[int, int]:
