@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import lava, paths, qemu  # noqa: E402
+from hzlib import image, lava, paths, qemu  # noqa: E402
 
 HUGEZERO = ROOT / "scripts" / "hugezero"
 LOGS = paths.BUILD / "test-logs"
@@ -373,9 +373,100 @@ class JobTest(unittest.TestCase):
         j = self.job("--device-type", "x86", "--image-url", "http://lab.example/hz/",
                      "--", "preset=seed-001")
         url = j["actions"][0]["deploy"]["kernel"]["url"]
-        self.assertRegex(url, r"^http://lab\.example/hz/lava-[0-9a-f]+-[0-9a-f]+\.0$")
+        self.assertRegex(url, rf"^http://lab\.example/hz/lava-{image.build_name(paths.ELF)}-"
+                         rf"{image.kernel_hash(paths.ELF)}-[0-9a-f]{{12}}\.0$")
         self.assertTrue((paths.BUILD / "images" / url.rsplit("/", 1)[1]).exists(),
                         "the file to put there")
+
+
+class BuildsTest(unittest.TestCase):
+    """lava job packs the image of the build it is given ($HZ_BUILD, or
+    --elf) and checks its line with that build's companion; the images
+    of several builds lie side by side in one cache, named by build."""
+
+    def setUp(self) -> None:
+        need_built(self)
+        self.tmp = tempfile.TemporaryDirectory(prefix="hz-builds-")
+        self.t = Path(self.tmp.name)
+        for build, extra in (("base", b""), ("patched", b"\0a patched kernel")):
+            (self.t / build).mkdir()
+            (self.t / build / "hugezero.elf").write_bytes(paths.ELF.read_bytes() + extra)
+            shutil.copy(lava.COMPANION, self.t / build / "hugezero-linux")
+
+    def tearDown(self) -> None:
+        self.tmp.cleanup()
+
+    def job(self, build: str, *args: str, elf: bool = False) -> subprocess.CompletedProcess:
+        """lava job of @build's kernel: named by --elf (@elf) from the
+        build "cache", or by HZ_BUILD."""
+        env = {**os.environ, "HZ_BUILD": str(self.t / ("cache" if elf else build))}
+        more = ["--elf", str(self.t / build / "hugezero.elf")] if elf else []
+        return subprocess.run([sys.executable, str(HUGEZERO), "lava", "job", *more, *args],
+                              capture_output=True, text=True, timeout=300, env=env)
+
+    def name(self, build: str) -> str:
+        """The start of @build's images' names: lava-BUILD-KERNEL-."""
+        return f"lava-{build}-{image.kernel_hash(self.t / build / 'hugezero.elf')}-"
+
+    def test_side_by_side(self) -> None:
+        cache = self.t / "cache" / "images"
+        got = {b: lava.build_netimage(["selftest=off"], "bios",
+                                      self.t / b / "hugezero.elf", cache)
+               for b in ("base", "patched")}
+        for b, img in got.items():
+            self.assertTrue(img.name.startswith(self.name(b)), img.name)
+        self.assertNotEqual(self.name("base"), self.name("patched"))
+        # The base kernel rebuilt: only the base build's older image goes.
+        with open(self.t / "base" / "hugezero.elf", "ab") as f:
+            f.write(b"\0rebuilt")
+        again = lava.build_netimage(["selftest=off"], "bios",
+                                    self.t / "base" / "hugezero.elf", cache)
+        self.assertTrue(again.name.startswith(self.name("base")))
+        self.assertEqual(sorted(p.name for p in cache.glob("lava-*")),
+                         sorted([again.name, got["patched"].name]))
+        # An image of the old naming (no build) is stale.
+        old = cache / ("lava-" + "0" * 12 + "-" + "1" * 12 + ".0")
+        old.write_bytes(b"")
+        lava.build_netimage(["selftest=on"], "bios", self.t / "patched" / "hugezero.elf",
+                            cache)
+        self.assertFalse(old.exists())
+        self.assertTrue(again.exists() and got["patched"].exists())
+
+    def test_isos_side_by_side(self) -> None:
+        cache = self.t / "cache" / "images"
+        isos = [image.build_iso(["selftest=off"], self.t / b / "hugezero.elf", cache)
+                for b in ("base", "patched")]
+        self.assertTrue(all(p.exists() for p in isos), isos)
+        self.assertEqual([p.name.split("-")[1] for p in isos], ["base", "patched"])
+
+    def test_each_job_names_its_own(self) -> None:
+        for elf in (False, True):
+            urls = {}
+            for b in ("base", "patched"):
+                r = self.job(b, "--device-type", "x86", "--image-url", "http://lab/hz/",
+                             "--", "preset=seed-001", elf=elf)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                urls[b] = re.search(r"(?m)^ +url: '?([^'\s]+)'?$", r.stdout).group(1)
+                self.assertTrue(urls[b].startswith("http://lab/hz/" + self.name(b)), urls[b])
+                where = self.t / ("cache" if elf else b) / "images"
+                self.assertTrue((where / urls[b].rsplit("/", 1)[1]).exists(), (elf, where))
+            if elf:
+                self.assertEqual(len(list((self.t / "cache" / "images").glob("lava-*"))), 2,
+                                 "one cache holds both")
+
+    def test_line_checked_by_the_builds_companion(self) -> None:
+        script = self.t / "patched" / "hugezero-linux"
+        script.write_text("#!/bin/sh\necho 'hugezero-linux: the patched parser refuses' >&2\n"
+                          "exit 2\n")
+        for elf in (False, True):
+            r = self.job("patched", "--device-type", "qemu", "--", "selftest=off", elf=elf)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("bad boot line 'selftest=off': the patched parser refuses", r.stderr)
+            self.assertEqual(self.job("base", "--device-type", "qemu", "--",
+                                      "selftest=off", elf=elf).returncode, 0)
+        script.unlink()
+        r = self.job("patched", "--device-type", "x86", "--", "selftest=off")
+        self.assertIn(f"{script} missing: run make BUILD={self.t / 'patched'}", r.stderr)
 
 
 class NetImageBootTest(unittest.TestCase):
