@@ -85,6 +85,15 @@ LOGS = paths.BUILD / "test-logs"
 os.environ[paths.BUILD_ENV] = str(paths.BUILD)
 
 
+def unable(c: Case) -> str | None:
+    """Why this machine cannot boot @c (a skip), or None: the case's own
+    reason (an old QEMU, a CPU model it lacks), or no OVMF for UEFI."""
+    why = c.unable() if c.unable else None
+    if why is None and c.firmware == "uefi":
+        why = qemu.ovmf_missing()
+    return why
+
+
 def host_unit() -> tuple[int, int]:
     exe = paths.BUILD / "host" / "unit"
     r = subprocess.run([str(exe)], capture_output=True, text=True)
@@ -197,9 +206,9 @@ def companion() -> tuple[int, int]:
 def boot_case(c: Case) -> tuple[Case, str | None, float]:
     """(case, why it failed or None, seconds); a case this QEMU cannot run
     comes back with why = "skip: ..." and is counted as neither."""
-    unable = c.unable() if c.unable else None
-    if unable:
-        return c, f"skip: {unable}", 0.0
+    why = unable(c)
+    if why:
+        return c, f"skip: {why}", 0.0
     try:
         img = (image.build_netdir(c.args) if c.media == "pxe"
                else image.build_iso(c.args))
@@ -221,7 +230,7 @@ def boots() -> tuple[int, int]:
     LOGS.mkdir(parents=True, exist_ok=True)
     # Build every image first, serially: grub-mkrescue is quick.
     for c in CASES:
-        if c.unable and c.unable():
+        if unable(c):
             continue
         if c.media == "pxe":
             image.build_netdir(c.args)

@@ -47,20 +47,62 @@ def hugezero(*args: str) -> subprocess.CompletedProcess:
 def need_built(t: unittest.TestCase) -> None:
     for p in (paths.ELF, lava.COMPANION):
         if not p.exists():
-            t.skipTest(f"{p} not built (make)")
+            t.skipTest(f"{p} not built ({paths.make_command(p.parent)})")
 
 
-def lava_missing() -> str | None:
-    """Why lava-run cannot run here, or None.  Where HZ_REQUIRE_LAB=1
-    (.ci/run, which installs it) its absence is a failure, not a skip."""
-    why = None
-    if shutil.which("lava-run") is None:
-        why = "lava-run not installed (scripts/setup.sh --lab)"
-    elif os.geteuid() != 0:
-        why = "lava-run runs jobs as root only"
-    if why and os.environ.get("HZ_REQUIRE_LAB") == "1":
+# The lab's parts, each a probe returning what is missing or None.  The
+# programs are found where scripts/setup.sh --lab looks (HZ_SETUP_LAVA_RUN,
+# HZ_SETUP_TFTPD, HZ_SETUP_TFTPD_DEFAULT point them elsewhere: a test of a
+# half-installed machine), else as lava-dispatcher finds them (PATH).
+def _program(env: str, name: str, package: str) -> str | None:
+    given = os.environ.get(env)
+    path = given or shutil.which(name)
+    if path and os.path.isfile(path) and os.access(path, os.X_OK):
+        return None
+    return f"{name} {'at ' + given if given else 'on PATH'} (package {package})"
+
+
+def _tftpd_directory() -> str | None:
+    """lava-dispatcher's tftpd_dir(): TFTP_DIRECTORY of tftpd-hpa's settings."""
+    conf = Path(os.environ.get("HZ_SETUP_TFTPD_DEFAULT") or "/etc/default/tftpd-hpa")
+    try:
+        m = re.search(r'(?m)^\s*TFTP_DIRECTORY\s*=\s*"?([^"\n]*)"?', conf.read_text())
+    except OSError:
+        return f"{conf} (package tftpd-hpa)"
+    if not m or not Path(m.group(1)).is_dir():
+        return f"the TFTP directory of {conf} (package tftpd-hpa: TFTP_DIRECTORY=)"
+    return None
+
+
+LAB_PARTS = {
+    "lava-run": lambda: _program("HZ_SETUP_LAVA_RUN", "lava-run", "lava-dispatcher"),
+    "python3-yaml": lambda: None if yaml is not None else
+    "python3-yaml (package python3-yaml, a dependency of lava-dispatcher)",
+    "tftpd-hpa": lambda: _program("HZ_SETUP_TFTPD", "in.tftpd", "tftpd-hpa")
+    or _tftpd_directory(),
+    "root": lambda: None if os.geteuid() == 0 else "root (lava-run runs jobs as root only)",
+}
+
+
+def lab_missing(*parts: str) -> str | None:
+    """What of the lab's @parts (LAB_PARTS' names) this machine lacks,
+    named, or None.  Where HZ_REQUIRE_LAB=1 (.ci/run, which installs
+    them) a missing part is a failure: AssertionError."""
+    lacks = [why for p in parts if (why := LAB_PARTS[p]())]
+    if not lacks:
+        return None
+    why = (f"missing {'; '.join(lacks)}: scripts/setup.sh --lab installs "
+           f"{'it' if len(lacks) == 1 else 'them'}")
+    if os.environ.get("HZ_REQUIRE_LAB") == "1":
         raise AssertionError(f"HZ_REQUIRE_LAB=1, but {why}")
     return why
+
+
+def need_lab(*parts: str) -> None:
+    """Skip (unittest.SkipTest) unless every one of @parts is here."""
+    why = lab_missing(*parts)
+    if why:
+        raise unittest.SkipTest(why)
 
 
 def case_id(name: str) -> str:
@@ -316,9 +358,9 @@ class TimeoutTest(unittest.TestCase):
         self.assertGreaterEqual(test["minutes"], boot["minutes"])
 
 
-@unittest.skipIf(yaml is None, "python3-yaml not installed (it comes with lava-dispatcher)")
 class JobTest(unittest.TestCase):
     def setUp(self) -> None:
+        need_lab("python3-yaml")
         need_built(self)
 
     def job(self, *args: str) -> dict:
@@ -476,20 +518,27 @@ class NetImageBootTest(unittest.TestCase):
 
     def test_bios_and_uefi(self) -> None:
         need_built(self)
+        LOGS.mkdir(parents=True, exist_ok=True)
         for fw in ("bios", "uefi"):
-            img = lava.build_netimage(["selftest=off"], fw)
-            with tempfile.TemporaryDirectory() as tmp:
-                # Where the pxe media of qemu.boot serves its boot file from.
-                sub = "i386-pc/core.0" if fw == "bios" else "x86_64-efi/core.efi"
-                dst = Path(tmp) / "boot" / "grub" / sub
-                dst.parent.mkdir(parents=True)
-                shutil.copy(img, dst)
-                spec = qemu.BootSpec(Path(tmp), firmware=fw, media="pxe", timeout=240)
-                res = qemu.boot(spec, log_file=LOGS / f"lava-netimage-{fw}.log")
-            ok, why = qemu.verdict(res)
-            self.assertTrue(ok, f"{fw}: {why}")
-            self.assertIn(f"{'BIOS' if fw == 'bios' else 'UEFI'} boot", res.log)
-            self.assertIn("cmdline 'selftest=off'", res.log)
+            with self.subTest(firmware=fw):
+                self.boots(fw)
+
+    def boots(self, fw: str) -> None:
+        if fw == "uefi" and qemu.ovmf_missing():
+            self.skipTest(str(qemu.ovmf_missing()))
+        img = lava.build_netimage(["selftest=off"], fw)
+        with tempfile.TemporaryDirectory() as tmp:
+            # Where the pxe media of qemu.boot serves its boot file from.
+            sub = "i386-pc/core.0" if fw == "bios" else "x86_64-efi/core.efi"
+            dst = Path(tmp) / "boot" / "grub" / sub
+            dst.parent.mkdir(parents=True)
+            shutil.copy(img, dst)
+            spec = qemu.BootSpec(Path(tmp), firmware=fw, media="pxe", timeout=240)
+            res = qemu.boot(spec, log_file=LOGS / f"lava-netimage-{fw}.log")
+        ok, why = qemu.verdict(res)
+        self.assertTrue(ok, f"{fw}: {why}")
+        self.assertIn(f"{'BIOS' if fw == 'bios' else 'UEFI'} boot", res.log)
+        self.assertIn("cmdline 'selftest=off'", res.log)
 
 
 class BadInputTest(unittest.TestCase):
@@ -570,10 +619,13 @@ def console(entries: list[dict]) -> str:
     return "".join(str(e["msg"]) + "\n" for e in entries if e.get("lvl") == "target")
 
 
-@unittest.skipIf(lava_missing(), lava_missing() or "")
 class LabDictionaryTest(unittest.TestCase):
     """Done when: the x86 job of preset=seed-001 validates against the
-    device dictionary in docs/lab.md, BIOS and UEFI."""
+    device dictionary in docs/lab.md, BIOS and UEFI.  A TFTP deploy's
+    validation runs in.tftpd and reads TFTP_DIRECTORY (tftp.py)."""
+
+    def setUp(self) -> None:
+        need_lab("lava-run", "python3-yaml", "tftpd-hpa", "root")
 
     def test_validates(self) -> None:
         need_built(self)
@@ -604,16 +656,17 @@ RUNS = {
 }
 
 
-@unittest.skipIf(lava_missing(), lava_missing() or "")
 class LavaRunTest(unittest.TestCase):
-    """lava-run itself on hugezero's qemu jobs, two at a time."""
+    """lava-run itself on hugezero's qemu jobs (deployed to tmpfs: no
+    TFTP), two at a time."""
     runs: dict[str, tuple[int, list[dict], str]] = {}
 
     @classmethod
     def setUpClass(cls) -> None:
+        need_lab("lava-run", "python3-yaml", "root")
         for p in (paths.ELF, lava.COMPANION):
             if not p.exists():
-                raise unittest.SkipTest(f"{p} not built (make)")
+                raise unittest.SkipTest(f"{p} not built ({paths.make_command(p.parent)})")
         cls.tmp = tempfile.TemporaryDirectory()
         t = Path(cls.tmp.name)
         LOGS.mkdir(parents=True, exist_ok=True)
