@@ -29,12 +29,27 @@ else ifneq ($(LINUX_ABI),)
 $(error LINUX_ABI=$(LINUX_ABI) without LINUX=: it names the convention of a routine of the tree LINUX= builds)
 endif
 # Which tree, if any, this build directory holds: naming another (or
-# none) rebuilds what it changes, never links objects of two.
+# none) rebuilds what it changes, never links objects of two, and says
+# so in one line (`make LINUX=DIR; make run` rebuilds without the tree).
+# Not for clean or setup, which build nothing.
 TREE_STAMP := $(BUILD)/linux-tree.stamp
+tree_of = $(if $(1),LINUX=$(1),no LINUX=)
+ifneq ($(filter-out clean setup,$(or $(MAKECMDGOALS),all)),)
+TREE_WAS := $(if $(wildcard $(TREE_STAMP)),$(shell cat $(TREE_STAMP)),$(LINUX))
+ifneq ($(TREE_WAS),$(LINUX))
+$(info make: $(BUILD)/ was built with $(call tree_of,$(TREE_WAS)); rebuilding it with \
+$(call tree_of,$(LINUX)) (keep it: give $(call tree_of,$(TREE_WAS)) again, or each tree \
+its own BUILD=))
+endif
 $(shell mkdir -p $(BUILD) && { echo '$(LINUX)' | cmp -s - $(TREE_STAMP) || \
 	echo '$(LINUX)' > $(TREE_STAMP); })
+endif
 $(TREE_STAMP):
 	@mkdir -p $(dir $@) && echo '$(LINUX)' > $@
+
+# Every target's tools take the kernel, companion and images of this
+# build (scripts/hzlib/paths.py): `make run BUILD=b` boots b's kernel.
+export HZ_BUILD := $(abspath $(BUILD))
 
 # One short line per step, as Kbuild prints them ("  CC      kernel/main.o");
 # `make V=1` shows every command in full.
@@ -177,6 +192,8 @@ $(BUILD)/hugezero-plain: hosted/plain/plain.c
 	$(call quiet,HOSTCC,$@)
 	$(Q)$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
+# HZ_NO_SETUP=1 (in the environment or on make's line): install
+# nothing, only list what is missing (scripts/setup.sh --help).
 setup:
 	@scripts/setup.sh
 
@@ -193,11 +210,27 @@ run: setup
 # (--round-hook), so that split pairs both by round.  It reports only.
 BENCH_MB := 256
 BENCH_ARGS := bench=split folio=2M size=$(BENCH_MB)M runs=16 warmups=1 probe=latency
+# The hugetlb pages it faults are reserved as root (docs/companion.md).
+# As root it runs as it is; as a user whose sudo asks no password now
+# (`sudo -v` first), only the companion runs through `sudo -n`, while the
+# build and both logs (opened by this shell before) stay the user's; else
+# it runs as the user and says what that loses.
+BENCH_RUN = $(BUILD)/hugezero-linux --round-hook "$(BUILD)/hugezero-plain $(BENCH_MB) >> \
+	$(BUILD)/plain.log" $(BENCH_ARGS) > $(BUILD)/bench.log
 bench: setup
+	@[ "$$(id -u)" != 0 ] || [ -z "$${SUDO_USER:-}" ] || echo "make bench: run by sudo," \
+		"what it builds in $(BUILD)/ is root's; as $$SUDO_USER, 'sudo -v && make bench'" \
+		"runs only the companion as root"
 	$(MAKE) --no-print-directory $(BUILD)/hugezero-linux $(BUILD)/hugezero-plain
-	rm -f $(BUILD)/plain.log
-	$(BUILD)/hugezero-linux --round-hook "$(BUILD)/hugezero-plain $(BENCH_MB) >> $(BUILD)/plain.log" \
-		$(BENCH_ARGS) > $(BUILD)/bench.log
+	@: > $(BUILD)/plain.log
+	@if [ "$$(id -u)" = 0 ]; then as=""; \
+	elif sudo -n true 2>/dev/null; then as="sudo -n "; \
+		echo "make bench: the companion as root through sudo -n, for its hugetlb pages"; \
+	else as=""; echo "make bench: not root, and no sudo -n (no sudo, or it asks a" \
+		"password: 'sudo -v' first): the 2M hugetlb configurations run only on pages" \
+		"already free, else are skipped, saying what to reserve as root" >&2; \
+	fi; \
+	echo "$$as"'$(BENCH_RUN)'; $$as$(BENCH_RUN)
 	$(PYTHON) scripts/hugezero split $(BUILD)/bench.log --plain $(BUILD)/plain.log
 
 test-host: $(BUILD)/host/unit

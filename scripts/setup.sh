@@ -1,13 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Install what hugezero needs on Debian or Ubuntu, and only what is missing.
-# Called by `make run` and `make test`; safe to run again (it then does nothing).
+# Called by `make run`, `make bench` and `make test`; safe to run again (it
+# then does nothing).
 #
 #   scripts/setup.sh [--dry-run] [--backports]
 #   scripts/setup.sh [--dry-run] --private-qemu [DIR]
 #   scripts/setup.sh [--dry-run] --linux-source
 #   scripts/setup.sh [--dry-run] --lab
+#   HZ_NO_SETUP=1 scripts/setup.sh [OPTIONS]
 #
+# HZ_NO_SETUP=1 (also on make's line: make HZ_NO_SETUP=1 test) installs,
+# unpacks and adds nothing: for a machine whose tools came from elsewhere,
+# it lists what the same run would have set up, one line per missing thing
+# with the package that provides it, and exits 0.
 # QEMU's TCG emulates x2APIC from 9.0 on; Debian bookworm has 7.2, its
 # backports 10.0.  On bookworm with an older QEMU, --backports (implied
 # by CI=true: a fresh machine of its own) upgrades qemu-system-x86 from
@@ -26,6 +32,18 @@
 # and ipmitool (docs/lab.md's server: console and power through its BMC),
 # without their recommends (lava-dispatcher's pull in some 800 MB).
 # --dry-run says what would be run or written, and does none of it.
+#
+# Releases: written for and run on Debian 12 bookworm (amd64), every
+# option.  Read, not run, elsewhere: on Debian 13 trixie and Ubuntu 22.04
+# and 24.04 it asks apt for the same package names (on Ubuntu some are in
+# universe); --backports and CI=true act on bookworm only, so the
+# release's QEMU stays (trixie's 10.0 has TCG x2APIC; Ubuntu 22.04's 6.2
+# and 24.04's 8.2 have not, and the x2APIC boots skip); --private-qemu
+# unpacks bookworm-backports' QEMU, whose libraries another release may
+# not have (it then names those missing); --linux-source asks for
+# linux-source-6.12, which trixie's archive has and Ubuntu's has not (apt
+# then fails); whether a release has lava-dispatcher (--lab) is apt's to
+# say.  Without apt-get it names the packages to install by hand.
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +61,8 @@ LINUX_OUT=${HZ_SETUP_LINUX_OUT:-$ROOT/build/$LINUX_SOURCE}
 # --lab's programs (root's: /usr/sbin is not on every user's PATH).
 LAVA_RUN=${HZ_SETUP_LAVA_RUN:-/usr/bin/lava-run}
 TFTPD=${HZ_SETUP_TFTPD:-/usr/sbin/in.tftpd}
+# tftpd-hpa's settings, where lava-dispatcher reads its TFTP_DIRECTORY.
+TFTPD_DEFAULT=${HZ_SETUP_TFTPD_DEFAULT:-/etc/default/tftpd-hpa}
 IPMITOOL=${HZ_SETUP_IPMITOOL:-/usr/bin/ipmitool}
 
 dry=0 backports=0 private="" linux_source=0 lab=0
@@ -56,7 +76,7 @@ while [ $# -gt 0 ]; do
 	--private-qemu)
 		private=$ROOT/build/qemu
 		case ${2:-} in -* | "") ;; *) private=$2; shift ;; esac ;;
-	-h | --help) sed -n '3,28s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "setup: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -177,36 +197,59 @@ private_qemu() {
 	echo "export HZ_QEMU=$exe HZ_QEMU_DATA=$dir/usr/share/qemu:$dir/usr/share/seabios"
 }
 
-missing=""
-need() {	# need PACKAGE TEST...
-	pkg=$1
-	shift
+missing="" lacking=""
+need() {	# need PACKAGE WHAT TEST...: WHAT, from PACKAGE, is there if TEST
+	pkg=$1 what=$2
+	shift 2
 	if ! "$@" >/dev/null 2>&1; then
 		missing="$missing $pkg"
+		lacking="$lacking$what (package $pkg)
+"
 	fi
 }
 has() { command -v "$1"; }
 
-need gcc has gcc
-need binutils has ld
-need binutils has addr2line
-need make has make
-need nasm has nasm
-need python3 test -x /usr/bin/python3
-need qemu-system-x86 has qemu-system-x86_64
-need grub-common has grub-mkrescue
-need grub-pc-bin test -d /usr/lib/grub/i386-pc
-need grub-efi-amd64-bin test -d /usr/lib/grub/x86_64-efi
-need xorriso has xorriso
-need mtools has mformat
-need ipxe-qemu sh -c 'ls /usr/lib/ipxe/qemu/efi-virtio.rom || ls /usr/share/qemu/efi-virtio.rom'
-need python3-matplotlib test -d /usr/lib/python3/dist-packages/matplotlib
-need python3-scipy test -d /usr/lib/python3/dist-packages/scipy
-[ $linux_source = 0 ] || need $LINUX_SOURCE test -f "$LINUX_TARBALL"
-[ $lab = 0 ] || need lava-dispatcher test -x "$LAVA_RUN"
-[ $lab = 0 ] || need tftpd-hpa test -x "$TFTPD"
-[ $lab = 0 ] || need ipmitool test -x "$IPMITOOL"
-need ovmf sh -c 'ls /usr/share/OVMF/OVMF_CODE*.fd || ls /usr/share/ovmf/OVMF.fd'
+need gcc gcc has gcc
+need binutils ld has ld
+need binutils addr2line has addr2line
+need make make has make
+need nasm nasm has nasm
+need python3 /usr/bin/python3 test -x /usr/bin/python3
+need qemu-system-x86 qemu-system-x86_64 has qemu-system-x86_64
+need grub-common grub-mkrescue has grub-mkrescue
+need grub-pc-bin "GRUB's BIOS modules (/usr/lib/grub/i386-pc)" test -d /usr/lib/grub/i386-pc
+need grub-efi-amd64-bin "GRUB's UEFI modules (/usr/lib/grub/x86_64-efi)" test -d /usr/lib/grub/x86_64-efi
+need xorriso xorriso has xorriso
+need mtools mformat has mformat
+need ipxe-qemu "iPXE's ROM for QEMU (efi-virtio.rom)" sh -c 'ls /usr/lib/ipxe/qemu/efi-virtio.rom || ls /usr/share/qemu/efi-virtio.rom'
+need python3-matplotlib "matplotlib of /usr/bin/python3" test -d /usr/lib/python3/dist-packages/matplotlib
+need python3-scipy "scipy of /usr/bin/python3" test -d /usr/lib/python3/dist-packages/scipy
+[ $linux_source = 0 ] || need $LINUX_SOURCE "$LINUX_TARBALL" test -f "$LINUX_TARBALL"
+[ $lab = 0 ] || need lava-dispatcher "$LAVA_RUN" test -x "$LAVA_RUN"
+[ $lab = 0 ] || need tftpd-hpa "$TFTPD" test -x "$TFTPD"
+[ $lab = 0 ] || need tftpd-hpa "$TFTPD_DEFAULT" test -f "$TFTPD_DEFAULT"
+[ $lab = 0 ] || need ipmitool "$IPMITOOL" test -x "$IPMITOOL"
+need ovmf "OVMF's UEFI firmware (/usr/share/OVMF)" sh -c 'ls /usr/share/OVMF/OVMF_CODE*.fd || ls /usr/share/ovmf/OVMF.fd'
+
+# HZ_NO_SETUP=1: what this run would have set up, listed, nothing done.
+if [ "${HZ_NO_SETUP:-}" = 1 ]; then
+	printf '%s' "$lacking" | sed 's/^/setup: HZ_NO_SETUP=1: missing /'
+	if [ $linux_source = 1 ] || [ -f "$LINUX_TARBALL" ]; then
+		[ -f "$LINUX_OUT/arch/x86/lib/clear_page_64.S" ] ||
+			echo "setup: HZ_NO_SETUP=1: missing $LINUX_OUT/arch/x86/lib/clear_page_64.S" \
+				"(package $LINUX_SOURCE, unpacked by scripts/setup.sh --linux-source)"
+	fi
+	v=$(qemu_version)
+	if [ -n "$private" ]; then
+		[ -x "$private/usr/bin/qemu-system-x86_64" ] ||
+			echo "setup: HZ_NO_SETUP=1: missing $private/usr/bin/qemu-system-x86_64" \
+				"(package qemu-system-x86 of bookworm-backports, unpacked by --private-qemu)"
+	elif [ $backports = 1 ] && [ "$v" -lt $QEMU_X2APIC ] && [ "$(codename)" = bookworm ]; then
+		echo "setup: HZ_NO_SETUP=1: missing QEMU >= 9.0 for TCG x2APIC, QEMU" \
+			"$((v / 100)).$((v % 100)) here (package qemu-system-x86 of bookworm-backports)"
+	fi
+	exit 0
+fi
 
 if [ -n "$missing" ]; then
 	# One package can be named by several checks.

@@ -3,7 +3,9 @@
 """make test: host unit tests, host-script tests, then QEMU boots.
 
 Ends with one line "N passed, N failed" and exits nonzero on any failure.
-Logs of every boot are kept in build/test-logs/.
+Everything is of one build directory, $HZ_BUILD (make test passes its
+BUILD=), else build/: its kernel, companion and host unit tests; logs of
+every boot are kept in its test-logs/.
 """
 from __future__ import annotations
 
@@ -78,6 +80,18 @@ def _select() -> None:
 _select()
 
 LOGS = paths.BUILD / "test-logs"
+# The test modules run in tests/: the build directory, made absolute, is
+# theirs too (paths.py reads it).
+os.environ[paths.BUILD_ENV] = str(paths.BUILD)
+
+
+def unable(c: Case) -> str | None:
+    """Why this machine cannot boot @c (a skip), or None: the case's own
+    reason (an old QEMU, a CPU model it lacks), or no OVMF for UEFI."""
+    why = c.unable() if c.unable else None
+    if why is None and c.firmware == "uefi":
+        why = qemu.ovmf_missing()
+    return why
 
 
 def host_unit() -> tuple[int, int]:
@@ -193,9 +207,9 @@ def companion() -> tuple[int, int]:
 def boot_case(c: Case) -> tuple[Case, str | None, float]:
     """(case, why it failed or None, seconds); a case this QEMU cannot run
     comes back with why = "skip: ..." and is counted as neither."""
-    unable = c.unable() if c.unable else None
-    if unable:
-        return c, f"skip: {unable}", 0.0
+    why = unable(c)
+    if why:
+        return c, f"skip: {why}", 0.0
     try:
         img = (image.build_netdir(c.args) if c.media == "pxe"
                else image.build_iso(c.args))
@@ -217,7 +231,7 @@ def boots() -> tuple[int, int]:
     LOGS.mkdir(parents=True, exist_ok=True)
     # Build every image first, serially: grub-mkrescue is quick.
     for c in CASES:
-        if c.unable and c.unable():
+        if unable(c):
             continue
         if c.media == "pxe":
             image.build_netdir(c.args)

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from hzlib import paths, records  # noqa: E402
 
 EXE = paths.COMPANION
-PLAIN = ROOT / "build" / "hugezero-plain"
+PLAIN = paths.BUILD / "hugezero-plain"
 MATRIX = ["bench=bare", "folio=2M", "size=8M", "clear=erms,rep",
           "order=contiguous-page,converging-page", "runs=3", "warmups=1", "samples=none"]
 SPLIT = ["bench=split", "folio=2M", "size=8M", "backing=hugetlb", "clear=erms,rep",

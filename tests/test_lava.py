@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import lava, paths, qemu  # noqa: E402
+from hzlib import image, lava, paths, qemu  # noqa: E402
 
 HUGEZERO = ROOT / "scripts" / "hugezero"
 LOGS = paths.BUILD / "test-logs"
@@ -47,20 +47,62 @@ def hugezero(*args: str) -> subprocess.CompletedProcess:
 def need_built(t: unittest.TestCase) -> None:
     for p in (paths.ELF, lava.COMPANION):
         if not p.exists():
-            t.skipTest(f"{p} not built (make)")
+            t.skipTest(f"{p} not built ({paths.make_command(p.parent)})")
 
 
-def lava_missing() -> str | None:
-    """Why lava-run cannot run here, or None.  Where HZ_REQUIRE_LAB=1
-    (.ci/run, which installs it) its absence is a failure, not a skip."""
-    why = None
-    if shutil.which("lava-run") is None:
-        why = "lava-run not installed (scripts/setup.sh --lab)"
-    elif os.geteuid() != 0:
-        why = "lava-run runs jobs as root only"
-    if why and os.environ.get("HZ_REQUIRE_LAB") == "1":
+# The lab's parts, each a probe returning what is missing or None.  The
+# programs are found where scripts/setup.sh --lab looks (HZ_SETUP_LAVA_RUN,
+# HZ_SETUP_TFTPD, HZ_SETUP_TFTPD_DEFAULT point them elsewhere: a test of a
+# half-installed machine), else as lava-dispatcher finds them (PATH).
+def _program(env: str, name: str, package: str) -> str | None:
+    given = os.environ.get(env)
+    path = given or shutil.which(name)
+    if path and os.path.isfile(path) and os.access(path, os.X_OK):
+        return None
+    return f"{name} {'at ' + given if given else 'on PATH'} (package {package})"
+
+
+def _tftpd_directory() -> str | None:
+    """lava-dispatcher's tftpd_dir(): TFTP_DIRECTORY of tftpd-hpa's settings."""
+    conf = Path(os.environ.get("HZ_SETUP_TFTPD_DEFAULT") or "/etc/default/tftpd-hpa")
+    try:
+        m = re.search(r'(?m)^\s*TFTP_DIRECTORY\s*=\s*"?([^"\n]*)"?', conf.read_text())
+    except OSError:
+        return f"{conf} (package tftpd-hpa)"
+    if not m or not Path(m.group(1)).is_dir():
+        return f"the TFTP directory of {conf} (package tftpd-hpa: TFTP_DIRECTORY=)"
+    return None
+
+
+LAB_PARTS = {
+    "lava-run": lambda: _program("HZ_SETUP_LAVA_RUN", "lava-run", "lava-dispatcher"),
+    "python3-yaml": lambda: None if yaml is not None else
+    "python3-yaml (package python3-yaml, a dependency of lava-dispatcher)",
+    "tftpd-hpa": lambda: _program("HZ_SETUP_TFTPD", "in.tftpd", "tftpd-hpa")
+    or _tftpd_directory(),
+    "root": lambda: None if os.geteuid() == 0 else "root (lava-run runs jobs as root only)",
+}
+
+
+def lab_missing(*parts: str) -> str | None:
+    """What of the lab's @parts (LAB_PARTS' names) this machine lacks,
+    named, or None.  Where HZ_REQUIRE_LAB=1 (.ci/run, which installs
+    them) a missing part is a failure: AssertionError."""
+    lacks = [why for p in parts if (why := LAB_PARTS[p]())]
+    if not lacks:
+        return None
+    why = (f"missing {'; '.join(lacks)}: scripts/setup.sh --lab installs "
+           f"{'it' if len(lacks) == 1 else 'them'}")
+    if os.environ.get("HZ_REQUIRE_LAB") == "1":
         raise AssertionError(f"HZ_REQUIRE_LAB=1, but {why}")
     return why
+
+
+def need_lab(*parts: str) -> None:
+    """Skip (unittest.SkipTest) unless every one of @parts is here."""
+    why = lab_missing(*parts)
+    if why:
+        raise unittest.SkipTest(why)
 
 
 def case_id(name: str) -> str:
@@ -316,9 +358,9 @@ class TimeoutTest(unittest.TestCase):
         self.assertGreaterEqual(test["minutes"], boot["minutes"])
 
 
-@unittest.skipIf(yaml is None, "python3-yaml not installed (it comes with lava-dispatcher)")
 class JobTest(unittest.TestCase):
     def setUp(self) -> None:
+        need_lab("python3-yaml")
         need_built(self)
 
     def job(self, *args: str) -> dict:
@@ -373,9 +415,100 @@ class JobTest(unittest.TestCase):
         j = self.job("--device-type", "x86", "--image-url", "http://lab.example/hz/",
                      "--", "preset=seed-001")
         url = j["actions"][0]["deploy"]["kernel"]["url"]
-        self.assertRegex(url, r"^http://lab\.example/hz/lava-[0-9a-f]+-[0-9a-f]+\.0$")
+        self.assertRegex(url, rf"^http://lab\.example/hz/lava-{image.build_name(paths.ELF)}-"
+                         rf"{image.kernel_hash(paths.ELF)}-[0-9a-f]{{12}}\.0$")
         self.assertTrue((paths.BUILD / "images" / url.rsplit("/", 1)[1]).exists(),
                         "the file to put there")
+
+
+class BuildsTest(unittest.TestCase):
+    """lava job packs the image of the build it is given ($HZ_BUILD, or
+    --elf) and checks its line with that build's companion; the images
+    of several builds lie side by side in one cache, named by build."""
+
+    def setUp(self) -> None:
+        need_built(self)
+        self.tmp = tempfile.TemporaryDirectory(prefix="hz-builds-")
+        self.t = Path(self.tmp.name)
+        for build, extra in (("base", b""), ("patched", b"\0a patched kernel")):
+            (self.t / build).mkdir()
+            (self.t / build / "hugezero.elf").write_bytes(paths.ELF.read_bytes() + extra)
+            shutil.copy(lava.COMPANION, self.t / build / "hugezero-linux")
+
+    def tearDown(self) -> None:
+        self.tmp.cleanup()
+
+    def job(self, build: str, *args: str, elf: bool = False) -> subprocess.CompletedProcess:
+        """lava job of @build's kernel: named by --elf (@elf) from the
+        build "cache", or by HZ_BUILD."""
+        env = {**os.environ, "HZ_BUILD": str(self.t / ("cache" if elf else build))}
+        more = ["--elf", str(self.t / build / "hugezero.elf")] if elf else []
+        return subprocess.run([sys.executable, str(HUGEZERO), "lava", "job", *more, *args],
+                              capture_output=True, text=True, timeout=300, env=env)
+
+    def name(self, build: str) -> str:
+        """The start of @build's images' names: lava-BUILD-KERNEL-."""
+        return f"lava-{build}-{image.kernel_hash(self.t / build / 'hugezero.elf')}-"
+
+    def test_side_by_side(self) -> None:
+        cache = self.t / "cache" / "images"
+        got = {b: lava.build_netimage(["selftest=off"], "bios",
+                                      self.t / b / "hugezero.elf", cache)
+               for b in ("base", "patched")}
+        for b, img in got.items():
+            self.assertTrue(img.name.startswith(self.name(b)), img.name)
+        self.assertNotEqual(self.name("base"), self.name("patched"))
+        # The base kernel rebuilt: only the base build's older image goes.
+        with open(self.t / "base" / "hugezero.elf", "ab") as f:
+            f.write(b"\0rebuilt")
+        again = lava.build_netimage(["selftest=off"], "bios",
+                                    self.t / "base" / "hugezero.elf", cache)
+        self.assertTrue(again.name.startswith(self.name("base")))
+        self.assertEqual(sorted(p.name for p in cache.glob("lava-*")),
+                         sorted([again.name, got["patched"].name]))
+        # An image of the old naming (no build) is stale.
+        old = cache / ("lava-" + "0" * 12 + "-" + "1" * 12 + ".0")
+        old.write_bytes(b"")
+        lava.build_netimage(["selftest=on"], "bios", self.t / "patched" / "hugezero.elf",
+                            cache)
+        self.assertFalse(old.exists())
+        self.assertTrue(again.exists() and got["patched"].exists())
+
+    def test_isos_side_by_side(self) -> None:
+        cache = self.t / "cache" / "images"
+        isos = [image.build_iso(["selftest=off"], self.t / b / "hugezero.elf", cache)
+                for b in ("base", "patched")]
+        self.assertTrue(all(p.exists() for p in isos), isos)
+        self.assertEqual([p.name.split("-")[1] for p in isos], ["base", "patched"])
+
+    def test_each_job_names_its_own(self) -> None:
+        for elf in (False, True):
+            urls = {}
+            for b in ("base", "patched"):
+                r = self.job(b, "--device-type", "x86", "--image-url", "http://lab/hz/",
+                             "--", "preset=seed-001", elf=elf)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                urls[b] = re.search(r"(?m)^ +url: '?([^'\s]+)'?$", r.stdout).group(1)
+                self.assertTrue(urls[b].startswith("http://lab/hz/" + self.name(b)), urls[b])
+                where = self.t / ("cache" if elf else b) / "images"
+                self.assertTrue((where / urls[b].rsplit("/", 1)[1]).exists(), (elf, where))
+            if elf:
+                self.assertEqual(len(list((self.t / "cache" / "images").glob("lava-*"))), 2,
+                                 "one cache holds both")
+
+    def test_line_checked_by_the_builds_companion(self) -> None:
+        script = self.t / "patched" / "hugezero-linux"
+        script.write_text("#!/bin/sh\necho 'hugezero-linux: the patched parser refuses' >&2\n"
+                          "exit 2\n")
+        for elf in (False, True):
+            r = self.job("patched", "--device-type", "qemu", "--", "selftest=off", elf=elf)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("bad boot line 'selftest=off': the patched parser refuses", r.stderr)
+            self.assertEqual(self.job("base", "--device-type", "qemu", "--",
+                                      "selftest=off", elf=elf).returncode, 0)
+        script.unlink()
+        r = self.job("patched", "--device-type", "x86", "--", "selftest=off")
+        self.assertIn(f"{script} missing: run make BUILD={self.t / 'patched'}", r.stderr)
 
 
 class NetImageBootTest(unittest.TestCase):
@@ -385,20 +518,27 @@ class NetImageBootTest(unittest.TestCase):
 
     def test_bios_and_uefi(self) -> None:
         need_built(self)
+        LOGS.mkdir(parents=True, exist_ok=True)
         for fw in ("bios", "uefi"):
-            img = lava.build_netimage(["selftest=off"], fw)
-            with tempfile.TemporaryDirectory() as tmp:
-                # Where the pxe media of qemu.boot serves its boot file from.
-                sub = "i386-pc/core.0" if fw == "bios" else "x86_64-efi/core.efi"
-                dst = Path(tmp) / "boot" / "grub" / sub
-                dst.parent.mkdir(parents=True)
-                shutil.copy(img, dst)
-                spec = qemu.BootSpec(Path(tmp), firmware=fw, media="pxe", timeout=240)
-                res = qemu.boot(spec, log_file=LOGS / f"lava-netimage-{fw}.log")
-            ok, why = qemu.verdict(res)
-            self.assertTrue(ok, f"{fw}: {why}")
-            self.assertIn(f"{'BIOS' if fw == 'bios' else 'UEFI'} boot", res.log)
-            self.assertIn("cmdline 'selftest=off'", res.log)
+            with self.subTest(firmware=fw):
+                self.boots(fw)
+
+    def boots(self, fw: str) -> None:
+        if fw == "uefi" and qemu.ovmf_missing():
+            self.skipTest(str(qemu.ovmf_missing()))
+        img = lava.build_netimage(["selftest=off"], fw)
+        with tempfile.TemporaryDirectory() as tmp:
+            # Where the pxe media of qemu.boot serves its boot file from.
+            sub = "i386-pc/core.0" if fw == "bios" else "x86_64-efi/core.efi"
+            dst = Path(tmp) / "boot" / "grub" / sub
+            dst.parent.mkdir(parents=True)
+            shutil.copy(img, dst)
+            spec = qemu.BootSpec(Path(tmp), firmware=fw, media="pxe", timeout=240)
+            res = qemu.boot(spec, log_file=LOGS / f"lava-netimage-{fw}.log")
+        ok, why = qemu.verdict(res)
+        self.assertTrue(ok, f"{fw}: {why}")
+        self.assertIn(f"{'BIOS' if fw == 'bios' else 'UEFI'} boot", res.log)
+        self.assertIn("cmdline 'selftest=off'", res.log)
 
 
 class BadInputTest(unittest.TestCase):
@@ -479,10 +619,13 @@ def console(entries: list[dict]) -> str:
     return "".join(str(e["msg"]) + "\n" for e in entries if e.get("lvl") == "target")
 
 
-@unittest.skipIf(lava_missing(), lava_missing() or "")
 class LabDictionaryTest(unittest.TestCase):
     """Done when: the x86 job of preset=seed-001 validates against the
-    device dictionary in docs/lab.md, BIOS and UEFI."""
+    device dictionary in docs/lab.md, BIOS and UEFI.  A TFTP deploy's
+    validation runs in.tftpd and reads TFTP_DIRECTORY (tftp.py)."""
+
+    def setUp(self) -> None:
+        need_lab("lava-run", "python3-yaml", "tftpd-hpa", "root")
 
     def test_validates(self) -> None:
         need_built(self)
@@ -513,16 +656,17 @@ RUNS = {
 }
 
 
-@unittest.skipIf(lava_missing(), lava_missing() or "")
 class LavaRunTest(unittest.TestCase):
-    """lava-run itself on hugezero's qemu jobs, two at a time."""
+    """lava-run itself on hugezero's qemu jobs (deployed to tmpfs: no
+    TFTP), two at a time."""
     runs: dict[str, tuple[int, list[dict], str]] = {}
 
     @classmethod
     def setUpClass(cls) -> None:
+        need_lab("lava-run", "python3-yaml", "root")
         for p in (paths.ELF, lava.COMPANION):
             if not p.exists():
-                raise unittest.SkipTest(f"{p} not built (make)")
+                raise unittest.SkipTest(f"{p} not built ({paths.make_command(p.parent)})")
         cls.tmp = tempfile.TemporaryDirectory()
         t = Path(cls.tmp.name)
         LOGS.mkdir(parents=True, exist_ok=True)

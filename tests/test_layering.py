@@ -17,7 +17,7 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-OBJS = ROOT / "build" / "k"
+OBJS = Path(os.environ.get("HZ_BUILD") or ROOT / "build") / "k"  # as scripts/hzlib/paths.py
 
 # What each layer may include or call, lowest first.
 ALLOWED = {

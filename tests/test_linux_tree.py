@@ -533,10 +533,39 @@ class Built(unittest.TestCase):
         for tree in ("v7.0", "v6.x"):
             r, out = build(TREES / tree, "switch")
             self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+        self.assertIn(f"make: build/test-tree-switch/ was built with LINUX={TREES}/v7.0; "
+                      f"rebuilding it with LINUX={TREES}/v6.x (keep it: give "
+                      f"LINUX={TREES}/v7.0 again, or each tree its own BUILD=)\n", r.stdout,
+                      "the stamp's rebuild said, in one line")
         nm = subprocess.run(["nm", str(out / "hugezero.elf")], capture_output=True,
                             text=True, check=True).stdout
         self.assertIn("linux_tree_orig", nm)
         self.assertNotIn("linux_tree_unrolled", nm)
+
+
+class MakeTargets(unittest.TestCase):
+    """Every make target takes BUILD= and LINUX= together: make run boots
+    the kernel of its BUILD=, built with the tree (scripts/hugezero
+    through HZ_BUILD, which the Makefile exports)."""
+
+    def test_run_boots_its_builds_kernel(self) -> None:
+        out = Path("build") / "test-tree-run"
+        (ROOT / out / "run.log").unlink(missing_ok=True)
+        quick = ("bench=fault folio=2M size=4M clear=linux-unrolled order=contiguous-page "
+                 "runs=1 warmups=0 selftest=off")
+        r = subprocess.run(["make", "--no-print-directory", "run", f"BUILD={out}",
+                            f"LINUX={TREES / 'v7.0'}", f"QUICK={quick}"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=1200,
+                           env={**os.environ, "HZ_NO_SETUP": "1"})
+        self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+        log = (ROOT / out / "run.log").read_text()
+        self.assertIn(" linux_tree=7.0.0-hztest ", record(log, "boot"),
+                      "the boot record names the tree: its BUILD='s kernel booted")
+        record(log, "config", "clear=linux-unrolled ", " tree_routine=__clear_pages_unrolled ")
+        self.assertRegex(log, r"ok \d+ 2M\.linux-unrolled\.contiguous-page")
+        self.assertTrue(list((ROOT / out / "images").glob("hz-test-tree-run-*.iso")),
+                        "its image in its own build directory")
+        self.assertIn("tree primitives from Linux 7.0.0-hztest", r.stdout, "the report")
 
 
 class Version(unittest.TestCase):

@@ -41,8 +41,12 @@ class Machine:
         script(self.bin / "qemu-system-x86_64",
                f"echo 'QEMU emulator version {version} (fake)'\n")
 
-    def setup(self, *args: str, ci: bool = False, fail: str = "none") -> tuple[int, str, list[str]]:
-        env = {k: v for k, v in os.environ.items() if k != "CI"}
+    def setup(self, *args: str, ci: bool = False, fail: str = "none",
+              env_more: dict[str, str] | None = None,
+              make: bool = False) -> tuple[int, str, list[str]]:
+        """setup.sh @args (or, @make, the Makefile's setup target)."""
+        env = {k: v for k, v in os.environ.items() if k not in ("CI", "HZ_NO_SETUP")}
+        env.update(env_more or {})
         env.update(PATH=f"{self.bin}:{env.get('PATH', '/usr/bin:/bin')}",
                    HZ_SETUP_OS_RELEASE=str(self.d / "os-release"),
                    HZ_SETUP_APT_ETC=str(self.apt), FAKE_LOG=str(self.log),
@@ -53,8 +57,9 @@ class Machine:
         assert shutil.which("apt-get", path=env["PATH"]) == str(self.bin / "apt-get")
         if self.log.exists():
             self.log.unlink()
-        r = subprocess.run(["sh", str(SETUP), *args], env=env, capture_output=True,
-                           text=True, timeout=120)
+        cmd = (["make", "--no-print-directory", "-C", str(ROOT), "setup", *args] if make
+               else ["sh", str(SETUP), *args])
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
         calls = self.log.read_text().splitlines() if self.log.exists() else []
         return r.returncode, r.stdout + r.stderr, calls
 
@@ -186,9 +191,6 @@ class SetupLinuxSourceTest(unittest.TestCase):
         self.assertFalse(self.out.exists())
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class SetupLabTest(unittest.TestCase):
     """--lab: lava-dispatcher, tftpd-hpa and ipmitool, without
@@ -242,3 +244,91 @@ class SetupLabTest(unittest.TestCase):
         self.assertEqual((rc, calls), (0, []), out)
         self.assertRegex(out, r"would run: apt-get install -y -q --no-install-recommends "
                          r".*ipmitool.*lava-dispatcher.*tftpd-hpa")
+
+
+class NoSetupTest(unittest.TestCase):
+    """HZ_NO_SETUP=1: nothing installed, unpacked or added; what the same
+    run would have set up is listed, a line each with its package."""
+
+    def setUp(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.m = Machine(Path(self.tmp.name))
+        d = self.m.d
+        self.tarball = d / "linux-source-6.12.tar.xz"
+        self.tarball.write_bytes(b"not unpacked here")
+        self.env = {"HZ_NO_SETUP": "1", "HZ_SETUP_LAVA_RUN": str(d / "lava-run"),
+                    "HZ_SETUP_TFTPD": str(d / "in.tftpd"),
+                    "HZ_SETUP_TFTPD_DEFAULT": str(d / "tftpd-hpa"),
+                    "HZ_SETUP_IPMITOOL": str(d / "ipmitool"),
+                    "HZ_SETUP_LINUX_TARBALL": str(self.tarball),
+                    "HZ_SETUP_LINUX_OUT": str(d / "tree")}
+
+    def tearDown(self) -> None:
+        self.tmp.cleanup()
+
+    def missing(self, out: str) -> list[str]:
+        return re.findall(r"(?m)^setup: HZ_NO_SETUP=1: missing (.*)$", out)
+
+    def test_lists_only(self) -> None:
+        d = self.m.d
+        rc, out, calls = self.m.setup("--lab", "--linux-source", ci=True, env_more=self.env)
+        self.assertEqual((rc, calls), (0, []), out)
+        got = self.missing(out)
+        for want in (f"{d / 'lava-run'} (package lava-dispatcher)",
+                     f"{d / 'in.tftpd'} (package tftpd-hpa)",
+                     f"{d / 'tftpd-hpa'} (package tftpd-hpa)",
+                     f"{d / 'ipmitool'} (package ipmitool)",
+                     f"{d / 'tree'}/arch/x86/lib/clear_page_64.S (package "
+                     "linux-source-6.12, unpacked by scripts/setup.sh --linux-source)",
+                     "QEMU >= 9.0 for TCG x2APIC, QEMU 7.2 here (package "
+                     "qemu-system-x86 of bookworm-backports)"):
+            self.assertIn(want, got, out)
+        self.assertEqual(len(got), len(out.splitlines()), "nothing but the list: " + out)
+        self.assertFalse((self.m.apt / OURS).exists(), "no source added")
+        self.assertFalse((d / "tree").exists(), "nothing unpacked")
+
+    def test_present_is_not_listed(self) -> None:
+        d = self.m.d
+        for name in ("lava-run", "in.tftpd", "ipmitool"):
+            script(d / name, "")
+        (d / "tftpd-hpa").write_text('TFTP_DIRECTORY="/srv/tftp"\n')
+        self.m.set_qemu("10.0.2")
+        self.tarball.unlink()   # else its two files are missing, unpacked
+        rc, out, calls = self.m.setup("--lab", ci=True, env_more=self.env)
+        self.assertEqual((rc, calls), (0, []), out)
+        got = self.missing(out)
+        self.assertFalse([g for g in got if str(d) in g or "QEMU" in g], out)
+
+    def test_private_qemu(self) -> None:
+        q = self.m.d / "q"
+        rc, out, calls = self.m.setup("--private-qemu", str(q), env_more=self.env)
+        self.assertEqual((rc, calls), (0, []), out)
+        self.assertIn(f"{q}/usr/bin/qemu-system-x86_64 (package qemu-system-x86 of "
+                      "bookworm-backports, unpacked by --private-qemu)", self.missing(out))
+        self.assertFalse(q.exists())
+
+    def test_make_setup_honours_it(self) -> None:
+        """make setup, as make run, bench and test call it; HZ_NO_SETUP=1
+        given on make's line or in the environment."""
+        env = {**self.env, "HZ_SETUP_LINUX_TARBALL": str(self.m.d / "none.tar.xz")}
+        del env["HZ_NO_SETUP"]
+        for how in ("line", "environment"):
+            with self.subTest(how=how):
+                rc, out, calls = self.m.setup(
+                    *(["HZ_NO_SETUP=1"] if how == "line" else []), ci=True,
+                    env_more={**env, **({"HZ_NO_SETUP": "1"} if how != "line" else {})},
+                    make=True)
+                self.assertEqual((rc, calls), (0, []), out)
+                self.assertIn("QEMU >= 9.0 for TCG x2APIC, QEMU 7.2 here (package "
+                              "qemu-system-x86 of bookworm-backports)", self.missing(out))
+
+    def test_help_names_the_releases(self) -> None:
+        r = subprocess.run(["sh", str(SETUP), "--help"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0)
+        for release in ("Debian 12 bookworm", "Debian 13 trixie", "Ubuntu 22.04", "24.04",
+                        "HZ_NO_SETUP=1"):
+            self.assertIn(release, r.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

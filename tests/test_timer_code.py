@@ -9,13 +9,15 @@ RDTSCP is not preceded by MFENCE.
 """
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BINARIES = [ROOT / "build" / "hugezero.elf", ROOT / "build" / "hugezero-linux"]
+BUILD = Path(os.environ.get("HZ_BUILD") or ROOT / "build")  # as scripts/hzlib/paths.py
+BINARIES = [BUILD / "hugezero.elf", BUILD / "hugezero-linux"]
 INSN = re.compile(r"^\s*[0-9a-f]+:\s+([a-z][a-z0-9.]*)")
 
 

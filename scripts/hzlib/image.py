@@ -9,6 +9,7 @@ bootable as a CD or as a USB disk).  Images are cached by content.
 from __future__ import annotations
 
 import hashlib
+import re
 import shlex
 import shutil
 import subprocess
@@ -44,30 +45,59 @@ def grub_cfg(args: list[str], kernel: str = "/boot/hugezero.elf",
     return GRUB_CFG.format(label=label, kernel=kernel, args=quoted)
 
 
-def prune(cache: Path, kernel: str) -> None:
-    """Images of other kernel builds are stale: a 20 MB ISO each."""
-    for p in cache.glob("hz-*.iso"):
-        if not p.name.startswith(f"hz-{kernel}-"):
-            p.unlink(missing_ok=True)
-    for p in cache.glob("net-*"):
-        if p.is_dir() and not p.name.startswith(f"net-{kernel}-"):
+def build_name(elf: Path) -> str:
+    """The name @elf's images carry: its build directory's (build,
+    base, patched), so that images of several builds share a cache."""
+    name = re.sub(r"[^A-Za-z0-9._+-]", "_", elf.absolute().parent.name)
+    return name or "build"
+
+
+def kernel_hash(elf: Path) -> str:
+    return hashlib.sha256(elf.read_bytes()).hexdigest()[:12]
+
+
+def image_name(prefix: str, elf: Path, cfg: str, ext: str = "") -> str:
+    """PREFIX-BUILD-KERNEL-CFG.EXT: the build directory's name, the
+    kernel's hash and that of the grub.cfg with its boot line."""
+    return (f"{prefix}-{build_name(elf)}-{kernel_hash(elf)}-"
+            f"{hashlib.sha256(cfg.encode()).hexdigest()[:12]}{ext}")
+
+
+# What follows PREFIX-BUILD- in an image's name: KERNEL-CFG[.EXT].
+HASHES = r"([0-9a-f]{12})-[0-9a-f]{12}(?:\.iso|\.0|\.efi)?"
+
+
+def prune(cache: Path, prefix: str, elf: Path) -> None:
+    """Images of @elf's build made from another kernel are stale (a
+    20 MB ISO each); another build's are kept, so a base and a patched
+    build's images lie side by side.  Names without a build (made
+    before images were named by build) are stale too."""
+    build, kernel = build_name(elf), kernel_hash(elf)
+    for p in cache.glob(f"{prefix}-*"):
+        rest = p.name[len(prefix) + 1:]
+        m = re.fullmatch(HASHES, rest[len(build) + 1:]) \
+            if rest.startswith(build + "-") else re.fullmatch(HASHES, rest)
+        if not m or m.group(1) == kernel:
+            continue
+        if p.is_dir():
             shutil.rmtree(p, ignore_errors=True)
+        else:
+            p.unlink(missing_ok=True)
 
 
 def build_iso(args: list[str], elf: Path = paths.ELF,
               cache: Path = paths.BUILD / "images") -> Path:
     """An ISO (also a USB disk image) that boots @elf with @args."""
     if not elf.exists():
-        raise ImageError(f"{elf} does not exist: run 'make' first")
+        raise ImageError(f"{elf} does not exist: run '{paths.make_command(elf.parent)}' first")
     if shutil.which("grub-mkrescue") is None:
         raise ImageError("grub-mkrescue not found: run scripts/setup.sh")
     cfg = grub_cfg(args)
-    kernel = hashlib.sha256(elf.read_bytes()).hexdigest()[:12]
-    out = cache / f"hz-{kernel}-{hashlib.sha256(cfg.encode()).hexdigest()[:12]}.iso"
+    out = cache / image_name("hz", elf, cfg, ".iso")
     if out.exists():
         return out
     cache.mkdir(parents=True, exist_ok=True)
-    prune(cache, kernel)
+    prune(cache, "hz", elf)
     with tempfile.TemporaryDirectory(dir=cache) as tmp:
         root = Path(tmp) / "iso"
         (root / "boot" / "grub").mkdir(parents=True)
@@ -106,12 +136,11 @@ def build_netdir(args: list[str], elf: Path = paths.ELF,
                  cache: Path = paths.BUILD / "images") -> Path:
     """A TFTP tree whose grub.cfg boots @elf with @args over the network."""
     if not elf.exists():
-        raise ImageError(f"{elf} does not exist: run 'make' first")
+        raise ImageError(f"{elf} does not exist: run '{paths.make_command(elf.parent)}' first")
     base = netboot_base(cache)
     cfg = grub_cfg(args)
-    kernel = hashlib.sha256(elf.read_bytes()).hexdigest()[:12]
-    out = cache / f"net-{kernel}-{hashlib.sha256(cfg.encode()).hexdigest()[:12]}"
-    prune(cache, kernel)
+    out = cache / image_name("net", elf, cfg)
+    prune(cache, "net", elf)
     if (out / "boot" / "grub" / "grub.cfg").exists():
         return out
     grub = out / "boot" / "grub"

@@ -22,7 +22,6 @@ action.  How lava-dispatcher (2023.01) reads what is written here:
 """
 from __future__ import annotations
 
-import hashlib
 import re
 import shlex
 import shutil
@@ -82,12 +81,18 @@ class Line:
     access: str = "none"
 
 
+def companion_of(elf: Path) -> Path:
+    """The companion built beside @elf: its build's parser of boot lines."""
+    return elf.parent / COMPANION.name
+
+
 def check_line(args: list[str], companion: Path = COMPANION) -> Line:
-    """The boot line @args as the kernel parses it; LavaError naming each
-    error the kernel would report."""
+    """The boot line @args as the kernel parses it (@companion: the
+    companion of the kernel's build, whose parser is the kernel's);
+    LavaError naming each error the kernel would report."""
     if not companion.exists():
-        raise LavaError(f"{companion} missing: run make (it checks the boot line "
-                        "with the kernel's parser)")
+        raise LavaError(f"{companion} missing: run {paths.make_command(companion.parent)} "
+                        "(it checks the boot line with the kernel's parser)")
     for a in args:
         if any(c in a for c in "\n\r{}'\""):
             raise LavaError(f"boot argument {a!r} has characters a GRUB menu entry "
@@ -237,11 +242,13 @@ def build_netimage(args: list[str], firmware: str, elf: Path = paths.ELF,
     directory of its own, where the netboot tree's GRUB would not find
     its /boot/grub; and iPXE loads multiboot 1, not hugezero's multiboot2.
     The kernel is stripped of debug sections: a PXE image must fit in
-    base memory (iPXE's pxe_probe(): 0xa0000 - 0x7c00 bytes)."""
+    base memory (iPXE's pxe_probe(): 0xa0000 - 0x7c00 bytes).  Its name
+    is lava-BUILD-KERNEL-CFG.0 (or .efi): the build directory's name, the
+    hashes of the kernel and of the grub.cfg."""
     if firmware not in FIRMWARES:
         raise LavaError(f"unknown firmware {firmware!r}: one of {', '.join(FIRMWARES)}")
     if not elf.exists():
-        raise LavaError(f"{elf} does not exist: run 'make' first")
+        raise LavaError(f"{elf} does not exist: run '{paths.make_command(elf.parent)}' first")
     for tool in ("grub-mkstandalone", "strip"):
         if shutil.which(tool) is None:
             raise LavaError(f"{tool} not found: run scripts/setup.sh")
@@ -249,15 +256,13 @@ def build_netimage(args: list[str], firmware: str, elf: Path = paths.ELF,
         cfg = image.grub_cfg(args, kernel="/boot/hugezero.elf", label="lava")
     except image.ImageError as e:
         raise LavaError(str(e))
-    kernel = hashlib.sha256(elf.read_bytes()).hexdigest()[:12]
-    ext = ".0" if firmware == "bios" else ".efi"
-    out = cache / f"lava-{kernel}-{hashlib.sha256(cfg.encode()).hexdigest()[:12]}{ext}"
+    # Named by build and kernel: a base and a patched build's images
+    # are shipped side by side; only the build's older ones go.
+    out = cache / image.image_name("lava", elf, cfg, ".0" if firmware == "bios" else ".efi")
     if out.exists():
         return out
     cache.mkdir(parents=True, exist_ok=True)
-    for old in cache.glob("lava-*"):
-        if not old.name.startswith(f"lava-{kernel}-"):
-            old.unlink(missing_ok=True)
+    image.prune(cache, "lava", elf)
     with tempfile.TemporaryDirectory(dir=cache) as tmp:
         t = Path(tmp)
         (t / "grub.cfg").write_text(cfg)

@@ -90,14 +90,24 @@ class BootResult:
         return (s >> 1) if s is not None and s & 1 else None
 
 
+def ovmf_missing() -> str | None:
+    """Why a UEFI boot cannot be made here (no OVMF), or None."""
+    if paths.first_existing(paths.OVMF_CODE_CANDIDATES) and \
+            paths.first_existing(paths.OVMF_VARS_CANDIDATES):
+        return None
+    return ("OVMF firmware not found (package ovmf, in "
+            f"{os.path.dirname(paths.OVMF_CODE_CANDIDATES[0])}): run scripts/setup.sh")
+
+
 def firmware_args(fw: str, tmp: Path) -> list[str]:
     if fw == "bios":
         return []
+    why = ovmf_missing()
+    if why:
+        raise QemuError(why)
     code = paths.first_existing(paths.OVMF_CODE_CANDIDATES)
     vars_src = paths.first_existing(paths.OVMF_VARS_CANDIDATES)
-    if not code or not vars_src:
-        raise QemuError("OVMF firmware not found (package ovmf): "
-                        "run scripts/setup.sh")
+    assert code and vars_src
     # The VARS size must match CODE's flavour (4M or 2M).
     if "_4M" in code and "_4M" not in vars_src:
         vars_src = vars_src.replace("OVMF_VARS", "OVMF_VARS_4M")
