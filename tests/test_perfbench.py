@@ -156,7 +156,9 @@ class Shown(unittest.TestCase):
         first = perf_prints(perf_bytes_per_sec(SIZE, LOOPS[:1]))
         self.assertIn(f"    as perf bench mem mmap prints it: {want} over 4 loops", text)
         self.assertIn(f"the first loop {first}", text)
-        self.assertIn(split.PLUS_MINUS, text)
+        self.assertIn("GB/s: the mean of the measured runs' GB/s; +-: the sample standard "
+                      "deviation (n - 1) of the per-run GB/s, in % of the mean; n runs: on "
+                      "each line, n=N", text)
         self.assertRegex(text, r"Linux demand fault, hugetlb +\d+\.\d\d GB/s \+- +\d+\.\d\d% n=3 ")
 
     def test_table_column(self) -> None:
