@@ -182,7 +182,7 @@ class Shown(unittest.TestCase):
         out = io.StringIO()
         compare.show(compare.compare(boots(log), boots(log), sel), "", out)
         self.assertIn("+-: the sample standard deviation (n - 1) of the per-run GB/s, in % "
-                      "of the mean; n runs: 2 for every figure", out.getvalue())
+                      "of the mean; n runs: 2\n", out.getvalue())
         # Unequal counts: each row says its own.
         other = fault_log()
         other.config("name=bare.2M.erms.converging-page bench=bare clear=erms "
@@ -191,7 +191,7 @@ class Shown(unittest.TestCase):
                       [{"clear": [200000] * 32}])
         out = io.StringIO()
         compare.show(compare.compare(boots(other), boots(other), sel), "", out)
-        self.assertIn("n runs: given after each row (n=A/B)", out.getvalue())
+        self.assertIn("n runs: on each line, n=A/B", out.getvalue())
         self.assertRegex(out.getvalue(), r"clear=erms .*%.*  n=3/2\n")
 
 
