@@ -123,7 +123,7 @@ CASES = [
          check=all_of(passes, preset_ran("seed-001", names(["none."], "2M", ["erms"], ORDERS) |
                                          names(["none."], "1G", ["erms"], ORDERS)),
                       table_prints(r"^seed-001 hugezero, preempt=none$",
-                                   r"^  pg-sz=1GB +[\d.]+ \+- n/a +[\d.]+ \+- n/a "
+                                   r"^  pg-sz=1GB +[\d.]+ +\(n=1\) +[\d.]+ +\(n=1\) "
                                    r"+[+-][\d.]+% +fewer than 2 runs"))),
     Case("preset-seed-002", args=["preset=seed-002", "folio=2M", "size=16M",
                                   "prezero=none,request,idle", "clear=erms",

@@ -164,8 +164,8 @@ class TreeTest(unittest.TestCase):
         with Files() as f:
             rc, t = cmp(f, tree_log("6.12.118", 1000), tree_log("7.0.0", 900))
         self.assertEqual(rc, 0)
-        self.assertIn("A: linux-* primitives from Linux 6.12.118 (abababababab), "
-                      "B: linux-* primitives from Linux 7.0.0 (abababababab)", t)
+        self.assertIn("A: linux-* primitives from Linux 6.12.118 (sha abababababab), "
+                      "B: linux-* primitives from Linux 7.0.0 (sha abababababab)", t)
         row(t, "linux-erms")
 
     def test_no_tree_no_line(self) -> None:

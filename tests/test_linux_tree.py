@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import image, linuxtree, qemu, results  # noqa: E402
+from hzlib import display, image, linuxtree, qemu  # noqa: E402
 
 TREES = Path("tests/data/linux-trees")	# relative: as a user would type it
 SOURCE = "arch/x86/lib/clear_page_64.S"
@@ -435,8 +435,8 @@ class Built(unittest.TestCase):
             sp = subprocess.run([sys.executable, str(ROOT / "scripts" / "hugezero"), "split",
                                  f"{d}/c.log"], capture_output=True, text=True).stdout
         if "bare, Linux's own: erms" in sp:	# the host gave hugetlb pages
-            self.assertRegex(sp, r"bare, the tree's: linux-erms \(Linux 6\.15\.0-rc1-hztest, "
-                             r"\w{12}\) \+ converging-page")
+            self.assertRegex(sp, r"bare, the tree's: linux-erms of Linux 6\.15\.0-rc1-hztest "
+                             r"\(sha \w{12}\) \+ converging-page")
             self.assertRegex(sp, r"the fault less the tree's clearing, .*: [\d.-]+ - [\d.]+ =")
         label = (f"  linux-erms: Linux 6.15.0-rc1-hztest's clear_pages_erms, bytes-esi "
                  f"(clear_page_64.S sha256 {sha256(tree)[:12]})")
@@ -471,17 +471,18 @@ class Built(unittest.TestCase):
         self.assertIn("A and B differ in clear; each pair is equal in every other dimension",
                       cmp)
         self.assertIn("A: no linux-* primitives, B: linux-* primitives from Linux "
-                      f"6.9.0-hztest ({sha256(TREES / 'v6.x')[:12]})", cmp,
+                      f"6.9.0-hztest (sha {sha256(TREES / 'v6.x')[:12]})", cmp,
                       "only the side that selects a tree's routine names the tree")
+        # runs=1: each side's figure with n=1 in place of its sd.
         self.assertRegex(cmp, r"(?m)^bench=bare backing=thp folio=2M order=contiguous-page +"
-                         r"[\d.]+ \+- +[\d.]+% +[\d.]+ \+- +[\d.]+% +[+-][\d.]+%",
+                         r"[\d.]+ +\(n=1\) +[\d.]+ +\(n=1\) +[+-][\d.]+%",
                          "hugezero's erms beside the tree's, one pair")
         sha = sha256(TREES / "v6.x")
         self.assertEqual({r["clear"]: (r["linux_tree"], r["linux_tree_sha256"]) for r in rows},
                          {"erms": ("", ""), "linux-erms": ("6.9.0-hztest", sha)},
                          "parse's CSV names the tree of each tree primitive's row")
-        self.assertEqual(results.clear_label(rows[1]),
-                         f"linux-erms (Linux 6.9.0-hztest, {sha[:12]})", "as plot labels it")
+        self.assertEqual(display.clear_label(rows[1]),
+                         f"linux-erms of Linux 6.9.0-hztest (sha {sha[:12]})", "as plot labels it")
 
     def test_two_trees_one_side(self) -> None:
         """linux-erms of two trees pooled into one side of compare would be
@@ -501,7 +502,7 @@ class Built(unittest.TestCase):
                                 "compare", str(both), str(both)], capture_output=True, text=True)
         self.assertNotEqual(r.returncode, 0)
         self.assertRegex(r.stderr, r"A pools linux-\* primitives of 2 trees \(Linux "
-                         r"6\.15\.0-rc1-hztest \(\w{12}\); Linux 6\.9\.0-hztest")
+                         r"6\.15\.0-rc1-hztest \(sha \w{12}\); Linux 6\.9\.0-hztest")
 
     def test_git_tree(self) -> None:
         """A tree that is a git work tree of its own: git describe, and

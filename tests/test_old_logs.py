@@ -3,7 +3,9 @@
 were each declared once (commit 7f1d1a3): a benchmark boot, an SMP boot
 and a companion run, in tests/data/before-one-declaration/, with what that
 build's `report` and `parse --format csv` printed for them.  Today's
-tools must print the same: nothing a user sees changed."""
+tools must print the same: nothing a user sees changed, but for wordings
+changed on purpose, each in a commit of its own to these files (issue
+30: report's GB/s column with its n, and the legend of its +-)."""
 from __future__ import annotations
 
 import subprocess

@@ -156,7 +156,9 @@ class Shown(unittest.TestCase):
         first = perf_prints(perf_bytes_per_sec(SIZE, LOOPS[:1]))
         self.assertIn(f"    as perf bench mem mmap prints it: {want} over 4 loops", text)
         self.assertIn(f"the first loop {first}", text)
-        self.assertIn(split.PLUS_MINUS, text)
+        self.assertIn("GB/s: the mean of the measured runs' GB/s; +-: the sample standard "
+                      "deviation (n - 1) of the per-run GB/s, in % of the mean; n runs: on "
+                      "each line, n=N", text)
         self.assertRegex(text, r"Linux demand fault, hugetlb +\d+\.\d\d GB/s \+- +\d+\.\d\d% n=3 ")
 
     def test_table_column(self) -> None:
@@ -180,7 +182,7 @@ class Shown(unittest.TestCase):
         out = io.StringIO()
         compare.show(compare.compare(boots(log), boots(log), sel), "", out)
         self.assertIn("+-: the sample standard deviation (n - 1) of the per-run GB/s, in % "
-                      "of the mean; n runs: 2 for every figure", out.getvalue())
+                      "of the mean; n runs: 2\n", out.getvalue())
         # Unequal counts: each row says its own.
         other = fault_log()
         other.config("name=bare.2M.erms.converging-page bench=bare clear=erms "
@@ -189,7 +191,7 @@ class Shown(unittest.TestCase):
                       [{"clear": [200000] * 32}])
         out = io.StringIO()
         compare.show(compare.compare(boots(other), boots(other), sel), "", out)
-        self.assertIn("n runs: given after each row (n=A/B)", out.getvalue())
+        self.assertIn("n runs: on each line, n=A/B", out.getvalue())
         self.assertRegex(out.getvalue(), r"clear=erms .*%.*  n=3/2\n")
 
 

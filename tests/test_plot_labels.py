@@ -171,4 +171,4 @@ class TreeLabels(unittest.TestCase):
             plot.gbps_figure(Keep(), rows, "trees", Path(d))
         self.addCleanup(plt.close, kept[0])
         ticks = [t.get_text() for t in kept[0].axes[0].get_xticklabels()]
-        self.assertEqual(ticks, ["erms", "linux-erms (Linux 6.12.118, abababababab)"])
+        self.assertEqual(ticks, ["erms", "linux-erms of Linux 6.12.118 (sha abababababab)"])

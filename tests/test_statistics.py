@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import auto, interval, series  # noqa: E402
+from hzlib import auto, display, interval, series  # noqa: E402
 
 SCIPY = importlib.util.find_spec("scipy") is not None
 if SCIPY:
@@ -163,8 +163,8 @@ class IntervalTest(unittest.TestCase):
         self.assertFalse(interval.ratio_paired([2.0, 4.0], [3.0, 6.0]).bounded)  # type: ignore[union-attr]
         with self.assertRaises(ValueError):
             interval.ratio_paired([1.0, 2.0], [1.0])
-        self.assertEqual(interval.pct_interval(iv), "[ +50.0,  +50.0]")
-        self.assertEqual(interval.pct_interval(
+        self.assertEqual(display.pct_interval(iv), "[ +50.0,  +50.0]")
+        self.assertEqual(display.pct_interval(
             interval.Interval(1, -math.inf, math.inf, "x")), "[ unbounded    ]")
 
     def test_rounds_needed(self) -> None:

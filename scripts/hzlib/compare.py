@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""A/B comparison of two sets of results, as the seeds' tables read:
+"""A/B comparison of two sets of results, as the seeds' tables read
+(display.mean_sd, display.change):
 
     folio=1G clear=erms order=contiguous-page   16.51 +- 0.54%   42.80 +- 3.48%   +159.2%
 
@@ -39,13 +40,13 @@ from __future__ import annotations
 
 import json
 import math
-import statistics
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable
 
-from . import counterreport, counters, dims, groups, interval, ktap, lavalog, records, results, selection
+from . import (counterreport, counters, dims, display, groups, interval, ktap, lavalog, records,
+               results, selection, spread)
 from .records import Boot, Record
 
 ALPHA = interval.ALPHA
@@ -102,14 +103,13 @@ class Side:
 
     @property
     def mean(self) -> float:
-        return statistics.fmean(self.runs)
+        return spread.mean_sd_pct(self.runs)[0]
 
     @property
     def sd_pct(self) -> float:
-        """The between-run sample standard deviation, % of the mean (0 with
-        one run)."""
-        m = self.mean
-        return 100.0 * statistics.stdev(self.runs) / m if len(self.runs) > 1 and m else 0.0
+        """The between-run sample standard deviation, % of the mean (NaN
+        with one run: spread.py)."""
+        return spread.mean_sd_pct(self.runs)[1]
 
 
 Table = dict[Key, Side]
@@ -162,20 +162,18 @@ def record_format(boot: Boot) -> int:
 
 def tree_of(boot: Boot) -> str | None:
     """The Linux tree @boot's linux-* primitives were built from
-    (linux-tree.md, "Provenance"), or None: its version, its git
-    description where it had one, and its file's hash."""
+    (linux-tree.md, "Provenance") as display.tree_label() names it, or
+    None."""
     r = boot.first("boot")
-    if not r or "linux_tree" not in r.f:
-        return None
-    git = f" {r.f['linux_tree_git']}" if r.f.get("linux_tree_git") else ""
-    return f"Linux {r.f['linux_tree']}{git} ({r.f.get('linux_tree_sha256', '?')[:12]})"
+    t = display.Tree.of(r.f) if r else None
+    return display.tree_label(t) if t else None
 
 
 def trees_run(boots: list[Boot]) -> set[str]:
     """The trees whose routines @boots ran (a config record with
     tree_routine), each as tree_of() names it."""
     return {t for b in boots if (t := tree_of(b))
-            and any(r.type == "config" and "tree_routine" in r.f for r in b.records)}
+            and any(r.type == "config" and display.is_tree_primitive(r.f) for r in b.records)}
 
 
 def trees_named(boots: list[Boot], tbl: Table,
@@ -423,14 +421,8 @@ def selected(lost: list[Lost], sel: selection.Selector | None,
 
 
 def machines(boots: list[Boot]) -> set[str]:
-    """The machines a side's boots ran on (vendor family model stepping brand)."""
-    out = set()
-    for bt in boots:
-        m = bt.first("machine")
-        if m:
-            out.add(" ".join(m.f.get(k, "") for k in ("vendor", "family", "model",
-                                                      "stepping", "brand")))
-    return out
+    """The machines a side's boots ran on (display.machine_names)."""
+    return set(display.machine_names(boots))
 
 
 def compare(boots_a: list[Boot], boots_b: list[Boot],
@@ -496,7 +488,7 @@ def write(a_path: str, b_path: str | None, out: IO[str], sel_a: list[str] | None
 
 
 def cell(s: Side) -> str:
-    return f"{s.mean:7.2f} +- {s.sd_pct:5.2f}%"
+    return display.mean_sd(s.mean, s.sd_pct, len(s.runs))
 
 
 def mark(p: Pair) -> str:
@@ -509,9 +501,8 @@ def mark(p: Pair) -> str:
 
 
 def change(p: Pair) -> str:
-    """The change in % with its 95% interval (interval.pct_interval);
-    blanks where there is none (not tested)."""
-    return f"{p.change_pct:+7.1f}% {interval.pct_interval(p.ratio):<16}"
+    """The change in % with its 95% interval (display.change)."""
+    return display.change(p.change_pct, p.ratio)
 
 
 def legend(pairs: list[Pair]) -> str:
@@ -554,8 +545,8 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
                                            if t else "no linux-* primitives")
                             for side, t in (("A", cmp.trees_a), ("B", cmp.trees_b)))
                   + "\n")
-    out.write("GB/s (2^30 B/s, net of the timer) per configuration, mean +- stddev% "
-              "over runs.\n" + legend(cmp.pairs))
+    out.write("GB/s (2^30 B/s, net of the timer) per configuration, "
+              f"{display.mean_sd_words('runs')}.\n" + legend(cmp.pairs))
     out.write(plus_minus(cmp.configs, "run") + "\n")
     out.write("A configuration is every dimension of its config record: rows that "
               "differ in any one are not paired; a CPU of a group pairs only with the "
@@ -573,7 +564,7 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
     rows(cmp.configs, label, width, out, cmp.unlike)
     if cmp.aggregates.keys:
         out.write("\naggregates, every CPU of a group at once: GB/s = total bytes / wall "
-                  "time per pass (not net of the timer), mean +- stddev% over passes\n")
+                  f"time per pass (not net of the timer), {display.mean_sd_words('passes')}\n")
         out.write(plus_minus(cmp.aggregates, "pass") + "\n")
         rows(cmp.aggregates, label, width, out, cmp.unlike)
     counterreport.changes(cmp.configs.pairs, label, width, out)
@@ -610,12 +601,10 @@ def counts(sec: Section) -> set[int]:
 
 
 def plus_minus(sec: Section, per: str) -> str:
-    """What every +- of @sec is; its n once when every figure has the same,
-    else each row's after it."""
+    """What every +- of @sec is (display.sd_legend); its n once when every
+    figure has the same, else each row's after it."""
     n = counts(sec)
-    return (f"+-: the sample standard deviation (n - 1) of the per-{per} GB/s, in % of "
-            f"the mean; n {per}s: " + (f"{n.pop()} for every figure" if len(n) == 1 else
-                                       "given after each row (n=A/B)"))
+    return display.sd_legend(f"per-{per} GB/s", per, n, "" if len(n) == 1 else "n=A/B")
 
 
 def unlike_mark(p: Pair, reasons: list[str]) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from . import cpulist, dims, results
+from . import cpulist, dims, results, spread
 from .records import Boot, Record
 from .results import Config
 
@@ -209,11 +209,9 @@ def finite(v: list[float]) -> list[float]:
 
 
 def mean_sd(v: list[float]) -> tuple[float, float]:
-    """Mean and sample stddev (% of the mean) of the finite values of @v;
-    no stddev (NAN) of fewer than two."""
-    v = finite(v)
-    m, sd = results.mean_sd_pct(v)
-    return m, sd if len(v) > 1 else NAN
+    """Mean and sample stddev (% of the mean) of the finite values of @v
+    (spread.py: no stddev of fewer than two)."""
+    return spread.mean_sd_pct(finite(v))
 
 
 def us_max(v: list[float]) -> float:

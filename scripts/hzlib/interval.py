@@ -270,15 +270,3 @@ def p_paired(a: list[float], b: list[float]) -> float | None:
     if _var(d) == 0:
         return 1.0 if d[0] == 0 else 0.0
     return float(_stats().ttest_rel(a, b).pvalue)
-
-
-# --- text -----------------------------------------------------------------
-
-def pct_interval(iv: Interval | None) -> str:
-    """A ratio's interval as a change in %: '[ +8.1%,  +13.2%]'; '' for
-    none."""
-    if iv is None:
-        return ""
-    if not iv.bounded:
-        return "[ unbounded    ]"
-    return f"[{100 * (iv.lo - 1):+6.1f}, {100 * (iv.hi - 1):+6.1f}]"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from . import dims, groups, results
+from . import dims, display, groups, results
 from .records import Boot
 
 Row = dict[str, object]
@@ -44,14 +44,15 @@ def pyplot():  # type: ignore[no-untyped-def]
 
 
 def machine(boots: list[Boot]) -> str:
+    """The machines of @boots (display.machine_name), each with what ran
+    on it: a figure's title."""
     names = []
     for b in boots:
-        m, h = b.first("machine"), b.first("host")
-        if not m:
+        if not b.first("machine"):
             continue
+        h = b.first("host")
         where = f"Linux {h.f.get('kernel')}" if h else "hugezero kernel"
-        hv = m.f.get("hypervisor", "none")
-        n = f"{m.f.get('brand')}{'' if hv == 'none' else ' (VM: ' + hv + ')'}, {where}"
+        n = f"{display.machine_name(b)}, {where}"
         if n not in names:
             names.append(n)
     return "; ".join(names) or "unknown machine"
@@ -94,22 +95,22 @@ def labeller(rows: list[Row]):  # type: ignore[no-untyped-def]
 
     seen: dict[tuple[object, ...], int] = {}
     for r in rows:
-        k = (r["folio"], results.clear_label(r), base(r))
+        k = (r["folio"], display.clear_label(r), base(r))
         seen[k] = seen.get(k, 0) + 1
 
     def label(r: Row) -> str:
         b = base(r)
         return b + (f" [boot {r['boot']}]"
-                    if seen.get((r["folio"], results.clear_label(r), b), 0) > 1 else "")
+                    if seen.get((r["folio"], display.clear_label(r), b), 0) > 1 else "")
     return label
 
 
 def gbps_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignore[no-untyped-def]
     label_of = labeller(rows)
-    folios = [f for f in ("4K", "2M", "1G") if any(r["folio"] == f for r in rows)]
+    folios = display.folios_of(r["folio"] for r in rows)
     fig, axes = plt.subplots(len(folios), 1, figsize=(12, 4.2 * len(folios)), squeeze=False)
     for ax, folio in zip(axes[:, 0], folios):
-        mine = [{**r, "clear_label": results.clear_label(r)} for r in rows
+        mine = [{**r, "clear_label": display.clear_label(r)} for r in rows
                 if r["folio"] == folio]
         # Ticks by clear= and, for a tree's routine, its tree: two trees'
         # linux-erms are two bars, each named.
@@ -125,11 +126,13 @@ def gbps_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignore
                     if r["clear_label"] == p and label_of(r) == g:
                         xs.append(pi + (gi - (len(groups) - 1) / 2) * width)
                         ys.append(r["gbps_mean"])
-                        es.append(float(r["gbps_mean"]) * float(r["gbps_stddev_pct"] or 0) / 100)
+                        es.append(display.sd_abs(float(r["gbps_mean"]),  # type: ignore[arg-type]
+                                                 float(r["gbps_stddev_pct"]),  # type: ignore[arg-type]
+                                                 int(r["runs"])))  # type: ignore[call-overload]
             ax.bar(xs, ys, width, yerr=es, capsize=2, label=g)
         ax.set_xticks(range(len(prims)))
         ax.set_xticklabels(prims)
-        ax.set_ylabel("GB/s (2^30 B/s, net), mean ± sd of runs")
+        ax.set_ylabel(display.figure_mean_sd("GB/s (2^30 B/s, net)", "runs"))
         ax.set_title(f"{folio} folios")
         ax.grid(axis="y", alpha=0.3)
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
@@ -168,7 +171,7 @@ def cdf_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ignore
         v = [x * 1e6 / hz for x in results.measured_samples(b, c, kind)]
         if v:
             series.setdefault(str(row["folio"]), []).append(
-                (f"{results.clear_label(row)} {label_of(row)} [{kind}]", v))
+                (f"{display.clear_label(row)} {label_of(row)} [{kind}]", v))
     if not series:
         return []
     fig, axes = plt.subplots(len(series), 1, figsize=(11, 4.2 * len(series)), squeeze=False)
@@ -188,7 +191,7 @@ def split_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignor
     if not mine:
         return []
     label_of = labeller(mine)
-    names = [f"{r['folio']} {results.clear_label(r)} {label_of(r)}" for r in mine]
+    names = [f"{r['folio']} {display.clear_label(r)} {label_of(r)}" for r in mine]
     clear = [float(r["clear_us_median"]) for r in mine]
     over = [float(r["overhead_us_median"]) for r in mine]
     acc = [0.0 if math.isnan(float(r["access_us_median"])) else float(r["access_us_median"])
@@ -318,7 +321,7 @@ def frontier_axes(plt, rows, title: str):  # type: ignore[no-untyped-def]
     probed = [r for r in rows if has_probe(r)]
     if not probed:
         return None
-    folios = [f for f in ("4K", "2M", "1G") if any(r["folio"] == f for r in probed)]
+    folios = display.folios_of(r["folio"] for r in probed)
     fig, axes = plt.subplots(len(folios), 1, figsize=(11, 4.6 * len(folios)), squeeze=False)
     colours = model_colours(probed)
     for ax, folio in zip(axes[:, 0], folios):
@@ -366,7 +369,7 @@ def frontier_marks(rows: list[Row]) -> tuple[list[tuple[float, float, str]],
         linux = r["bench"] == "linux-fault"
         star = not linux and r["order"] == "linux"
         what = (f"Linux ({r['backing']})" if linux else
-                f"{results.clear_label(r)} {r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}")
+                f"{display.clear_label(r)} {r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}")
         labels.append((float(r["probe_us_p99"]), y, what))  # type: ignore[arg-type]
         points += [(float(r["probe_us_p99"]), y, math.sqrt(90 if star else 36) / 2),  # type: ignore[arg-type]
                    (float(r["probe_us_max"]), y, math.sqrt(36) / 2)]  # type: ignore[arg-type]
@@ -397,7 +400,7 @@ def scaling_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ig
             del series[k]
             for r in mine:
                 series.setdefault((*k, r["boot"]), []).append(r)
-    folios = [f for f in ("4K", "2M", "1G") if any(r["folio"] == f for r in rs)]
+    folios = display.folios_of(r["folio"] for r in rs)
     fig, axes = plt.subplots(len(folios), 1, figsize=(11, 4.6 * len(folios)), squeeze=False)
     for ax, folio in zip(axes[:, 0], folios):
         steps: set[int] = set()
@@ -407,18 +410,18 @@ def scaling_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ig
             mine.sort(key=lambda r: int(r["ncpus"]))  # type: ignore[call-overload]
             r = mine[0]
             extra = dims.label(rest(r), ["radius", *vary])
-            name = (f"{results.clear_label(r)} {r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}"
+            name = (f"{display.clear_label(r)} {r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}"
                     + (f" ({r['backing']})" if r["backing"] else "")
                     + (f" {extra}" if extra else "") + (f" [boot {k[2]}]" if len(k) > 2 else ""))
             xs = [int(x["ncpus"]) for x in mine]  # type: ignore[call-overload]
             ys = [float(x["gbps_mean"]) for x in mine]  # type: ignore[arg-type]
-            es = [y * (float(x["gbps_stddev_pct"]) if finite(x["gbps_stddev_pct"]) else 0) / 100
+            es = [display.sd_abs(y, x["gbps_stddev_pct"], len(x["gbps_runs"]))  # type: ignore[arg-type]
                   for x, y in zip(mine, ys)]
             ax.errorbar(xs, ys, yerr=es, marker="o", capsize=3, label=name)
             steps.update(xs)
         ax.set_xticks(sorted(steps))
         ax.set_xlabel("CPUs running the configuration at once (ncpus)")
-        ax.set_ylabel("aggregate GB/s (2^30 B/s), mean ± sd")
+        ax.set_ylabel(display.figure_mean_sd("aggregate GB/s (2^30 B/s)", "passes"))
         ax.set_ylim(bottom=0)
         ax.set_title(f"{folio} folios")
         ax.grid(alpha=0.3)

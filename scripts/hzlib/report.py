@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The human-readable report: per configuration, GB/s as mean +- stddev%
-(the seeds' format) and the per-fault latency split."""
+"""The human-readable report: per configuration, GB/s as the mean and
+sample standard deviation of its runs, with their n (display.mean_sd), and
+the per-fault latency split."""
 from __future__ import annotations
 
 import math
 from typing import IO
 
-from . import counterreport, dims, groups, lavalog, prezeroreport, results, smpreport, inventory, statsreport
+from . import (counterreport, dims, display, groups, inventory, lavalog, prezeroreport,
+               results, smpreport, statsreport)
 from .records import Boot
 
 
@@ -21,13 +23,7 @@ def fmt(v: object, spec: str = "9.1f") -> str:
 def header(boot: Boot, out: IO[str]) -> None:
     m, t, b = boot.first("machine"), boot.first("timebase"), boot.first("boot")
     if m:
-        micro = m.f.get("microcode", "n/a")
-        out.write(f"machine: {m.f.get('brand')} ({m.f.get('vendor')} family "
-                  f"{m.f.get('family')} model {m.f.get('model')} stepping "
-                  f"{m.f.get('stepping')}, microcode {micro}, hypervisor "
-                  f"{m.f.get('hypervisor')}), L1d {int(m.f.get('l1d', 0)) >> 10}K "
-                  f"L2 {int(m.f.get('l2', 0)) >> 10}K L3 {int(m.f.get('l3', 0)) >> 20}M, "
-                  f"RAM {int(m.f.get('mem', 0)) >> 20} MiB\n")
+        out.write(f"machine: {display.machine_long(boot)}\n")
     if t:
         out.write(f"timebase: TSC {int(t.f['tsc_hz']) / 1e9:.6f} GHz from "
                   f"{t.f.get('source')}, references within "
@@ -47,23 +43,14 @@ def header(boot: Boot, out: IO[str]) -> None:
 
 def tree_of(boot: dict[str, str]) -> str:
     """make LINUX=DIR's tree, for the boot line: '' when the image had none."""
-    if "linux_tree" not in boot:
-        return ""
-    git = f", git {boot['linux_tree_git']}" if "linux_tree_git" in boot else ""
-    return (f", tree primitives from Linux {boot['linux_tree']}{git} "
-            f"(clear_page_64.S sha256 {boot.get('linux_tree_sha256', '?')[:12]})")
+    t = display.Tree.of(boot)
+    return f", {display.tree_note(t)}" if t else ""
 
 
-def tree_label(boot: dict[str, str], c: dict[str, str]) -> str:
-    """A tree primitive's row label: the tree's version, routine and
-    convention; '' for any other row."""
-    if "tree_routine" not in c:
-        return ""
-    return (f"Linux {boot.get('linux_tree', '?')}'s {c['tree_routine']}, "
-            f"{c.get('tree_abi', '?')}")
-
-
-COLS = ("folio order               chunk rad clear      status  GB/s (mean +- sd)   roof "
+# The GB/s column: mean, +- sd% and n.
+GBS = display.mean_sd_width(7, n_shown=True)
+COLS = ("folio order               chunk rad clear      status  "
+        f"{display.mean_sd_head('GB/s', 7, n_shown=True):<{GBS}}roof "
         "fault us: min   median      p99      max | clear us overhead us access us")
 
 # Dimensions each line shows; the others head a group of lines.
@@ -71,13 +58,13 @@ LINE_DIMS = ("folio", "clear", "order", "chunk", "radius")
 
 
 def line(r: dict[str, object]) -> str:
-    gb = r["gbps_mean"]
-    gbs = (f"{gb:7.2f} +- {r['gbps_stddev_pct']:5.2f}%"
-           if isinstance(gb, float) and not math.isnan(gb) else f"{'-':>18}")
+    n = int(r["runs"])  # type: ignore[call-overload]
+    gbs = display.mean_sd(r["gbps_mean"], r["gbps_stddev_pct"], n,  # type: ignore[arg-type]
+                          n_shown=True, missing=f"{'-':>7}")
     rad = r.get("radius") or ""
     return (f"{r['folio']:<5} {r['order']:<19} {r['chunk']:>5} "
             f"{'' if rad == '0' else rad:>3} {r['clear']:<10} "
-            f"{r['status']:<6} {gbs} {fmt(r['roof'], '4.2f')} {fmt(r['fault_us_min'])} "
+            f"{r['status']:<6} {gbs:<{GBS}}{fmt(r['roof'], '4.2f')} {fmt(r['fault_us_min'])} "
             f"{fmt(r['fault_us_median'])} {fmt(r['fault_us_p99'])} "
             f"{fmt(r['fault_us_max'])} | {fmt(r['clear_us_median'])} "
             f"{fmt(r['overhead_us_median'], '11.2f')} "
@@ -138,6 +125,9 @@ def write(boots: list[Boot], out: IO[str]) -> None:
         if b.interrupted:
             out.write(f"{b.cut}: the run stopped there; what ran before is below\n")
         header(b, out)
+        ns = [int(r["runs"]) for r in rows if r["status"] == "ok"]  # type: ignore[call-overload]
+        if ns:
+            out.write(display.sd_legend("per-run GB/s", "run", ns, "n=N") + "\n")
         smpreport.cpus(b, out)
         inventory.write(b, out)
         last = None
@@ -153,8 +143,9 @@ def write(boots: list[Boot], out: IO[str]) -> None:
                 last = s
             out.write((smpreport.cpu_prefix(r) if grouped else "") + line(r) +
                       (smpreport.cpu_suffix(r) if grouped else "") + "\n")
-            if tree_label(boot_f, c.rec.f):
-                out.write(f"      {r['clear']}: {tree_label(boot_f, c.rec.f)}\n")
+            if display.is_tree_primitive(c.rec.f):
+                out.write(f"      {r['clear']}: "
+                          f"{display.routine_label(display.Tree.of(boot_f), c.rec.f)}\n")
             if r.get("linux_offered") == "no":
                 out.write(f"      {not_offered(r)}\n")
             if r["status"] in ("skip", "fail", "damaged", "incomplete", "interrupted") \

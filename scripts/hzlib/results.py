@@ -13,7 +13,7 @@ import statistics
 from typing import Callable, TypeVar
 from dataclasses import dataclass, field
 
-from . import counters, cpulist, dims, fields
+from . import counters, cpulist, dims, display, fields, spread
 from .records import Boot, Record
 
 T = TypeVar("T")
@@ -151,14 +151,6 @@ def add_samples(c: Config, r: Record) -> None:
         c.problems.append(f"samples of run {key[0]} {key[1]} out of sequence "
                           f"at {r.int('first')}")
     have.extend(vals)
-
-
-def mean_sd_pct(v: list[float]) -> tuple[float, float]:
-    if not v:
-        return math.nan, math.nan
-    m = statistics.fmean(v)
-    sd = statistics.stdev(v) if len(v) > 1 else 0.0
-    return m, (100.0 * sd / m if m else math.nan)
 
 
 def pct(sorted_v: list[int], p: float) -> int:
@@ -357,9 +349,13 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
     runs = sorted({r.int("run") for r in measured})
     over = sorted(max(0, a - b) for run in runs for a, b in zip(
         run_net(boot, c, run, "fault"), run_net(boot, c, run, "clear")))
-    g_mean, g_sd = mean_sd_pct(gbps)
+    g_mean, g_sd = spread.mean_sd_pct(gbps)
+    if len(gbps) == 1 and g_mean:
+        # The CSV's gbps_stddev_pct of one run is 0, as it always was
+        # (docs/records.md); the text says n=1 (display.mean_sd).
+        g_sd = 0.0
     d = c.dims
-    c_mean = mean_sd_pct(cgbps)[0]
+    c_mean = spread.mean_sd_pct(cgbps)[0]
     if math.isnan(c_mean) and s and "clear_gibps_milli_mean" in s.f:
         c_mean = s.int("clear_gibps_milli_mean") / 1e3
     out: dict[str, object] = {k: v for k, v in d.items()}
@@ -377,8 +373,7 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
         "fault_us_max": us(fault[-1]) if fault else math.nan,
         "resched_per_run": measured[0].int("resched", 0) if measured else "",
         "linux_offered": f.get("linux_offered", ""),
-        "linux_tree": tree_version(boot, f),
-        "linux_tree_sha256": tree_sha(boot, f),
+        **tree_fields(boot, f),
         **prim_calls(measured),
         "size": size, "folios": c.rec.int("folios", 0),
         "cpu_brand": machine.f.get("brand") if machine else "?",
@@ -412,33 +407,15 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
     return out
 
 
-def tree_version(boot: Boot, f: dict[str, str]) -> str:
-    """The Linux tree a tree primitive's configuration ran the routine of
-    (make LINUX=, docs/linux-tree.md): its version and, for a git tree,
-    git describe; '' for hugezero's own primitives."""
+def tree_fields(boot: Boot, f: dict[str, str]) -> dict[str, str]:
+    """The CSV's linux_tree (the tree's version and, for a git tree, git
+    describe) and linux_tree_sha256 of a tree primitive's configuration
+    (make LINUX=, docs/linux-tree.md); both '' for hugezero's own."""
     b = boot.first("boot")
-    if "tree_routine" not in f or b is None:
-        return ""
-    git = b.f.get("linux_tree_git")
-    return b.f.get("linux_tree", "?") + (f" {git}" if git else "")
-
-
-def tree_sha(boot: Boot, f: dict[str, str]) -> str:
-    """The sha256 of the tree's clear_page_64.S a tree primitive's
-    configuration ran; '' for hugezero's own."""
-    b = boot.first("boot")
-    return b.f.get("linux_tree_sha256", "?") if "tree_routine" in f and b else ""
-
-
-def clear_label(r: dict[str, object]) -> str:
-    """A row's clear= as figures and tables name it: a tree primitive
-    with its tree and its file's hash, linux-erms (Linux 6.12.118,
-    1aee437018b8), so that two trees of one version (a patch and its
-    base) stay apart."""
-    tree = r.get("linux_tree")
-    sha = str(r.get("linux_tree_sha256", ""))[:12]
-    return (f"{r['clear']} (Linux {tree}{', ' + sha if sha else ''})" if tree
-            else str(r["clear"]))
+    if not display.is_tree_primitive(f) or b is None:
+        return {"linux_tree": "", "linux_tree_sha256": ""}
+    t = display.Tree.of(b.f) or display.Tree("?")
+    return {"linux_tree": t.described, "linux_tree_sha256": t.sha256}
 
 
 def prim_calls(measured: list[Record]) -> dict[str, object]:

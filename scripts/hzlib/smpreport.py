@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 from typing import IO
 
-from . import dims, groups, results
+from . import dims, display, groups, results
 from .records import Boot
 
-CPU_COLS = (" cpu apic_id node state      x2apic  tsc offset ticks (+- err)  warps  reason")
+CPU_COLS = (" cpu apic_id node state      x2apic  "
+            f"{display.plus_minus_head('tsc offset ticks', 'err'):<25}  warps  reason")
 
 
 def cpus(boot: Boot, out: IO[str]) -> None:
@@ -32,7 +33,8 @@ def cpus(boot: Boot, out: IO[str]) -> None:
     out.write(CPU_COLS + "\n")
     for r in recs:
         f = r.f
-        off = f"{f.get('tsc_offset_ticks', '-'):>10} +- {f.get('tsc_offset_err_ticks', '-'):<6}"
+        off = display.plus_minus(f"{f.get('tsc_offset_ticks', '-'):>10}",
+                                 f"{f.get('tsc_offset_err_ticks', '-'):<6}")
         out.write(f"{f.get('cpu', '-'):>4} {f.get('apic_id', '-'):>7} {f.get('node', '-'):>4} "
                   f"{f.get('state', '?'):<10} {f.get('x2apic', '-'):>6}  {off:<25} "
                   f"{f.get('tsc_warps', '-'):>5}  {f.get('reason', '')}\n".rstrip() + "\n")
@@ -72,13 +74,10 @@ def unit(rs: list[dict[str, object]]) -> tuple[str, float]:
     return next(((n, s) for n, s in UNITS if low >= s), UNITS[-1])
 
 
-def cell(m: object, sd: object, scale: float = 1.0) -> str:
-    """'1739.93 ( +-  6.15% )'; '-' for none, no spread for one pass."""
-    if not isinstance(m, float) or math.isnan(m):
-        return f"{'-':>8}{'':14}"
-    spread = (f" ( +- {sd:5.2f}% )" if isinstance(sd, float) and not math.isnan(sd)
-              else f"{'':14}")
-    return f"{m / scale:8.2f}{spread}"
+def cell(m: object, sd: object, n: object, scale: float = 1.0) -> str:
+    """The seed's mean ( +- sd% ) of @n passes (display.mean_sd_paren)."""
+    return display.mean_sd_paren(m / scale if isinstance(m, float) else math.nan,
+                                 sd, int(n))  # type: ignore[arg-type, call-overload]
 
 
 def heading(r: dict[str, object]) -> str:
@@ -98,14 +97,14 @@ def order_name(r: dict[str, object]) -> str:
 
 def skew(r: dict[str, object]) -> str:
     """The start skew cell, in µs: the largest of the passes in CPU 0's
-    time '+-' its error where the records have it, else as read; '-'."""
+    time and its error where the records have it, else as read; '-'."""
     def num(key: str) -> float:
         v = r.get(key)
         return v if isinstance(v, float) else math.nan
     corr, err, raw = (num("start_skew_corr_us_max"), num("start_skew_err_us_max"),
                       num("start_skew_us_max"))
     if not math.isnan(corr):
-        return f"{corr:8.2f} +- {err:.2f}"
+        return display.plus_minus(f"{corr:8.2f}", f"{err:.2f}")
     return f"{raw:8.2f}" if not math.isnan(raw) else f"{'-':>8}"
 
 
@@ -115,7 +114,7 @@ SOURCES = {"ticks": "the CPUs' fault and access TSC ticks",
 
 def aggregates(boot: Boot, gs: list[groups.Group], out: IO[str]) -> None:
     """One table per heading (every dimension but the order's), one line
-    per order: stime, utime, GB/s as mean ( +- sample stddev% )."""
+    per order: stime, utime, GB/s as mean and sample stddev% (cell())."""
     if not gs:
         return
     rs = [groups.row(boot, g) for g in gs]
@@ -124,12 +123,13 @@ def aggregates(boot: Boot, gs: list[groups.Group], out: IO[str]) -> None:
     # without it (older, or the companion's) reads as it always did.
     skews = any(isinstance(r.get("start_skew_corr_us_max"), float) and
                 not math.isnan(r["start_skew_corr_us_max"]) for r in rs)  # type: ignore[arg-type]
+    skew_words = display.plus_minus("in CPU 0's time", "the TSC offsets' error")
     out.write(f"\naggregate of each group, every CPU at once: per measured pass stime and "
               f"utime summed over the CPUs ({src}), GB/s = total bytes / wall time "
               "(first CPU's start to last CPU's finish; not net of the timer); "
-              "mean ( +- sample stddev% ) over the passes" +
+              f"{display.PAREN_WORDS} over the passes" +
               ("; start skew: the last CPU's start less the first's, the largest of "
-               "the passes, in CPU 0's time +- the TSC offsets' error\n" if skews else "\n"))
+               f"the passes, {skew_words}\n" if skews else "\n"))
     blocks: list[tuple[str, list[dict[str, object]]]] = []
     for r in rs:
         h = heading(r)
@@ -144,11 +144,11 @@ def aggregates(boot: Boot, gs: list[groups.Group], out: IO[str]) -> None:
                   (f"{'passes':<15}  start skew (us)\n" if skews else "passes\n"))
         for r in mine:
             gb = ("refused" if r["runs"] and r["refused_runs"] == r["runs"]
-                  else cell(r["gbps_mean"], r["gbps_stddev_pct"]))
+                  else cell(r["gbps_mean"], r["gbps_stddev_pct"], len(r["gbps_runs"])))  # type: ignore[arg-type]
             n = f"{r['runs']}" + (f" ({r['refused_runs']} refused)" if r["refused_runs"] else "")
             out.write(f"{order_name(r):<{width}}  "
-                      f"{cell(r['stime_s_mean'], r['stime_stddev_pct'], scale)}  "
-                      f"{cell(r['utime_s_mean'], r['utime_stddev_pct'], scale)}  "
+                      f"{cell(r['stime_s_mean'], r['stime_stddev_pct'], r['runs'], scale)}  "
+                      f"{cell(r['utime_s_mean'], r['utime_stddev_pct'], r['runs'], scale)}  "
                       f"{gb:>22}  " + (f"{n:<15}  {skew(r)}\n" if skews else f"{n}\n"))
             notes(r, out)
 

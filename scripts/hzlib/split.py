@@ -22,7 +22,7 @@ import statistics
 from dataclasses import dataclass
 from typing import IO, Mapping
 
-from . import cpulist, dims, interval, results
+from . import cpulist, dims, display, interval, results
 from .records import Boot
 
 Row = dict[str, object]
@@ -37,7 +37,6 @@ STRATEGY_DIMS = ("bench", "clear", "order", "chunk", "radius",
 # fields is read with.
 OLD_LOG_BATCH = 32 << 20
 OLD_LOG_RADIUS = 2
-FOLIO_BYTES = {"4K": 4 << 10, "2M": 2 << 20, "1G": 1 << 30}
 
 
 @dataclass
@@ -158,7 +157,7 @@ def linux_radius(host: Mapping[str, str]) -> int:
 
 def fits(r: Row, s: Strategy, radius: int = OLD_LOG_RADIUS) -> bool:
     """Whether the configuration of @r is @s (for its folio size)."""
-    folio = FOLIO_BYTES.get(str(r["folio"]), 0)
+    folio = display.folio_bytes(str(r["folio"]))
     d: dict[str, str] = r["dims"]  # type: ignore[assignment]
     if r["clear"] != s.prim:
         return False
@@ -221,11 +220,6 @@ def matched(ref: Row, r: Row, skip: tuple[str, ...] = STRATEGY_DIMS) -> str:
     return f"differs from the fault's settings: {diff}" if diff else "settings as the fault's"
 
 
-def machine_key(boot: Boot) -> tuple[str, ...]:
-    m = boot.first("machine")
-    return tuple(m.f.get(k, "") for k in ("vendor", "family", "model", "stepping", "brand")) if m else ()
-
-
 def ok(r: Row) -> bool:
     return r["status"] == "ok" and isinstance(r["gbps_mean"], float) and not math.isnan(r["gbps_mean"])
 
@@ -238,16 +232,20 @@ def label(text: str) -> str:
     return f"  {text:<50}"
 
 
-# What every +- of a split line is.
-PLUS_MINUS = ("GB/s: the mean of the measured runs' GB/s; +-: the sample standard "
-              "deviation (n - 1) of those per-run GB/s, in % of the mean; n: the runs")
+def plus_minus(rows: list[Row]) -> str:
+    """What every +- of a split line is: the GB/s the mean of the measured
+    runs' GB/s, its sd and n (display.sd_legend)."""
+    ns = [int(r["runs"]) for r in rows if ok(r)]  # type: ignore[call-overload]
+    return ("GB/s: the mean of the measured runs' GB/s; "
+            + display.sd_legend("per-run GB/s", "run", ns, "n=N"))
 
 
 def figures(r: Row, us_key: str, per: str) -> str:
-    """GB/s +- sd% over n runs, roof, median µs: the columns of every
-    split line."""
-    return (f"{num(r['gbps_mean']):7.2f} GB/s +- {num(r['gbps_stddev_pct']):5.2f}% "
-            f"n={r['runs']}  roof {num(r['roof']):4.2f} {num(r[us_key]):9.1f} us/{per}")
+    """GB/s, its sd and n (display.mean_sd), roof, median µs: the columns
+    of every split line."""
+    gbs = display.mean_sd(num(r["gbps_mean"]), num(r["gbps_stddev_pct"]),
+                          int(r["runs"]), n_shown=True, unit="GB/s")  # type: ignore[call-overload]
+    return f"{gbs}roof {num(r['roof']):4.2f} {num(r[us_key]):9.1f} us/{per}"
 
 
 def perfbench_line(r: Row) -> str:
@@ -323,17 +321,9 @@ def overhead_lines(o: Overhead, backing: object,
            "clear, the two run back to back" if o.paired else
            f"unpaired: {o.n[0]} and {o.n[1]} passes run one configuration after the "
            "other, Welch's interval of the two means")
-    text = (f"{head}\n    95% interval {o.iv.lo:.1f} .. {o.iv.hi:.1f} us "
-            f"(+-{o.iv.half_width:.1f} us; {how})\n")
+    text = f"{head}\n    {display.diff_interval(o.iv, 'us', how)}\n"
     if o.iv.contains(0.0):
-        more = interval.rounds_needed(o.iv)
-        need = ("no number of them would: the observed overhead is 0" if more is None else
-                f"about {more - o.iv.n} more {'rounds' if o.paired else 'passes of each'} "
-                f"would resolve it ({more} in all: the least n with t(n-1) * "
-                f"{o.iv.sd:.1f} / sqrt(n) < {abs(o.over):.1f} us, the "
-                f"{'differences' if o.paired else 'two series'}' spread as observed)")
-        text += (f"    within run-to-run noise: the interval is wider than the overhead, "
-                 f"its sign unresolved; {need}\n")
+        text += (f"    {display.unresolved(o.iv, o.over, 'us', o.paired, 'the overhead')}\n")
     return text
 
 
@@ -378,7 +368,7 @@ def bare_line(which: str, r: Row, ref: Row | None = None) -> str:
     """A bare row of the split: its primitive (with its tree), order and
     figures, and how its settings match @ref's (the fault's)."""
     chunk = f" {r['chunk']}" if r["chunk"] else ""
-    return (label(f"bare, {which}: {results.clear_label(r)} + {r['order']}{chunk}") +
+    return (label(f"bare, {which}: {display.clear_label(r)} + {r['order']}{chunk}") +
             figures(r, "clear_us_median", "folio") +
             (f"\n    ({matched(ref, r)})\n" if ref is not None else "\n"))
 
@@ -390,7 +380,7 @@ def tree_twin(fault: Row, s: Strategy, bare: list[Row], host: Mapping[str, str],
     strategy, beside the demand fault -- the patch's routine against the
     host's fault; nothing where the image had no such tree primitive."""
     twin = dataclasses.replace(s, prim=f"linux-{s.prim}")
-    r = closest(fault, [b for b in bare if b.get("linux_tree") and
+    r = closest(fault, [b for b in bare if display.Tree.of_row(b) and
                         fits(b, twin, linux_radius(host))])
     if r is None:
         return
@@ -459,12 +449,12 @@ def write(boots: list[Boot], out: IO[str]) -> int:
         return 1
     for b in companion:
         rows = results.boot_rows(b)
-        same = [r for k in kernels if machine_key(k) == machine_key(b)
+        same = [r for k in kernels
+                if display.same_machine(display.machine_key(k), display.machine_key(b))
                 for r in results.boot_rows(k)]
-        m, h, t = b.first("machine"), b.first("host"), b.first("timebase")
+        h, t = b.first("host"), b.first("timebase")
         assert h is not None
-        out.write(f"split of boot {b.index}: {m.f.get('brand') if m else '?'} "
-                  f"(family {m.f.get('family') if m else '?'} model {m.f.get('model') if m else '?'}), "
+        out.write(f"split of boot {b.index}: {display.machine_name(b)}, "
                   f"Linux {h.f.get('kernel')}, CPU {h.f.get('cpu')}, clocksource "
                   f"{h.f.get('clocksource')}, THP {h.f.get('thp_enabled')}/"
                   f"{h.f.get('thp_defrag')}, TSC {int(t.f['tsc_hz']) / 1e9 if t else 0:.4f} GHz"
@@ -472,12 +462,11 @@ def write(boots: list[Boot], out: IO[str]) -> int:
         host_lines(b, out)
         out.write(f"  times and GB/s net of the timer ({results.timer_ticks(b)} ticks a "
                   f"sample); roof: GB/s over the boot's best clearing GB/s of {results.roof_of(b)}\n")
-        out.write(f"  {PLUS_MINUS}\n")
+        out.write(f"  {plus_minus(rows)}\n")
         if kernels and not same:
             out.write("  (kernel records given are of another machine: not shown)\n")
-        for folio in ("4K", "2M", "1G"):
-            if any(r["folio"] == folio for r in rows):
-                folio_split(folio, rows, same, h.f, features_of(b), out, b)
+        for folio in display.folios_of(r["folio"] for r in rows):
+            folio_split(folio, rows, same, h.f, features_of(b), out, b)
         for r in rows:
             if r["status"] != "ok" or (r["reason"] and r["status"] == "ok"):
                 out.write(f"  note: {r['bench']} {r['folio']} {r['clear']} {r['order']} "
@@ -561,7 +550,7 @@ def plain_paired(runs: list[dict[str, str]], boots: list[Boot], out: IO[str]) ->
         mc, mp = statistics.fmean(cv), statistics.fmean(pv)
         text = verdict(iv) if iv and iv.bounded else "unbounded: not resolved"
         out.write(f"  {name:<26} companion {mc:7.2f}  plain {mp:7.2f} GB/s  "
-                  f"{100 * (mc / mp - 1):+6.1f}% {interval.pct_interval(iv)}  {text} "
+                  f"{100 * (mc / mp - 1):+6.1f}% {display.pct_interval(iv)}  {text} "
                   f"(paired over {len(both)} rounds)\n")
 
 

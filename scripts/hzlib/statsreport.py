@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from . import auto, interval, results, series
+from . import auto, display, interval, results, series
 from .records import Boot
 
 
@@ -29,9 +29,9 @@ def auto_line(c: results.Config, gbps: list[float], hw: float) -> str:
     said = reached(f)
     line = (f"runs=auto precision={asked}%: "
             + (f"stopped by {stop}" if stop in auto.STOPS else "no stop recorded")
-            + f" after {len(gbps)} rounds, 95% interval +-{hw:.2f}% of the mean")
+            + f" after {len(gbps)} rounds, 95% interval {display.half_width_pct(hw)} of the mean")
     if not math.isnan(said) and abs(said - hw) >= 0.01:
-        line += f" (the record says +-{said:.2f}%)"
+        line += f" (the record says {display.half_width_pct(said)})"
     try:
         if stop == "precision" and hw > float(asked):
             line += f"; NOT within precision={asked}%"
@@ -56,8 +56,7 @@ def notes(boot: Boot, c: results.Config) -> list[str]:
         if iv:
             g = c.rec.f.get("round_group", "")
             how = f"interleaved in round group {g}" if g and rounds else "blocked"
-            out.append(f"95% interval of the mean: {iv.lo:.2f} .. {iv.hi:.2f} GB/s "
-                       f"(+-{hw:.2f}%, t over {len(gbps)} passes, {how})")
+            out.append(display.mean_interval(iv, hw, how))
         if is_auto:
             out.append(auto_line(c, gbps, hw))
     flags = series.check(gbps)

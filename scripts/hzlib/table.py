@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import IO
 
-from . import compare, cpulist, groups, lavalog, records, report, results, selection
+from . import compare, cpulist, display, groups, lavalog, records, results, selection
 from .records import Boot
 
 SEEDS = ("seed-001", "seed-000", "seed-002")
@@ -45,16 +45,6 @@ class Side:
     machine: tuple[str, ...] = ()
 
 
-def machine_key(b: Boot) -> tuple[str, ...]:
-    """What tells machines apart: the CPU the machine record names, under
-    which hypervisor, and for a LAVA job its device as the log shows it
-    (two servers of one model are two machines)."""
-    m = b.first("machine")
-    ident = tuple(m.f.get(k, "") for k in ("vendor", "family", "model", "stepping",
-                                           "brand", "hypervisor")) if m else ()
-    return ident + ((b.lava.get("device", ""),) if b.lava else ())
-
-
 def sides(boots: list[Boot]) -> list[Side]:
     """Boots grouped by their preset record's name and side, and by
     machine: a lab's logs give a section per machine, never their runs
@@ -64,15 +54,14 @@ def sides(boots: list[Boot]) -> list[Side]:
         p = b.first("preset")
         if p is None:
             continue
-        k = (p.f.get("name", "?"), p.f.get("side", "?"), machine_key(b))
+        k = (p.f.get("name", "?"), p.f.get("side", "?"), display.machine_key(b))
         out.setdefault(k, Side(k[0], k[1], [], k[2])).boots.append(b)
     return list(out.values())
 
 
 def machine_name(boots: list[Boot]) -> str:
     """A section's machine in a few words, and the LAVA jobs it came from."""
-    m = boots[0].first("machine")
-    name = m.f.get("brand", "?") if m else "machine unknown"
+    name = display.machine_brand(boots[0])
     jobs = list(dict.fromkeys(b.lava.get("job", "unknown") for b in boots if b.lava))
     return name + (f" (LAVA job{'s' if len(jobs) > 1 else ''} {', '.join(jobs)})"
                    if jobs else "")
@@ -84,12 +73,9 @@ def lava_notes(boots: list[Boot]) -> list[str]:
 
 
 def machine_line(b: Boot) -> str:
-    m, tb, host = b.first("machine"), b.first("timebase"), b.first("host")
+    tb, host = b.first("timebase"), b.first("host")
     where = "Linux " + host.f.get("kernel", "?") if host else "hugezero (no kernel between)"
-    name = (f"{m.f.get('brand', '?')} ({m.f.get('vendor', '?')} family "
-            f"{m.f.get('family', '?')} model {m.f.get('model', '?')}"
-            f"{', under ' + m.f['hypervisor'] if m.f.get('hypervisor', 'none') != 'none' else ''})"
-            if m else "machine unknown")
+    name = display.machine_name(b)
     tsc = (f"TSC {int(tb.f.get('tsc_hz', '0')) / 1e9:.3f} GHz from {tb.f.get('source', '?')}"
            if tb else "TSC unknown")
     return f"{name}; {where}; {tsc}"
@@ -106,7 +92,7 @@ def preset_notes(b: Boot) -> list[str]:
     boost = boost_line(b)
     if boost:
         out.append(boost)
-    if b.first("machine") and b.first("machine").f.get("hypervisor", "none") != "none":  # type: ignore[union-attr]
+    if display.is_vm(b):
         out.append("a virtual machine: these figures say nothing about hardware")
     return out
 
@@ -150,15 +136,13 @@ def host_model(b: Boot) -> str:
     return h.f.get("preempt", "unknown") if h else "?"
 
 
-def gb(mean: float, sd: float) -> str:
-    """GB/s +- stddev%; no stddev of fewer than two runs."""
-    if math.isnan(mean):
-        return "n/a"
-    return f"{mean:6.2f} +- {'n/a' if math.isnan(sd) else f'{sd:5.2f}%'}"
+def gb(mean: float, sd: float, n: int) -> str:
+    """GB/s, its sd and n as the seed's table shows them (display.mean_sd)."""
+    return display.mean_sd(mean, sd, n, width=6, missing="n/a")
 
 
 def pg(folio: str) -> str:
-    return "pg-sz=" + folio.replace("M", "MB").replace("G", "GB").replace("K", "KB")
+    return "pg-sz=" + display.seed_folio(folio)
 
 
 # --- seed 001: page at a time against one call over the folio -----------
@@ -201,11 +185,8 @@ def seed_001(s: Side) -> list[Table]:
 
 def plus_minus(ns: list[int], what: str = "per-run GB/s", per: str = "run") -> str:
     """What every +- of a table is, and over how many runs (@ns: each
-    figure's)."""
-    n = (f"{min(ns)}" if ns and min(ns) == max(ns) else
-         f"{min(ns)} to {max(ns)}, by figure" if ns else "none")
-    return (f"+-: the sample standard deviation (n - 1) of the {what}, in % of "
-            f"the mean; n {per}s: {n}")
+    figure's): display.sd_legend."""
+    return display.sd_legend(what, per, ns)
 
 
 def seed_001_linux(s: Side) -> list[Table]:
@@ -229,14 +210,14 @@ def seed_001_linux(s: Side) -> list[Table]:
         t.legend += ["Linux's demand fault: the companion's own figure, each measured run's "
                      "bytes over its faults' TSC windows, the mean of the runs",
                      "as perf prints it: every pass a loop, the warm-ups in, its mmap and "
-                     "touch loop on the wall clock; all bytes over the summed time, no +- "
-                     "(tools/perf/bench/mem-functions.c); perf's arithmetic on the companion's "
-                     "passes, not a perf run: they map with MAP_NORESERVE (hugetlb reserves "
-                     "at the fault, not in mmap) and read the TSC around each store "
+                     "touch loop on the wall clock; all bytes over the summed time, no standard "
+                     "deviation (tools/perf/bench/mem-functions.c); perf's arithmetic on the "
+                     "companion's passes, not a perf run: they map with MAP_NORESERVE (hugetlb "
+                     "reserves at the fault, not in mmap) and read the TSC around each store "
                      "(docs/companion.md)"]
     by_folio = {r[0]: r for r in bare}
     for folio in sorted({pg(str(r["folio"])) for r in faults} | set(by_folio),
-                        key=lambda f: folio_bytes(f[6:].replace("B", ""))):
+                        key=lambda f: display.folio_bytes(f[6:].removesuffix("B"))):
         row = by_folio.get(folio, [folio] + ["n/a"] * 3 + ["", "n/a"])
         mine = [r for r in faults if pg(str(r["folio"])) == folio]
         row.append(demand_fault(mine))
@@ -257,9 +238,11 @@ def demand_fault(rs: list[dict[str, object]]) -> str:
     """Linux's fault of one folio size, per backing; the size too where
     one backing ran at more than one."""
     many = {str(r["backing"]) for r in rs if sum(x["backing"] == r["backing"] for x in rs) > 1}
-    return "; ".join(f"{r['backing']}{' size=' + str(r['size']) if r['backing'] in many else ''} "
-                     f"{gb(float(r['gbps_mean']), float(r['gbps_stddev_pct']))}"  # type: ignore[arg-type]
-                     for r in rs) or "n/a"
+
+    def one(r: dict[str, object]) -> str:
+        g = gb(float(r["gbps_mean"]), float(r["gbps_stddev_pct"]), int(r["runs"]))  # type: ignore[arg-type, call-overload]
+        return f"{r['backing']}{' size=' + str(r['size']) if r['backing'] in many else ''} {g}"
+    return "; ".join(one(r) for r in rs) or "n/a"
 
 
 def as_perf(rs: list[dict[str, object]]) -> str:
@@ -281,17 +264,14 @@ def tree_notes(s: Side) -> list[str]:
     """What each tree primitive of the side ran (make LINUX=,
     docs/linux-tree.md): Linux's column is the tree's routine where the
     tree has the one Linux's clear_page() picks (prim_tree_twin())."""
-    out: dict[tuple[str, str | None], str] = {}
+    out: dict[tuple[str, display.Tree | None], str] = {}
     for b in s.boots:
         boot = b.first("boot")
         for r in b.records:
-            if r.type == "config" and "tree_routine" in r.f and boot:
-                git = boot.f.get("linux_tree_git")
+            if r.type == "config" and display.is_tree_primitive(r.f) and boot:
+                t = display.Tree.of(boot.f)
                 # Two trees' linux-erms (a patch and its base) are two.
-                out.setdefault((r.f.get("clear", "?"), boot.f.get("linux_tree_sha256")), (
-                    f"{r.f.get('clear')}: {report.tree_label(boot.f, r.f)} "
-                    f"({'git ' + git + ', ' if git else ''}clear_page_64.S sha256 "
-                    f"{boot.f.get('linux_tree_sha256', '?')[:12]})"))
+                out.setdefault((r.f.get("clear", "?"), t), display.routine_note(t, r.f))
     return list(out.values())
 
 
@@ -315,7 +295,7 @@ def pair_rows(pairs: list[compare.Pair], prim: str) -> tuple[list[list[str]], li
     """One row per folio: the pair with @prim, and the pair whose
     contiguous-page is fastest."""
     rows, notes = [], []
-    for folio in sorted({dim(p, "folio") for p in pairs}, key=folio_bytes):
+    for folio in sorted({dim(p, "folio") for p in pairs}, key=display.folio_bytes):
         mine = [p for p in pairs if dim(p, "folio") == folio]
         top = max(mine, key=lambda p: p.b.mean)
         best = f"{dim(top, 'clear')} {cell(top.b)}"
@@ -337,8 +317,8 @@ CHANGE = ("change: contiguous-page against converging-page, in %, with its 95% "
 
 
 def cell(side: compare.Side) -> str:
-    """GB/s +- stddev%, no stddev of one run."""
-    return gb(side.mean, side.sd_pct if len(side.runs) > 1 else math.nan)
+    """A side's GB/s, its sd and n (gb())."""
+    return gb(side.mean, side.sd_pct, len(side.runs))
 
 
 def noise(p: compare.Pair) -> str:
@@ -347,10 +327,6 @@ def noise(p: compare.Pair) -> str:
     if p.within_noise is None:
         return p.untested
     return f"~ p={p.p:.2f}" if p.within_noise else f"p={p.p:.3f}"
-
-
-def folio_bytes(f: str) -> int:
-    return {"4K": 1 << 12, "2M": 1 << 21, "1G": 1 << 30}.get(f, 0)
 
 
 # --- seed 000: every CPU at once, stime and utime per order --------------
@@ -369,9 +345,11 @@ def seed_000(s: Side) -> list[Table]:
         if r["status"] != "ok":
             t.notes.append(f"{name}: {r['status']}: {r.get('reason', '')}")
             continue
-        t.rows.append([name, paren(r["stime_s_mean"], r["stime_stddev_pct"]),
-                       paren(r["utime_s_mean"], r["utime_stddev_pct"]),
-                       paren(r["gbps_mean"], r["gbps_stddev_pct"], 1.0), str(r["ncpus"])])
+        n = int(r["runs"])  # type: ignore[call-overload]
+        t.rows.append([name, paren(r["stime_s_mean"], r["stime_stddev_pct"], n),
+                       paren(r["utime_s_mean"], r["utime_stddev_pct"], n),
+                       paren(r["gbps_mean"], r["gbps_stddev_pct"], len(r["gbps_runs"]), 1.0),  # type: ignore[arg-type]
+                       str(r["ncpus"])])
     for src in sorted({str(r["times_from"]) for r in rs if r["status"] == "ok"}):
         t.notes.append(f"stime and utime: {SOURCES.get(src, src)}")
     if s.side == "hugezero" and "off" in models:
@@ -387,11 +365,11 @@ def seed_000(s: Side) -> list[Table]:
     return [t]
 
 
-def paren(mean: object, sd: object, scale: float = 1e3) -> str:
-    m, d = float(mean), float(sd)  # type: ignore[arg-type]
-    if math.isnan(m):
-        return "n/a"
-    return f"{m * scale:8.2f} ( +- {'n/a' if math.isnan(d) else f'{d:.2f}%'} )"
+def paren(mean: object, sd: object, n: int, scale: float = 1e3) -> str:
+    """seed-000's mean ( +- sd% ) of @n passes (display.mean_sd_paren), the
+    mean times @scale (seconds in ms)."""
+    return display.mean_sd_paren(float(mean) * scale, float(sd), n, aligned=False,  # type: ignore[arg-type]
+                                 missing="n/a")
 
 
 # --- seed 002: K folios faulted back to back, per pre-zeroing mode --------
@@ -403,7 +381,7 @@ def seed_002(s: Side) -> list[Table]:
     t = Table(f"seed-002 {who}: the region faulted back to back, per pre-zeroing mode")
     for r in rows:
         mode = str(r.get("prezero", "none"))
-        folio = str(r["folio"]).replace("M", "MB").replace("G", "GB")
+        folio = display.seed_folio(str(r["folio"]))
         model = (f"the host's preempt={host_model(s.boots[0])}" if s.side == "linux" else
                  f"preempt={r['preempt']}" if r.get("preempt", "off") not in ("", "off")
                  else "no model")
