@@ -315,7 +315,8 @@ class FieldsTest(unittest.TestCase):
         for b in fields.BLOCKS:
             self.assertEqual(got[b], fields.markdown(b),
                              f"docs/records.md's {b} block differs from "
-                             f"`scripts/hugezero fields {b} --markdown`")
+                             f"`scripts/hugezero fields {b} --markdown`; rewrite them with "
+                             "`scripts/hugezero fields --markdown --write docs/records.md`")
         for no, line in enumerate(text.splitlines(), 1):
             if line.startswith("|"):
                 for cell in line.strip("|").split(" | "):

@@ -48,7 +48,7 @@ def grub_cfg(args: list[str], kernel: str = "/boot/hugezero.elf",
 def build_name(elf: Path) -> str:
     """The name @elf's images carry: its build directory's (build,
     base, patched), so that images of several builds share a cache."""
-    name = re.sub(r"[^A-Za-z0-9._+-]", "_", elf.absolute().parent.name)
+    name = re.sub(r"[^-A-Za-z0-9._+]", "_", elf.absolute().parent.name)
     return name or "build"
 
 
