@@ -41,8 +41,11 @@ $(info make: $(BUILD)/ was built with $(call tree_of,$(TREE_WAS)); rebuilding it
 $(call tree_of,$(LINUX)) (keep it: give $(call tree_of,$(TREE_WAS)) again, or each tree \
 its own BUILD=))
 endif
+# A dry run (make -n) changes nothing: the next real one still says it.
+ifeq ($(findstring n,$(firstword -$(MAKEFLAGS))),)
 $(shell mkdir -p $(BUILD) && { echo '$(LINUX)' | cmp -s - $(TREE_STAMP) || \
 	echo '$(LINUX)' > $(TREE_STAMP); })
+endif
 endif
 $(TREE_STAMP):
 	@mkdir -p $(dir $@) && echo '$(LINUX)' > $@

@@ -166,7 +166,14 @@ class MakeTestExcerptTest(unittest.TestCase):
 
 
 def missing_tools() -> list[str]:
+    """What README's make run needs here, each with its package: the
+    toolchain, GRUB's BIOS modules (the ISO boots them), QEMU, and scipy
+    (the excerpts show its intervals)."""
     out = [f"{exe} ({pkg})" for exe, pkg in TOOLS.items() if not shutil.which(exe)]
+    if not Path("/usr/lib/grub/i386-pc").is_dir():
+        out.append("GRUB's i386-pc modules (grub-pc-bin)")
+    if not has_scipy():
+        out.append("scipy (python3-scipy)")
     qemu = os.environ.get("HZ_QEMU") or "qemu-system-x86_64"
     if not shutil.which(qemu):
         out.append(f"{qemu} (qemu-system-x86)")
@@ -226,8 +233,9 @@ class FreshCloneTest(unittest.TestCase):
                     self.follow(cmd, dry=True)
                     build = re.search(r"\bBUILD=(\S+)", cmd)
                     self.assertIsNotNone(build, f"{block.where}: {cmd}: no BUILD=")
-                    shutil.copy(self.clone / "build" / "run.log",
-                                self.clone / build.group(1) / "run.log")  # type: ignore[union-attr]
+                    dest = self.clone / build.group(1)  # type: ignore[union-attr]
+                    dest.mkdir(parents=True, exist_ok=True)
+                    shutil.copy(self.clone / "build" / "run.log", dest / "run.log")
                     continue
                 outputs[cmd] = self.follow(cmd)
         sys.stderr.write(f"\n  README followed in {time.monotonic() - start:.0f} s"
