@@ -47,9 +47,12 @@ def grub_cfg(args: list[str], kernel: str = "/boot/hugezero.elf",
 
 def build_name(elf: Path) -> str:
     """The name @elf's images carry: its build directory's (build,
-    base, patched), so that images of several builds share a cache."""
-    name = re.sub(r"[^-A-Za-z0-9._+]", "_", elf.absolute().parent.name)
-    return name or "build"
+    base, patched), so that images of several builds share a cache,
+    and a hash of its whole path, so that two clones' `build` do not
+    take each other's images for their own old ones."""
+    d = elf.absolute().parent
+    name = re.sub(r"[^-A-Za-z0-9_+]", "_", d.name) or "build"
+    return f"{name}.{hashlib.sha256(str(d).encode()).hexdigest()[:6]}"
 
 
 def kernel_hash(elf: Path) -> str:
