@@ -4,8 +4,8 @@ against what uses them: docs/records.md's generated tables, every field the
 C writers write (a small C-aware scan of lib/, kernel/, hosted/ that
 follows a name a helper builds from its caller's literal), every
 field of the real logs kept under tests/data (and build/test-logs/*.log
-when present), dims.py's bookkeeping and defaults, and the CSV header
-`parse --format csv` writes."""
+when present), dims.py's bookkeeping and defaults, and the CSV headers
+`parse --format csv` writes (with `--rows agg`, `--rows samples` too)."""
 from __future__ import annotations
 
 import csv
@@ -361,8 +361,10 @@ def csv_header(text: str) -> list[str]:
         return parse_header(log)
 
 
-def parse_header(log: Path) -> list[str]:
-    r = subprocess.run([*HZ, "parse", str(log), "--format", "csv"],
+def parse_header(log: Path, *rows: str) -> list[str]:
+    """The header `parse --format csv` writes for @log (with @rows:
+    `--rows agg`, `--rows samples`)."""
+    r = subprocess.run([*HZ, "parse", str(log), "--format", "csv", *rows],
                        capture_output=True, text=True)
     return next(csv.reader(io.StringIO(r.stdout)), [])
 
@@ -505,12 +507,15 @@ class FieldsTest(unittest.TestCase):
                 self.assertTrue(1 <= f.since <= top, f"{what}: format {f.since}")
                 self.assertTrue(f.until == 0 or f.since <= f.until < top, what)
                 self.assertEqual(bool(f.pattern), f.name != f.name.lower(), what)
-        names = [c.name for c in fields.CSV]
-        self.assertEqual(len(names), len(set(names)), "a CSV column twice")
-        for c in fields.CSV:
-            self.assertTrue(c.unit.strip() and c.meaning.strip(), f"csv.{c.name}")
-            self.assertLessEqual(len(c.meaning), 350, f"csv.{c.name}")
-            self.assertIn(c.group, fields.GROUPS, f"csv.{c.name}")
+        self.assertEqual(list(fields.TABLES), ["csv", "csv-agg", "csv-samples"])
+        for table, cols in fields.TABLES.items():
+            names = [c.name for c in cols]
+            self.assertEqual(len(names), len(set(names)), f"{table}: a column twice")
+            self.assertIn(table, fields.BLOCKS, f"{table}: a block of docs/records.md")
+            for c in cols:
+                self.assertTrue(c.unit.strip() and c.meaning.strip(), f"{table}.{c.name}")
+                self.assertLessEqual(len(c.meaning), 350, f"{table}.{c.name}")
+                self.assertIn(c.group, fields.GROUPS, f"{table}.{c.name}")
 
     def test_dims_from_the_declaration(self) -> None:
         """(e) dims.py's bookkeeping and defaults are the declaration's."""
@@ -557,8 +562,38 @@ class FieldsTest(unittest.TestCase):
             self.assertEqual(keyed, sorted(keyed), f"{name}: columns in declared order")
             self.assertEqual([r for r, _, _ in placed], sorted(r for r, _, _ in placed),
                              f"{name}: column groups in order")
-        self.assertEqual(groups_seen, set(fields.GROUPS) - {"row"},
+        self.assertEqual(groups_seen, {c.group for c in fields.CSV} - {"row"},
                          "every optional group exercised")
+
+    def test_agg_and_samples_headers_are_declared(self) -> None:
+        """(g) The headers `parse --rows agg` and `--rows samples` write:
+        their declared columns (`csv-agg`, `csv-samples`), the dimensions
+        where each declaration says, nothing else."""
+        config = {f.name: f for f in fields.fields_of("config")}
+        agg = fields.csv_names("row", "csv-agg")
+        first = fields.csv_names("row", "csv-samples")
+        after = fields.csv_names("after", "csv-samples")
+        self.assertEqual([c.group for c in fields.AGG], ["row"] * len(fields.AGG))
+        self.assertEqual(first + after, [c.name for c in fields.SAMPLES], "after comes last")
+        logs = [p for p in kept_logs() if p.suffix == ".log"]
+        self.assertIn("kernel-smp.log", [p.name for p in logs], "a log with groups")
+        for log in logs:
+            name = str(log.relative_to(ROOT))
+            for rows, declared in (("agg", agg), ("samples", first)):
+                h = parse_header(log, "--rows", rows)
+                self.assertEqual(h[:len(declared)], declared, f"{name}: --rows {rows}")
+                rest = h[len(declared):]
+                if rows == "samples":
+                    at = rest.index(after[0]) if after[0] in rest else -1
+                    self.assertEqual(rest[at:at + len(after)], after,
+                                     f"{name}: --rows samples: {after} after the dimensions")
+                    known = [k for k in dims.ORDER if k not in declared]
+                    self.assertEqual(rest[:at], known, f"{name}: --rows samples: dims.ORDER")
+                    rest = rest[at + len(after):]
+                    self.assertEqual(rest, sorted(rest), f"{name}: newer dimensions sorted")
+                for col in rest:
+                    self.assertTrue(col in config and config[col].dimension,
+                                    f"{name}: --rows {rows}: column {col} is not declared")
 
 
 if __name__ == "__main__":

@@ -669,9 +669,10 @@ def csv_columns(rs: list[dict[str, object]]) -> list[str]:
             + counters.columns(rs) + perf + newer)
 
 
-SAMPLE_COLUMNS = ["boot", "cfg", "name", "bench", "folio", "clear", "order",
-                  "chunk", "backing", "run", "kind", "index", "ticks", "us",
-                  "net_us", "timer_ticks"]
+# `--rows samples`' columns before the dimensions and after them,
+# declared in fields.py.
+SAMPLE_COLUMNS = fields.csv_names("row", "csv-samples")
+SAMPLE_AFTER = fields.csv_names("after", "csv-samples")
 
 
 def sample_rows(boots: list[Boot]) -> list[dict[str, object]]:
@@ -704,7 +705,7 @@ def sample_rows(boots: list[Boot]) -> list[dict[str, object]]:
 
 
 def sample_columns(srows: list[dict[str, object]]) -> list[str]:
-    """SAMPLE_COLUMNS, every known dimension, then any other the rows have."""
-    known = SAMPLE_COLUMNS + [k for k in dims.ORDER if k not in SAMPLE_COLUMNS] + [
-        "cpu", "group"]
+    """SAMPLE_COLUMNS, every known dimension, SAMPLE_AFTER, then any other
+    the rows have."""
+    known = SAMPLE_COLUMNS + [k for k in dims.ORDER if k not in SAMPLE_COLUMNS] + SAMPLE_AFTER
     return known + sorted({k for r in srows for k in r} - set(known))
