@@ -9,17 +9,25 @@ each search is shown to find a violation planted in a module's source."""
 from __future__ import annotations
 
 import ast
+import csv
+import io
+import json
 import math
 import re
+import subprocess
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 from hzlib import display, interval, records, spread  # noqa: E402
 from hzlib.display import Tree  # noqa: E402
+
+from synth import Log, kernel_config  # noqa: E402
 
 HZLIB = ROOT / "scripts" / "hzlib"
 SHA = "0123456789ab" + "cd" * 26
@@ -183,6 +191,24 @@ class MeanSdTest(unittest.TestCase):
                 self.assertNotRegex(text, r"0\.00|nan|\+-")
         self.assertEqual(display.mean_sd_paren(5.0, 0.0, 1, aligned=False), "    5.00 ( n=1 )")
         self.assertEqual(display.mean_sd_paren(5.0, 0.0, 1), "    5.00" + " " * 14)
+
+    def test_one_run_in_the_exports(self) -> None:
+        """parse's CSV and JSON follow the text's rule: one run, no sd (an
+        empty cell, as --rows agg has it), not 0."""
+        log = Log().config(kernel_config(), [{"fault": [2000, 2000], "clear": [1000, 1000]}])
+        with tempfile.TemporaryDirectory() as d:
+            p = Path(d, "one.log")
+            p.write_text(log.text())
+
+            def parse(*args: str) -> str:
+                return subprocess.run([sys.executable, str(ROOT / "scripts" / "hugezero"),
+                                       "parse", str(p), *args], capture_output=True,
+                                      text=True, check=True).stdout
+            (row,) = csv.DictReader(io.StringIO(parse("--format", "csv")))
+            (cfg,) = json.loads(parse())["configs"]
+        self.assertEqual((row["runs"], row["gbps_stddev_pct"]), ("1", ""))
+        self.assertNotEqual(row["gbps_mean"], "")
+        self.assertEqual(cfg["gbps_stddev_pct"], "")
 
     def test_no_run(self) -> None:
         self.assertEqual(display.mean_sd(math.nan, math.nan, 0), "-")

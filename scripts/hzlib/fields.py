@@ -778,7 +778,7 @@ CSV: tuple[Column, ...] = (
     C("gbps_mean", GBPS, "the mean of the measured passes' GB/s: the region's bytes over the sum "
       "of its faults' net times (the clearing's in `bare`)"),
     C("gbps_stddev_pct", "%", "between passes: the sample standard deviation (n − 1) of the "
-      "per-pass GB/s, % of `gbps_mean`"),
+      "per-pass GB/s, % of `gbps_mean`; empty for one pass (undefined), as in `--rows agg`"),
     C("fault_us_median", US, "over every fault of every measured pass, net of `fault_net_ticks`"),
     C("clear_us_median", US, "the clears', net of `net_ticks`"),
     C("access_us_median", US, "the accesses', net of `net_ticks`"),
@@ -884,7 +884,7 @@ AGG: tuple[Column, ...] = (
     C("gbps_mean", GBPS, "the mean over the passes not refused of each pass's total bytes over "
       "its wall time (first start to last finish), not net of the timer"),
     C("gbps_stddev_pct", "%", "their sample standard deviation (n − 1), % of `gbps_mean`; empty "
-      "for one pass (undefined)"),
+      "for one pass (undefined), as in the configurations' CSV"),
     C("stime_s_mean", "s", "the CPUs' summed stime (the kernel: fault ticks; the companion: "
       "`ru_stime`), mean over every measured pass"),
     C("stime_stddev_pct", "%", "its sample standard deviation, % of the mean; empty for one "

@@ -349,11 +349,9 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
     runs = sorted({r.int("run") for r in measured})
     over = sorted(max(0, a - b) for run in runs for a, b in zip(
         run_net(boot, c, run, "fault"), run_net(boot, c, run, "clear")))
+    # One run has no sd (spread.py): NaN, an empty cell in the CSV, n=1
+    # in the text (display.mean_sd), as in --rows agg.
     g_mean, g_sd = spread.mean_sd_pct(gbps)
-    if len(gbps) == 1 and g_mean:
-        # The CSV's gbps_stddev_pct of one run is 0, as it always was
-        # (docs/records.md); the text says n=1 (display.mean_sd).
-        g_sd = 0.0
     d = c.dims
     c_mean = spread.mean_sd_pct(cgbps)[0]
     if math.isnan(c_mean) and s and "clear_gibps_milli_mean" in s.f:
