@@ -3,8 +3,8 @@
 against what uses them: docs/records.md's generated tables, every field the
 C writers write (a small C-aware scan of lib/, kernel/, hosted/ that
 follows a name a helper builds from its caller's literal), every
-field of the real logs kept under tests/data (and build/test-logs/*.log
-when present), dims.py's bookkeeping and defaults, and the CSV headers
+field of the real logs kept under tests/data (and the build directory's
+test-logs/*.log when present), dims.py's bookkeeping and defaults, and the CSV headers
 `parse --format csv` writes (with `--rows agg`, `--rows samples` too)."""
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hzlib import dims, fields, lavalog  # noqa: E402
+from hzlib import dims, fields, lavalog, paths  # noqa: E402
 
 from synth import kernel_config, pmu_config, prezero_log  # noqa: E402
 
@@ -342,11 +342,11 @@ def undeclared(written: list[Written], lookup: Callable[[str, str], fields.Field
 
 def kept_logs() -> list[Path]:
     """The real logs kept under tests/data (serial and LAVA), and those the
-    QEMU tests left in build/test-logs."""
+    QEMU tests left in the build directory's test-logs/ (paths.BUILD)."""
     logs = sorted(p for p in DATA.rglob("*.log"))
     logs += sorted(p for p in (DATA / "lava").glob("*.yaml")
                    if p.name.endswith((".lava-run.yaml", ".output.yaml")))
-    return logs + sorted((ROOT / "build" / "test-logs").glob("*.log"))
+    return logs + sorted((paths.BUILD / "test-logs").glob("*.log"))
 
 
 def record_format() -> int:
