@@ -198,7 +198,9 @@ bool param_default(const struct param *p, char *buf, size_t size);
 /* What @p takes, for docs: param_values(), then the names a custom
  * value uses and the old names it accepts. */
 void param_doc_values(const struct param *p, char *buf, size_t size);
-/* "  key=VALUES  default: X": one line of --help */
+/* One key of --help: "  key=VALUES  default: X" (or "not given: " and
+ * what that does), wrapped to lines of 79 columns at most, "\n" between
+ * them and none at the end. */
 void param_help_line(const struct param *p, char *buf, size_t size);
 /* One tab-separated line of --keys, in param_tsv_header's columns; no
  * field holds a tab or a newline (tests/host checks). */
