@@ -207,6 +207,11 @@ void param_help_line(const struct param *p, char *buf, size_t size);
 extern const char param_tsv_header[];
 void param_tsv_line(const struct param *p, char *buf, size_t size);
 
+/* precision= as given, from its value x 100: two decimals at most, no
+ * trailing zeros (500 "5", 250 "2.5", 1 "0.01"); --help, the keys'
+ * tables and the config record all write it so. */
+void precision_format(u64 precision_x100, char *buf, size_t size);
+
 /* "ttyS1", "ttyS1,115200", "ttyS1,115200n8" */
 bool console_spec_parse(const char *s, size_t len, struct console_spec *out,
 			char *err, size_t errlen);
