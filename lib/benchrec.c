@@ -262,23 +262,13 @@ static void rec_tree_prim(struct rec *r, const char *clear)
 }
 
 /* runs=auto and its limits as given (docs/statistics.md): precision in
- * percent, two decimals at most, no trailing zeros ("5", "2.5"). */
+ * percent as the line takes it (precision_format). */
 static void rec_auto(struct rec *r, const struct hz_config *c)
 {
-	u64 p = c->precision_x100;
 	char buf[24];
 
 	rec_str(r, "runs", "auto");
-	if (p % 100 == 0)
-		ksnprintf(buf, sizeof(buf), "%llu", (unsigned long long)(p / 100));
-	else if (p % 10 == 0)
-		ksnprintf(buf, sizeof(buf), "%llu.%llu",
-			  (unsigned long long)(p / 100),
-			  (unsigned long long)(p % 100 / 10));
-	else
-		ksnprintf(buf, sizeof(buf), "%llu.%02llu",
-			  (unsigned long long)(p / 100),
-			  (unsigned long long)(p % 100));
+	precision_format(c->precision_x100, buf, sizeof(buf));
 	rec_str(r, "precision", buf);
 	rec_u64(r, "max_runs", c->max_runs);
 	rec_u64(r, "budget_s", c->budget_s);

@@ -219,8 +219,8 @@ const struct param hz_params[] = {
 	  .meaning = "`on`: the measured passes of configurations that share "
 	  "a pool run round by round, each a pass a round in an order "
 	  "shuffled from `seed=`; records carry `round_group`, `round` and "
-	  "`slot`. `off`: each configuration's passes back to back, as "
-	  "before issue 24.",
+	  "`slot`. `off`: one configuration's passes back to back, as "
+	  "hugezero did before round groups.",
 	  .more = BELOW("interleave=") },
 	{ .key = "warmups", .type = P_U64, .offset = F(warmups), .max = 100,
 	  .bench = true,

@@ -198,12 +198,19 @@ bool param_default(const struct param *p, char *buf, size_t size);
 /* What @p takes, for docs: param_values(), then the names a custom
  * value uses and the old names it accepts. */
 void param_doc_values(const struct param *p, char *buf, size_t size);
-/* "  key=VALUES  default: X": one line of --help */
+/* One key of --help: "  key=VALUES  default: X" (or "not given: " and
+ * what that does), wrapped to lines of 79 columns at most, "\n" between
+ * them and none at the end. */
 void param_help_line(const struct param *p, char *buf, size_t size);
 /* One tab-separated line of --keys, in param_tsv_header's columns; no
  * field holds a tab or a newline (tests/host checks). */
 extern const char param_tsv_header[];
 void param_tsv_line(const struct param *p, char *buf, size_t size);
+
+/* precision= as given, from its value x 100: two decimals at most, no
+ * trailing zeros (500 "5", 250 "2.5", 1 "0.01"); --help, the keys'
+ * tables and the config record all write it so. */
+void precision_format(u64 precision_x100, char *buf, size_t size);
 
 /* "ttyS1", "ttyS1,115200", "ttyS1,115200n8" */
 bool console_spec_parse(const char *s, size_t len, struct console_spec *out,

@@ -117,12 +117,8 @@ void show_runs(const struct param *p, const void *field, char *buf,
 }
 
 /* x 100, as parse_precision keeps it: 500 "5", 250 "2.5", 1 "0.01" */
-void show_precision(const struct param *p, const void *field, char *buf,
-		    size_t size)
+void precision_format(u64 v, char *buf, size_t size)
 {
-	u64 v = *(const u64 *)field;
-
-	(void)p;
 	if (v % 100 == 0)
 		ksnprintf(buf, size, "%llu", (unsigned long long)(v / 100));
 	else if (v % 10 == 0)
@@ -131,6 +127,13 @@ void show_precision(const struct param *p, const void *field, char *buf,
 	else
 		ksnprintf(buf, size, "%llu.%02llu", (unsigned long long)(v / 100),
 			  (unsigned long long)(v % 100));
+}
+
+void show_precision(const struct param *p, const void *field, char *buf,
+		    size_t size)
+{
+	(void)p;
+	precision_format(*(const u64 *)field, buf, size);
 }
 
 void show_prezero_n(const struct param *p, const void *field, char *buf,

@@ -9,17 +9,25 @@ each search is shown to find a violation planted in a module's source."""
 from __future__ import annotations
 
 import ast
+import csv
+import io
+import json
 import math
 import re
+import subprocess
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 from hzlib import display, interval, records, spread  # noqa: E402
 from hzlib.display import Tree  # noqa: E402
+
+from synth import Log, kernel_config  # noqa: E402
 
 HZLIB = ROOT / "scripts" / "hzlib"
 SHA = "0123456789ab" + "cd" * 26
@@ -37,6 +45,8 @@ ALLOWED = {
 # the t interval of a mean (interval.py).
 STDEV = {"spread.py", "interval.py"}
 SD_NAME = re.compile(r"(?:^|_)(?:sd|stddev|stdev)(?:_|$)")
+# The wordings of a +- and of a tree's provenance: display.py's own.
+MARKS = ("+-", display.PM_FIGURE, "clear_page_64.S sha256", "(sha ")
 
 
 def docstrings(tree: ast.AST) -> set[int]:
@@ -78,10 +88,45 @@ def names_in(n: ast.AST) -> list[str]:
     return here + [x for c in ast.iter_child_nodes(n) for x in names_in(c)]
 
 
+def module_strings(tree: ast.Module) -> dict[str, str]:
+    """The module's string constants by name (`SOURCE = "..."`)."""
+    out = {}
+    for n in tree.body:
+        target = n.targets[0] if isinstance(n, ast.Assign) and len(n.targets) == 1 else \
+            n.target if isinstance(n, ast.AnnAssign) else None
+        value = getattr(n, "value", None)
+        if isinstance(target, ast.Name) and isinstance(value, ast.Constant) \
+                and isinstance(value.value, str):
+            out[target.id] = value.value
+    return out
+
+
+def text_of(n: ast.AST, strings: dict[str, str], read: set[int]) -> str:
+    """The text an f-string or a sum of strings builds, the module's
+    string constants put in and every other value as '{}': a wording
+    built from a constant reads as if written out.  The ids of the nodes
+    read go into @read."""
+    read.add(id(n))
+    if isinstance(n, ast.Constant) and isinstance(n.value, str):
+        return n.value
+    if isinstance(n, ast.Name) and n.id in strings:
+        return strings[n.id]
+    if isinstance(n, ast.JoinedStr):
+        return "".join(text_of(v, strings, read) for v in n.values)
+    if isinstance(n, ast.FormattedValue):
+        return text_of(n.value, strings, read)
+    if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
+        return text_of(n.left, strings, read) + text_of(n.right, strings, read)
+    read.discard(id(n))
+    return "{}"
+
+
 def violations(name: str, source: str) -> list[str]:
     """What module @name (its @source) formats that display.py owns."""
     tree = ast.parse(source)
     docs = docstrings(tree)
+    strings = module_strings(tree)
+    read: set[int] = set()      # the parts of an f-string or a sum already read
     out: list[str] = []
 
     def bad(n: ast.AST, kind: str, what: str) -> None:
@@ -99,10 +144,12 @@ def violations(name: str, source: str) -> list[str]:
                 and not (isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)
                          and n.value.func.attr == "hexdigest")):
             bad(n, "hash cut", ast.unparse(n))
-        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs:
-            for mark in ("+-", display.PM_FIGURE, "clear_page_64.S sha256", "(sha "):
-                if mark in n.value:
-                    bad(n, mark, n.value)
+        if (isinstance(n, (ast.Constant, ast.JoinedStr, ast.BinOp)) and id(n) not in docs
+                and id(n) not in read):
+            text = text_of(n, strings, read)
+            for mark in MARKS:
+                if mark in text:
+                    bad(n, mark, text)
         if isinstance(n, ast.FormattedValue):
             sd = [x for x in names_in(n.value) if SD_NAME.search(x)]
             if sd:
@@ -135,6 +182,11 @@ class RuleTest(unittest.TestCase):
             "config's routine": 'x = c["tree_routine"]',
             "hash cut": 'x = sha[:12]',
             "provenance wording": 'x = "clear_page_64.S sha256 " + s',
+            "provenance from a constant": 'SOURCE = "arch/x86/lib/clear_page_64.S"\n'
+                                          'x = f"tree {v}, {SOURCE} sha256 {p.sha256}"',
+            "provenance summed": 'S = "clear_page_64.S"\nx = "tree " + S + " sha256 " + h',
+            "plus-minus in a sum": 'PM = "+-"\nx = str(m) + " " + PM + " " + str(s)',
+            "plus-minus in a % format": 'x = "%s +- %s" % (a, b)',
             "plus-minus": 'x = f"{m:7.2f} +- {s}"',
             "figure's plus-minus": 'x = "mean \u00b1 sd"',
             "sd formatted": 'x = f"{r[\'gbps_stddev_pct\']:5.2f}%"',
@@ -155,7 +207,9 @@ class RuleTest(unittest.TestCase):
                      'ok = "tree_routine" in f',
                      'd = {"linux_tree": t.described}',
                      'k = hashlib.sha256(b).hexdigest()[:12]',
-                     'x = r["folio"] == "2M"'):
+                     'x = r["folio"] == "2M"',
+                     'S = "clear_page_64.S"\nx = f"{S}: not a tree\'s file"',
+                     'x = hashlib.sha256(b).hexdigest() + "\\n"'):
             with self.subTest(line):
                 self.assertEqual(violations("report.py", line), [], line)
         # An allowance is for its module only.
@@ -183,6 +237,24 @@ class MeanSdTest(unittest.TestCase):
                 self.assertNotRegex(text, r"0\.00|nan|\+-")
         self.assertEqual(display.mean_sd_paren(5.0, 0.0, 1, aligned=False), "    5.00 ( n=1 )")
         self.assertEqual(display.mean_sd_paren(5.0, 0.0, 1), "    5.00" + " " * 14)
+
+    def test_one_run_in_the_exports(self) -> None:
+        """parse's CSV and JSON follow the text's rule: one run, no sd (an
+        empty cell, as --rows agg has it), not 0."""
+        log = Log().config(kernel_config(), [{"fault": [2000, 2000], "clear": [1000, 1000]}])
+        with tempfile.TemporaryDirectory() as d:
+            p = Path(d, "one.log")
+            p.write_text(log.text())
+
+            def parse(*args: str) -> str:
+                return subprocess.run([sys.executable, str(ROOT / "scripts" / "hugezero"),
+                                       "parse", str(p), *args], capture_output=True,
+                                      text=True, check=True).stdout
+            (row,) = csv.DictReader(io.StringIO(parse("--format", "csv")))
+            (cfg,) = json.loads(parse())["configs"]
+        self.assertEqual((row["runs"], row["gbps_stddev_pct"]), ("1", ""))
+        self.assertNotEqual(row["gbps_mean"], "")
+        self.assertEqual(cfg["gbps_stddev_pct"], "")
 
     def test_no_run(self) -> None:
         self.assertEqual(display.mean_sd(math.nan, math.nan, 0), "-")
@@ -268,6 +340,15 @@ class ProvenanceTest(unittest.TestCase):
         # The CSV's linux_tree and a row read back from it: the same tree.
         self.assertEqual(t.described, "6.12.118 v6.12-rc1-5-gabc")
         self.assertEqual(Tree.of_row({"linux_tree": t.described, "linux_tree_sha256": SHA}), t)
+
+    def test_build_line(self) -> None:
+        """make LINUX='s line: report's boot line, the hash cut alike."""
+        t = Tree.of({**self.BOOT, "linux_tree_git": "v6.12-rc1-5-gabc"})
+        assert t is not None
+        self.assertEqual(display.tree_build_line(t), display.tree_note(t))
+        self.assertEqual(display.tree_build_line(t, "bytes-esi"),
+                         "tree primitives from Linux 6.12.118 (git v6.12-rc1-5-gabc, "
+                         "clear_page_64.S sha256 0123456789ab), LINUX_ABI=bytes-esi")
 
     def test_none_and_unknown(self) -> None:
         self.assertIsNone(Tree.of({"version": "0.3"}))

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The record fields and CSV columns declared once (scripts/hzlib/fields.py)
 against what uses them: docs/records.md's generated tables, every field the
-C writers write (a small C-aware scan of lib/, kernel/, hosted/), every
-field of the real logs kept under tests/data (and build/test-logs/*.log
-when present), dims.py's bookkeeping and defaults, and the CSV header
-`parse --format csv` writes."""
+C writers write (a small C-aware scan of lib/, kernel/, hosted/ that
+follows a name a helper builds from its caller's literal), every
+field of the real logs kept under tests/data (and the build directory's
+test-logs/*.log when present), dims.py's bookkeeping and defaults, and the CSV headers
+`parse --format csv` writes (with `--rows agg`, `--rows samples` too)."""
 from __future__ import annotations
 
 import csv
@@ -15,13 +16,14 @@ import sys
 import tempfile
 import unittest
 from dataclasses import dataclass, field
+from typing import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hzlib import dims, fields, lavalog  # noqa: E402
+from hzlib import dims, fields, lavalog, paths  # noqa: E402
 
 from synth import kernel_config, pmu_config, prezero_log  # noqa: E402
 
@@ -29,16 +31,13 @@ HZ = [sys.executable, str(ROOT / "scripts" / "hugezero")]
 DATA = ROOT / "tests" / "data"
 DOC = ROOT / "docs" / "records.md"
 
-# Writers that build a field's name at run time, and the declared names
-# they build: each must be declared for the record they write into.
-COMPUTED = {
-    "rec_regs": ("REG_before", "REG_after"),                     # lib/boost.c
-    "setting_record": ("init_on_alloc_source", "init_on_free_source"),  # hosted/sched_info.c
-}
-
 # --- the C scan ---------------------------------------------------------------
 
 WRITES = ("rec_u64", "rec_s64", "rec_hex", "rec_str")
+# How a writer builds a field's name at run time: into a buffer, from a
+# format whose %s are literals its callers pass or a table of names
+# (lib/boost.c's rec_regs, hosted/sched_info.c's setting_record).
+FORMATS = ("ksnprintf", "snprintf")
 KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "do", "else"}
 CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
@@ -186,24 +185,37 @@ def functions(path: str, text: str) -> list[Func]:
 
 @dataclass
 class Written:
-    """A field a writer writes: @name, or None for a computed name, which
-    @func builds."""
+    """A field a writer writes: @name, or None for a name built at run
+    time that the scan cannot follow.  @path is the writer's file (its
+    side); @where the line that gave the name: the write's, or the call
+    that passed the name (or its part) to a helper."""
     rtype: str
     name: str | None
     path: str
-    line: int
+    where: str
     func: str
 
 
+# A value a helper's parameter is bound to: the caller's text, and the
+# line that passed it.
+Bound = tuple[str, str]
+
+
 class Scan:
-    def __init__(self, root: Path, dirs: tuple[str, ...] = ("lib", "kernel", "hosted")) -> None:
+    def __init__(self, root: Path, dirs: tuple[str, ...] = ("lib", "kernel", "hosted"),
+                 texts: dict[str, str] | None = None) -> None:
+        """The writers of @root's @dirs; @texts replaces some files'
+        text (by path from @root), for a test to plant a change."""
         self.funcs: dict[str, list[Func]] = {}
+        self.texts: dict[str, str] = {}
         for d in dirs:
             for p in sorted((root / d).rglob("*.c")):
                 rel = str(p.relative_to(root))
                 if rel == "lib/record.c":
                     continue
-                for f in functions(rel, p.read_text(errors="replace")):
+                text = (texts or {}).get(rel) or p.read_text(errors="replace")
+                self.texts[rel] = text
+                for f in functions(rel, text):
                     self.funcs.setdefault(f.name, []).append(f)
 
     def resolve(self, name: str, path: str) -> Func | None:
@@ -226,18 +238,19 @@ class Scan:
                         out.extend(self.expand(f, c, cur, {}, 0))
         return out
 
-    def expand(self, f: Func, c: Call, rtype: str, bind: dict[str, str],
+    def expand(self, f: Func, c: Call, rtype: str, bind: dict[str, Bound],
                depth: int) -> list[Written]:
+        here = f"{f.path}:{c.line}"
         if c.callee in WRITES and len(c.args) >= 2:
-            return self.keys(f, c, c.args[1], rtype, bind)
+            return self.keys(f, c.args[1], rtype, bind, here)
         if c.callee == "rec_raw" and c.args[1:]:
-            return [Written(rtype, k, f.path, c.line, f.name)
+            return [Written(rtype, k, f.path, here, f.name)
                     for lit in LITERAL.findall(c.args[1])
                     for k in re.findall(r"\s([a-z0-9_]+)=$", lit)]
         g = self.resolve(c.callee, f.path)
         if g is None or depth > 8 or c.callee == "rec_begin":
             return []
-        sub = {p: bind.get(a, a) for p, a in zip(g.params, c.args)}
+        sub = {p: bind.get(a, (a, here)) for p, a in zip(g.params, c.args)}
         out: list[Written] = []
         cur: str | None = rtype
         for gc in g.calls:
@@ -247,14 +260,81 @@ class Scan:
                 out.extend(self.expand(g, gc, rtype, sub, depth + 1))
         return out
 
-    def keys(self, f: Func, c: Call, arg: str, rtype: str,
-             bind: dict[str, str]) -> list[Written]:
-        arg = bind.get(arg, arg)
-        lits = LITERAL.findall(arg)
+    def keys(self, f: Func, arg: str, rtype: str, bind: dict[str, Bound],
+             here: str) -> list[Written]:
+        text, where = bind.get(arg, (arg, here))
+        lits = LITERAL.findall(text)
         if lits:
-            return [Written(rtype, k, f.path, c.line, f.name) for k in lits]
-        return [Written(rtype, None, f.path, c.line, f.name)]
+            return [Written(rtype, k, f.path, where, f.name) for k in lits]
+        built = self.built(f, arg, bind)
+        if built is None:
+            return [Written(rtype, None, f.path, here, f.name)]
+        return [Written(rtype, k, f.path, w or here, f.name) for k, w in built]
 
+    def built(self, f: Func, var: str, bind: dict[str, Bound]) -> list[tuple[str, str]] | None:
+        """The names @f builds in its buffer @var with one FORMATS call,
+        each with the line that passed its literal part (or ""): the
+        format's every %s replaced by the literal its argument is (a
+        parameter: what the caller passed), or by each string of the
+        table it indexes; None where the scan cannot tell."""
+        made = [c for c in f.calls if c.callee in FORMATS and c.args and c.args[0] == var]
+        if len(made) != 1 or len(made[0].args) < 3:
+            return None
+        fmt = LITERAL.fullmatch(made[0].args[2])
+        if fmt is None or re.search(r"%[^s%]", fmt.group(1)):
+            return None
+        pieces = fmt.group(1).split("%s")
+        values = made[0].args[3:]
+        if len(values) != len(pieces) - 1:
+            return None
+        names: list[tuple[str, str]] = [(pieces[0], "")]
+        for v, after in zip(values, pieces[1:]):
+            text, where = bind.get(v, (v, ""))
+            lit = LITERAL.fullmatch(text)
+            table = re.fullmatch(r"(\w+)\s*\[[^]]*\]", text)
+            choices = [lit.group(1)] if lit else self.table(f.path, table.group(1)) \
+                if table else None
+            if not choices:
+                return None
+            names = [(n + ch + after, w or where) for n, w in names for ch in choices]
+        return names
+
+    def table(self, path: str, name: str) -> list[str] | None:
+        """The strings of the array @name initialised in @path (or, if
+        not there, in one other scanned file)."""
+        rx = re.compile(rf"\b{name}\s*\[[^]]*\]\s*=\s*\{{([^}}]*)\}}")
+        m = rx.search(masked_comments(self.texts.get(path, "")))
+        if m is None:
+            found = [m for t in self.texts.values() if (m := rx.search(masked_comments(t)))]
+            m = found[0] if len(found) == 1 else None
+        return LITERAL.findall(m.group(1)) if m else None
+
+
+def masked_comments(text: str) -> str:
+    """@text without its comments."""
+    return re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.S)
+
+
+def undeclared(written: list[Written], lookup: Callable[[str, str], fields.Field | None]
+               = fields.lookup) -> tuple[list[str], dict[tuple[str, str], set[str]]]:
+    """What @written writes that @lookup does not declare, one line each
+    naming where; and the declared fields written, by the sides (top
+    directories) that write them."""
+    bad: list[str] = []
+    seen: dict[tuple[str, str], set[str]] = {}
+    for w in written:
+        if w.name is None:
+            bad.append(f"{w.where}: {w.rtype}: a field named at run time in {w.func}() "
+                       f"that the scan cannot follow (build it with {FORMATS[0]}() from "
+                       "literals or a table of names)")
+            continue
+        f = lookup(w.rtype, w.name)
+        if f is None:
+            bad.append(f"{w.where}: {w.rtype}.{w.name} is not declared in "
+                       f"scripts/hzlib/fields.py (written by {w.func}())")
+            continue
+        seen.setdefault((w.rtype, f.name), set()).add(w.path.split("/")[0])
+    return list(dict.fromkeys(bad)), seen
 
 
 # --- the logs -------------------------------------------------------------------
@@ -262,11 +342,11 @@ class Scan:
 
 def kept_logs() -> list[Path]:
     """The real logs kept under tests/data (serial and LAVA), and those the
-    QEMU tests left in build/test-logs."""
+    QEMU tests left in the build directory's test-logs/ (paths.BUILD)."""
     logs = sorted(p for p in DATA.rglob("*.log"))
     logs += sorted(p for p in (DATA / "lava").glob("*.yaml")
                    if p.name.endswith((".lava-run.yaml", ".output.yaml")))
-    return logs + sorted((ROOT / "build" / "test-logs").glob("*.log"))
+    return logs + sorted((paths.BUILD / "test-logs").glob("*.log"))
 
 
 def record_format() -> int:
@@ -281,8 +361,10 @@ def csv_header(text: str) -> list[str]:
         return parse_header(log)
 
 
-def parse_header(log: Path) -> list[str]:
-    r = subprocess.run([*HZ, "parse", str(log), "--format", "csv"],
+def parse_header(log: Path, *rows: str) -> list[str]:
+    """The header `parse --format csv` writes for @log (with @rows:
+    `--rows agg`, `--rows samples`)."""
+    r = subprocess.run([*HZ, "parse", str(log), "--format", "csv", *rows],
                        capture_output=True, text=True)
     return next(csv.reader(io.StringIO(r.stdout)), [])
 
@@ -301,6 +383,17 @@ def every_group_log() -> str:
                "prim_calls=2 prim_calls_max=1 wall_ns=5000")
     pmu_config(log, {"instructions": [10, 10], "cycles": [20, 20]})
     return log.text()
+
+
+def planted(rel: str, after: str, line: str,
+            lookup: Callable[[str, str], fields.Field | None] = fields.lookup
+            ) -> tuple[list[str], int]:
+    """What the C scan says (undeclared()) with @line planted in @rel
+    after the line ending with @after; and the planted line's number."""
+    lines = (ROOT / rel).read_text().splitlines(keepends=True)
+    at = next(i for i, x in enumerate(lines) if x.rstrip().endswith(after)) + 1
+    lines.insert(at, line + "\n")
+    return undeclared(Scan(ROOT, texts={rel: "".join(lines)}).written(), lookup)[0], at + 1
 
 
 class FieldsTest(unittest.TestCase):
@@ -330,21 +423,7 @@ class FieldsTest(unittest.TestCase):
         only); the side says who writes it."""
         written = Scan(ROOT).written()
         self.assertGreater(len(written), 200, "the scan found the writers")
-        bad = []
-        seen: dict[tuple[str, str], set[str]] = {}
-        for w in written:
-            names = [w.name] if w.name is not None else list(COMPUTED.get(w.func, ()))
-            if not names:
-                bad.append(f"{w.path}:{w.line}: {w.rtype}: a field named at run time "
-                           f"in {w.func}() (declare it as a pattern and in COMPUTED)")
-            for n in names:
-                f = (fields.lookup(w.rtype, n) if w.name is not None else
-                     next((f for f in fields.fields_of(w.rtype) if f.name == n), None))
-                if f is None:
-                    bad.append(f"{w.path}:{w.line}: {w.rtype}.{n} is not declared "
-                               "in scripts/hzlib/fields.py")
-                    continue
-                seen.setdefault((w.rtype, f.name), set()).add(w.path.split("/")[0])
+        bad, seen = undeclared(written)
         self.assertEqual(bad, [])
         regs = re.search(r"boost_reg_names\[\w*\] = \{([^}]*)\}",
                          (ROOT / "lib" / "boost.c").read_text())
@@ -365,6 +444,37 @@ class FieldsTest(unittest.TestCase):
                     self.assertNotEqual(f.side, "companion", f"{r.name}.{f.name}")
                 if where == {"hosted"}:
                     self.assertNotEqual(f.side, "kernel", f"{r.name}.{f.name}")
+
+    def test_a_helpers_built_name_is_checked(self) -> None:
+        """(b) A name a helper builds from its argument is checked as the
+        helper builds it: setting_record's `_source` and rec_regs' MSR
+        names, each named at the call that passes the literal."""
+        rel, after = "hosted/sched_info.c", "&s->init_on_free);"
+        zero = '\tsetting_record(r, "init_on_zero", &s->init_on_free);'
+        bad, no = planted(rel, after, zero)
+        self.assertEqual(bad, [
+            f"{rel}:{no}: host.init_on_zero is not declared in scripts/hzlib/fields.py "
+            "(written by setting_record())",
+            f"{rel}:{no}: host.init_on_zero_source is not declared in "
+            "scripts/hzlib/fields.py (written by setting_record())"])
+
+        def only_zero(rtype: str, name: str) -> fields.Field | None:
+            """The declaration, with init_on_zero declared (not its _source)."""
+            return fields.lookup(rtype, "init_on_free" if name == "init_on_zero" else name)
+        self.assertEqual(planted(rel, after, zero, only_zero)[0], bad[1:])
+
+        rel = "lib/boost.c"
+        bad, no = planted(rel, 'rec_regs(&r, &b->before, "before");',
+                          '\trec_regs(&r, &b->before, "during");')
+        self.assertEqual(bad, [f"{rel}:{no}: boost.{reg}_during is not declared in "
+                               "scripts/hzlib/fields.py (written by rec_regs())"
+                               for reg in fields.BOOST_REGS.split("|")])
+        bad, _ = planted(rel, "boost_reg_names[BOOST_NREGS] = {", '\t"x2apic_msr",')
+        self.assertIn("boost.x2apic_msr_before is not declared", "\n".join(bad))
+        bad, _ = planted(rel, 'ksnprintf(key, sizeof(key), "%s_%s", boost_reg_names[i], when);',
+                         '\t\tksnprintf(key, sizeof(key), "%s_%u", when, i);')
+        self.assertTrue(bad and all("a field named at run time in rec_regs()" in b
+                                    for b in bad), bad)
 
     def test_kept_logs_fields_are_declared(self) -> None:
         """(c) Every field of every record of the real logs is declared."""
@@ -397,12 +507,15 @@ class FieldsTest(unittest.TestCase):
                 self.assertTrue(1 <= f.since <= top, f"{what}: format {f.since}")
                 self.assertTrue(f.until == 0 or f.since <= f.until < top, what)
                 self.assertEqual(bool(f.pattern), f.name != f.name.lower(), what)
-        names = [c.name for c in fields.CSV]
-        self.assertEqual(len(names), len(set(names)), "a CSV column twice")
-        for c in fields.CSV:
-            self.assertTrue(c.unit.strip() and c.meaning.strip(), f"csv.{c.name}")
-            self.assertLessEqual(len(c.meaning), 350, f"csv.{c.name}")
-            self.assertIn(c.group, fields.GROUPS, f"csv.{c.name}")
+        self.assertEqual(list(fields.TABLES), ["csv", "csv-agg", "csv-samples"])
+        for table, cols in fields.TABLES.items():
+            names = [c.name for c in cols]
+            self.assertEqual(len(names), len(set(names)), f"{table}: a column twice")
+            self.assertIn(table, fields.BLOCKS, f"{table}: a block of docs/records.md")
+            for c in cols:
+                self.assertTrue(c.unit.strip() and c.meaning.strip(), f"{table}.{c.name}")
+                self.assertLessEqual(len(c.meaning), 350, f"{table}.{c.name}")
+                self.assertIn(c.group, fields.GROUPS, f"{table}.{c.name}")
 
     def test_dims_from_the_declaration(self) -> None:
         """(e) dims.py's bookkeeping and defaults are the declaration's."""
@@ -449,8 +562,38 @@ class FieldsTest(unittest.TestCase):
             self.assertEqual(keyed, sorted(keyed), f"{name}: columns in declared order")
             self.assertEqual([r for r, _, _ in placed], sorted(r for r, _, _ in placed),
                              f"{name}: column groups in order")
-        self.assertEqual(groups_seen, set(fields.GROUPS) - {"row"},
+        self.assertEqual(groups_seen, {c.group for c in fields.CSV} - {"row"},
                          "every optional group exercised")
+
+    def test_agg_and_samples_headers_are_declared(self) -> None:
+        """(g) The headers `parse --rows agg` and `--rows samples` write:
+        their declared columns (`csv-agg`, `csv-samples`), the dimensions
+        where each declaration says, nothing else."""
+        config = {f.name: f for f in fields.fields_of("config")}
+        agg = fields.csv_names("row", "csv-agg")
+        first = fields.csv_names("row", "csv-samples")
+        after = fields.csv_names("after", "csv-samples")
+        self.assertEqual([c.group for c in fields.AGG], ["row"] * len(fields.AGG))
+        self.assertEqual(first + after, [c.name for c in fields.SAMPLES], "after comes last")
+        logs = [p for p in kept_logs() if p.suffix == ".log"]
+        self.assertIn("kernel-smp.log", [p.name for p in logs], "a log with groups")
+        for log in logs:
+            name = str(log.relative_to(ROOT))
+            for rows, declared in (("agg", agg), ("samples", first)):
+                h = parse_header(log, "--rows", rows)
+                self.assertEqual(h[:len(declared)], declared, f"{name}: --rows {rows}")
+                rest = h[len(declared):]
+                if rows == "samples":
+                    at = rest.index(after[0]) if after[0] in rest else -1
+                    self.assertEqual(rest[at:at + len(after)], after,
+                                     f"{name}: --rows samples: {after} after the dimensions")
+                    known = [k for k in dims.ORDER if k not in declared]
+                    self.assertEqual(rest[:at], known, f"{name}: --rows samples: dims.ORDER")
+                    rest = rest[at + len(after):]
+                    self.assertEqual(rest, sorted(rest), f"{name}: newer dimensions sorted")
+                for col in rest:
+                    self.assertTrue(col in config and config[col].dimension,
+                                    f"{name}: --rows {rows}: column {col} is not declared")
 
 
 if __name__ == "__main__":

@@ -99,17 +99,25 @@ class KeysTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("usage: hugezero-linux [--round-hook CMD] KEY=VALUE...", r.stdout)
         self.assertIn("--kernel-line", r.stdout)
+        for no, line in enumerate(r.stdout.splitlines(), 1):
+            self.assertLess(len(line), 80, f"--help line {no}: {line}")
+            self.assertEqual(line, line.rstrip(), f"--help line {no}: trailing blanks")
         body, refused = r.stdout.split("kernel-only keys, refused here:")
         listed = re.findall(r"^  (\w+)=", body, re.M)
         self.assertEqual(listed, [k.key for k in self.table if k.scope != "kernel"])
+        # Each key's entry: its line and those indented below it, which a
+        # wrap broke at a space, a comma or a bar (blanks compared away).
+        entries = {m.group(1): re.sub(r"\s+", "", m.group(0)) for m in re.finditer(
+            r"^  (\w+)=.*(?:\n {3,}\S.*)*", body, re.M)}
         for k in self.table:
             if k.scope == "kernel":
                 self.assertRegex(refused, rf"\b{k.key}\b")
                 continue
-            line = next(x for x in body.splitlines() if x.startswith(f"  {k.key}="))
-            self.assertIn(f"{k.key}={k.values.split('; names:')[0].split(' (old')[0]}",
-                          line)
-            self.assertIn(f"default: {k.default or 'not given'}", line)
+            entry = entries[k.key]
+            values = k.values.split('; names:')[0].split(' (old')[0]
+            self.assertIn(re.sub(r"\s+", "", f"{k.key}={values}"), entry)
+            # as `keys KEY` and docs/cmdline.md say it: what not giving it does
+            self.assertIn(re.sub(r"\s+", "", f"default: {k.default_text}"), entry, k.key)
 
     def test_keys_order_prints_the_table(self) -> None:
         order = self.key("order")

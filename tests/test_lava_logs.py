@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import lavalog, records, report, results, table  # noqa: E402
+from hzlib import display, lavalog, records, report, results, table  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "lava"
 HZ = [sys.executable, str(ROOT / "scripts" / "hugezero")]
@@ -134,8 +134,27 @@ class Whole(unittest.TestCase):
         assert job is not None
         self.assertTrue(boots[0].complete)
         self.assertEqual(boots[0].lava, {"form": lavalog.STREAM, "job": "unknown",
-                                         "dispatcher": "unknown", "device": "not in the log",
+                                         "dispatcher": "unknown",
                                          "result": "not in the log"})
+        self.assertIn("device not in the log", lavalog.describe(boots[0].lava))
+
+    def test_a_device_not_named_is_unknown(self) -> None:
+        """A log that does not name its device is of the machine its CPU
+        says: the same as a log of that CPU that names one, and named
+        without a device."""
+        whole = lavalog.boots(text(FAULT))[0][0]
+        only = lavalog.boots("\n".join(ln for ln in text(FAULT).splitlines()
+                                        if '"lvl": "target"' in ln))[0][0]
+        self.assertIn("device", whole.lava or {})
+        self.assertNotIn("device", only.lava or {})
+        key = display.machine_key
+        self.assertTrue(display.same_machine(key(whole), key(only)))
+        self.assertTrue(display.same_machine(key(only), key(only)))
+        named = display.machine_names([only, whole])
+        self.assertEqual(named[0], display.machine_name(only))
+        self.assertNotIn("not in the log", " ".join(named))
+        other = lavalog.boots(text(ICELAKE))[0][0]
+        self.assertFalse(display.same_machine(key(only), key(other)), "another CPU")
 
 
 class Parser(unittest.TestCase):

@@ -13,11 +13,16 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-OBJS = Path(os.environ.get("HZ_BUILD") or ROOT / "build") / "k"  # as scripts/hzlib/paths.py
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from hzlib import paths  # noqa: E402
+
+OBJS = paths.BUILD / "k"
 
 # What each layer may include or call, lowest first.
 ALLOWED = {

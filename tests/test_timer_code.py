@@ -9,14 +9,18 @@ RDTSCP is not preceded by MFENCE.
 """
 from __future__ import annotations
 
-import os
 import re
 import subprocess
+import sys
 import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BUILD = Path(os.environ.get("HZ_BUILD") or ROOT / "build")  # as scripts/hzlib/paths.py
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from hzlib import paths  # noqa: E402
+
+BUILD = paths.BUILD
 BINARIES = [BUILD / "hugezero.elf", BUILD / "hugezero-linux"]
 INSN = re.compile(r"^\s*[0-9a-f]+:\s+([a-z][a-z0-9.]*)")
 

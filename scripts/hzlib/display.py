@@ -269,6 +269,15 @@ def tree_note(t: Tree) -> str:
     return f"tree primitives from Linux {t.version} {tree_detail(t)}"
 
 
+def tree_build_line(t: Tree, abi: str = "") -> str:
+    """What `make LINUX=` says of the tree it built from (scripts/linux-tree's
+    first TREE line): report's boot line, and the LINUX_ABI= given.  The
+    hash is cut as everywhere a human reads it, so that the build's line
+    and a report of its image show the same 12 characters; the boot record
+    and tree_prims.h keep all 64."""
+    return tree_note(t) + (f", LINUX_ABI={abi}" if abi else "")
+
+
 def is_tree_primitive(config: Mapping[str, str]) -> bool:
     """Whether a config record ran a tree's routine (tree_routine)."""
     return "tree_routine" in config

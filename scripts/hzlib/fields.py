@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Every record field the kernel and the companion write, and every column
-of `parse --format csv`, declared once (docs/records.md).
+of `parse --format csv` (and of its `--rows agg` and `--rows samples`),
+declared once (docs/records.md).
 
 A field is its record, its name, its unit, what it means, which side writes
 it and the record format it first appeared in.  A `config` field is a
@@ -743,7 +744,10 @@ GROUPS = {
     "counters": "for each event any row's `pmu` names, in the order first named",
     "perfbench": "where a row's run records carry `wall_ns` (the companion's `linux-fault`)",
     "newer": "where a row has them (newer logs)",
+    "after": "always, after the dimensions",
 }
+# How docs/records.md's tables say a group.
+WHEN = {"row": "always", "after": "always, after the dimensions"}
 
 GBPS = "GiB/s"
 
@@ -774,7 +778,7 @@ CSV: tuple[Column, ...] = (
     C("gbps_mean", GBPS, "the mean of the measured passes' GB/s: the region's bytes over the sum "
       "of its faults' net times (the clearing's in `bare`)"),
     C("gbps_stddev_pct", "%", "between passes: the sample standard deviation (n − 1) of the "
-      "per-pass GB/s, % of `gbps_mean`"),
+      "per-pass GB/s, % of `gbps_mean`; empty for one pass (undefined), as in `--rows agg`"),
     C("fault_us_median", US, "over every fault of every measured pass, net of `fault_net_ticks`"),
     C("clear_us_median", US, "the clears', net of `net_ticks`"),
     C("access_us_median", US, "the accesses', net of `net_ticks`"),
@@ -860,6 +864,82 @@ CSV: tuple[Column, ...] = (
 )
 
 
+# `parse --rows agg`: one row per group of CPUs that ran one configuration
+# together (docs/smp.md), these columns, then every dimension of the group.
+AGG: tuple[Column, ...] = (
+    C("boot", NUMBER, "the boot within the log, from 0"),
+    C("group", NUMBER, "the group within its boot (the config records' `group`)"),
+    C("cpus", CPULIST, "the CPUs that ran together"),
+    C("ncpus", COUNT, "how many"),
+    C("folio", enum("4K", "2M", "1G"), "the folio size"),
+    C("clear", TEXT, "the primitive"),
+    C("order", TEXT, "the order"),
+    C("chunk", "size", "the order's chunk as `32M`; empty for 0"),
+    C("status", enum("ok", "skip", "fail", "refused", "damaged", "incomplete", "interrupted"),
+      "the `agg_summary`'s; `damaged`: records of the group were lost (no figures then); "
+      "`incomplete`: no `agg_summary`; `interrupted`: the companion's run was cut by a signal"),
+    C("runs", COUNT, "measured passes"),
+    C("refused_runs", COUNT, "those refused: no wall time to trust (their reasons in "
+      "`refused`)"),
+    C("gbps_mean", GBPS, "the mean over the passes not refused of each pass's total bytes over "
+      "its wall time (first start to last finish), not net of the timer"),
+    C("gbps_stddev_pct", "%", "their sample standard deviation (n − 1), % of `gbps_mean`; empty "
+      "for one pass (undefined), as in the configurations' CSV"),
+    C("stime_s_mean", "s", "the CPUs' summed stime (the kernel: fault ticks; the companion: "
+      "`ru_stime`), mean over every measured pass"),
+    C("stime_stddev_pct", "%", "its sample standard deviation, % of the mean; empty for one "
+      "pass"),
+    C("utime_s_mean", "s", "the summed utime (access ticks; `ru_utime`), mean over every "
+      "measured pass"),
+    C("utime_stddev_pct", "%", "its sample standard deviation, % of the mean; empty for one "
+      "pass"),
+    C("times_from", enum("ticks", "rusage"), "where stime and utime come from: `ticks` (the "
+      "kernel: the CPUs' fault and access ticks) or `rusage` (the companion's getrusage())"),
+    C("bytes", BYTES, "a pass's total over its CPUs"),
+    C("start_skew_us_max", US, "the largest start skew over the measured passes, as the CPUs' "
+      "TSCs read it (`start_skew_ticks`)"),
+    C("tsc_hz", "Hz", "the timebase record's TSC rate"),
+    C("refused", TEXT, "the refused passes' reasons, `; `-separated"),
+    C("reason", TEXT, "the `agg_summary`'s reason, and any damage"),
+    C("backing", TEXT, "the first CPU's `backing` (the companion's)"),
+    C("start_skew_corr_us_max", US, "the largest start skew in CPU 0's time "
+      "(`start_skew_corr_ticks`); empty for a log without it (an older kernel, the companion)"),
+    C("start_skew_err_us_max", US, "what that is known to, either way (`start_skew_err_ticks`); "
+      "empty likewise"),
+)
+
+# `parse --rows samples`: one row per raw sample of every measured pass of
+# an intact configuration: the `row` columns, every dimension, the `after`
+# columns, then any other dimension the log has, sorted.
+SAMPLES: tuple[Column, ...] = (
+    C("boot", NUMBER, "the boot within the log, from 0"),
+    C("cfg", NUMBER, "the configuration within its boot"),
+    C("name", TEXT, "the config record's `name`"),
+    C("bench", enum("fault", "bare", "linux-fault"), "the configuration's bench"),
+    C("folio", enum("4K", "2M", "1G"), "the folio size"),
+    C("clear", TEXT, "the primitive"),
+    C("order", TEXT, "the order"),
+    C("chunk", "size", "the order's chunk as `32M`; empty for 0"),
+    C("backing", TEXT, "the config record's `backing` (the companion's)"),
+    C("run", NUMBER, "the measured pass"),
+    C("kind", TEXT, "the samples record's `kind`"),
+    C("index", NUMBER, "the sample's place among its pass's samples of its kind, from 0"),
+    C("ticks", TICKS, "the sample as the record has it: raw (`page`: the page's index)"),
+    C("us", US, "`ticks` in µs, raw; empty for `page`, `probe` and `probe_fault`"),
+    C("net_us", US, "`ticks` less `timer_ticks`, clamped at 0, in µs (\"Net of the timer\"); "
+      "empty where `us` is"),
+    C("timer_ticks", TICKS, "what the sample is net of: the boot's `overhead_median`, or for a "
+      "kernel fault the summary's `fault_net_of_ticks`; empty where `us` is"),
+    C("cpu", NUMBER, "the CPU the sample is from (docs/smp.md); in a log without `cpu` the one "
+      "CPU `cpus` lists, else empty", "after"),
+    C("group", NUMBER, "its group; empty outside one", "after"),
+)
+
+# Each CSV `parse --format csv` writes, by its --rows (docs/records.md's
+# block of its columns is named so).
+TABLES: dict[str, tuple[Column, ...]] = {"csv": CSV, "csv-agg": AGG, "csv-samples": SAMPLES}
+
+
 def records() -> dict[str, Record]:
     return {r.name: r for r in RECORDS}
 
@@ -879,8 +959,9 @@ def bookkeeping() -> dict[str, str]:
     return {f.name: f.why_not for f in fields_of("config") if f.why_not}
 
 
-def csv_names(group: str) -> list[str]:
-    return [c.name for c in CSV if c.group == group]
+def csv_names(group: str, table: str = "csv") -> list[str]:
+    """The columns of @group of a CSV (TABLES), in their order."""
+    return [c.name for c in TABLES[table] if c.group == group]
 
 
 # --- rendering -------------------------------------------------------------
@@ -888,7 +969,7 @@ def csv_names(group: str) -> list[str]:
 MARK = ("<!-- fields {0}: generated by scripts/hugezero fields {0} --markdown; "
         "edit scripts/hzlib/fields.py -->")
 END = "<!-- end fields -->"
-BLOCKS = ("records", "dimensions", "defaults", "csv")
+BLOCKS = ("records", "dimensions", "defaults", "csv", "csv-agg", "csv-samples")
 
 
 def _cell(s: str) -> str:
@@ -929,10 +1010,10 @@ def markdown(block: str) -> str:
         return "\n".join(["| missing field, or old value | taken as |", "|---|---|",
                           *(f"| `{m.name}` | {_cell(m.note)} |" for m in MISSING),
                           *renamed]) + "\n"
-    if block == "csv":
+    if block in TABLES:
         lines = ["| column | unit | when | meaning |", "|---|---|---|---|"]
-        for c in CSV:
-            when = "always" if c.group == "row" else c.group
+        for c in TABLES[block]:
+            when = WHEN.get(c.group, c.group)
             lines.append(f"| `{c.name}` | {_cell(c.unit)} | {when} | {_cell(c.meaning)} |")
         return "\n".join(lines) + "\n"
     r = records().get(block)
@@ -963,10 +1044,11 @@ def rewrite(text: str) -> str:
                   block, text, flags=re.S)
 
 
-def describe(f: Field | Column) -> str:
-    """One field or column in words, for `hugezero fields RECORD.FIELD`."""
+def describe(f: Field | Column, table: str = "csv") -> str:
+    """One field or column (of @table) in words, for `hugezero fields
+    RECORD.FIELD`."""
     if isinstance(f, Column):
-        return (f"csv.{f.name}\n  unit: {f.unit or '-'}\n  when: {GROUPS[f.group]}\n"
+        return (f"{table}.{f.name}\n  unit: {f.unit or '-'}\n  when: {GROUPS[f.group]}\n"
                 f"  meaning: {f.meaning}\n")
     dim = ("" if f.dimension is None else
            "  dimension: yes\n" if f.dimension else f"  dimension: no, {f.why_not}\n")
@@ -981,9 +1063,10 @@ def listing(rtype: str | None = None) -> Iterable[str]:
         if rtype in (None, r.name):
             for f in r.fields:
                 yield f"{r.name}.{f.name}\t{f.unit}\t{f.side}"
-    if rtype in (None, "csv"):
-        for c in CSV:
-            yield f"csv.{c.name}\t{c.unit or '-'}\t{c.group}"
+    for table, cols in TABLES.items():
+        if rtype in (None, table):
+            for c in cols:
+                yield f"{table}.{c.name}\t{c.unit or '-'}\t{c.group}"
 
 
 def command(what: str | None, md: bool) -> str:
@@ -998,14 +1081,14 @@ def command(what: str | None, md: bool) -> str:
     if not name:
         if md:
             return markdown(rtype)
-        if rtype not in records() and rtype != "csv":
+        if rtype not in records() and rtype not in TABLES:
             raise KeyError(what)
         return "".join(line + "\n" for line in listing(rtype))
-    if rtype == "csv":
-        col = next((c for c in CSV if c.name == name), None)
+    if rtype in TABLES:
+        col = next((c for c in TABLES[rtype] if c.name == name), None)
         if col is None:
             raise KeyError(what)
-        return describe(col)
+        return describe(col, rtype)
     f = lookup(rtype, name)
     if f is None:
         raise KeyError(what)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from . import cpulist, dims, results, spread
+from . import cpulist, dims, fields, results, spread
 from .records import Boot, Record
 from .results import Config
 
@@ -277,13 +277,9 @@ def rows(boots: list[Boot]) -> list[dict[str, object]]:
     return [r for b in boots for _, r in boot_groups(b)]
 
 
-AGG_COLUMNS = [
-    "boot", "group", "cpus", "ncpus", "folio", "clear", "order", "chunk", "status",
-    "runs", "refused_runs", "gbps_mean", "gbps_stddev_pct", "stime_s_mean",
-    "stime_stddev_pct", "utime_s_mean", "utime_stddev_pct", "times_from", "bytes",
-    "start_skew_us_max", "tsc_hz", "refused", "reason", "backing",
-    "start_skew_corr_us_max", "start_skew_err_us_max",
-]
+# `--rows agg`'s columns, declared with their units and meanings in
+# fields.py (docs/records.md, "Export").
+AGG_COLUMNS = fields.csv_names("row", "csv-agg")
 
 
 def columns(rs: list[dict[str, object]]) -> list[str]:

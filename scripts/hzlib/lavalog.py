@@ -84,10 +84,12 @@ class Job:
     problems: list[str] = field(default_factory=list)
 
     def fields(self) -> dict[str, str]:
-        """Boot.lava: the job as the records' readers see it."""
+        """Boot.lava: the job as the records' readers see it.  A device
+        the log does not name is absent, not a word in its place: the
+        machine is then known by its CPU alone (display.machine_key)."""
         return {"form": self.form, "job": self.job_id or "unknown",
                 "dispatcher": self.dispatcher or "unknown",
-                "device": self.device or "not in the log",
+                **({"device": self.device} if self.device else {}),
                 "result": self.result or "not in the log"}
 
 

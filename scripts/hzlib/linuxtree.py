@@ -20,6 +20,8 @@ import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import display
+
 SOURCE = "arch/x86/lib/clear_page_64.S"
 
 
@@ -348,8 +350,7 @@ def generate(nm: str, obj: Path, src: str, out: Path, abi: str = "") -> list[str
     out.mkdir(parents=True, exist_ok=True)
     write_if_changed(out / "tree_prims.h", header(used, src, p))
     write_if_changed(out / "tree_wrap.asm", wrappers(used, src))
-    msgs = [f"tree {p.version}" + (f" ({p.describe})" if p.describe else "")
-            + f", {SOURCE} sha256 {p.sha256}" + (f", LINUX_ABI={abi}" if abi else "")]
+    msgs = [display.tree_build_line(display.Tree(p.version, p.describe or "", p.sha256), abi)]
     msgs += [f"linux-{k.short}: {k.routine} ({k.what})" for k in used]
     msgs += [f"left out: {s}: {why}" for s, why in left]
     write_if_changed(out / "tree.txt", "".join(m + "\n" for m in msgs))

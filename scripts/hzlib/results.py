@@ -349,11 +349,9 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
     runs = sorted({r.int("run") for r in measured})
     over = sorted(max(0, a - b) for run in runs for a, b in zip(
         run_net(boot, c, run, "fault"), run_net(boot, c, run, "clear")))
+    # One run has no sd (spread.py): NaN, an empty cell in the CSV, n=1
+    # in the text (display.mean_sd), as in --rows agg.
     g_mean, g_sd = spread.mean_sd_pct(gbps)
-    if len(gbps) == 1 and g_mean:
-        # The CSV's gbps_stddev_pct of one run is 0, as it always was
-        # (docs/records.md); the text says n=1 (display.mean_sd).
-        g_sd = 0.0
     d = c.dims
     c_mean = spread.mean_sd_pct(cgbps)[0]
     if math.isnan(c_mean) and s and "clear_gibps_milli_mean" in s.f:
@@ -669,9 +667,10 @@ def csv_columns(rs: list[dict[str, object]]) -> list[str]:
             + counters.columns(rs) + perf + newer)
 
 
-SAMPLE_COLUMNS = ["boot", "cfg", "name", "bench", "folio", "clear", "order",
-                  "chunk", "backing", "run", "kind", "index", "ticks", "us",
-                  "net_us", "timer_ticks"]
+# `--rows samples`' columns before the dimensions and after them,
+# declared in fields.py.
+SAMPLE_COLUMNS = fields.csv_names("row", "csv-samples")
+SAMPLE_AFTER = fields.csv_names("after", "csv-samples")
 
 
 def sample_rows(boots: list[Boot]) -> list[dict[str, object]]:
@@ -704,7 +703,7 @@ def sample_rows(boots: list[Boot]) -> list[dict[str, object]]:
 
 
 def sample_columns(srows: list[dict[str, object]]) -> list[str]:
-    """SAMPLE_COLUMNS, every known dimension, then any other the rows have."""
-    known = SAMPLE_COLUMNS + [k for k in dims.ORDER if k not in SAMPLE_COLUMNS] + [
-        "cpu", "group"]
+    """SAMPLE_COLUMNS, every known dimension, SAMPLE_AFTER, then any other
+    the rows have."""
+    known = SAMPLE_COLUMNS + [k for k in dims.ORDER if k not in SAMPLE_COLUMNS] + SAMPLE_AFTER
     return known + sorted({k for r in srows for k in r} - set(known))

@@ -558,7 +558,25 @@ TEST(cmdline_keys_rendered)
 	EXPECT(strstr(buf, "folio=4K,2M,1G|all") && strstr(buf, "default: 2M"),
 	       "%s", buf);
 	param_help_line(find_key("preempt"), buf, sizeof(buf));
-	EXPECT(strstr(buf, "default: not given"), "%s", buf);
+	EXPECT(strstr(buf, "default: not given: no model,"), "%s", buf);
+	param_help_line(find_key("cpu"), buf, sizeof(buf));
+	EXPECT(strstr(buf, "default: not given: the highest CPU"), "%s", buf);
+	/* every key's entry: lines of 79 columns at most, no blank at an end */
+	for (size_t i = 0; i < hz_nparams; i++) {
+		const char *line = buf;
+
+		param_help_line(&hz_params[i], buf, sizeof(buf));
+		for (const char *s = buf;; s++) {
+			if (*s && *s != '\n')
+				continue;
+			EXPECT(s - line <= 79 && (s == line || s[-1] != ' '),
+			       "%s: --help line '%.*s'", hz_params[i].key,
+			       (int)(s - line), line);
+			if (!*s)
+				break;
+			line = s + 1;
+		}
+	}
 	param_help_line(find_key("inject"), buf, sizeof(buf));
 	EXPECT(strstr(buf, "(test-only)"), "%s", buf);
 	param_doc_values(find_key("cache"), buf, sizeof(buf));

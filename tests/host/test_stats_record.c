@@ -3,8 +3,10 @@
 #include <stdlib.h>
 #include "lib/benchrec.h"
 #include "lib/benchrun.h"
+#include "lib/format.h"
 #include "lib/outcome.h"
 #include "lib/params.h"
+#include "lib/params_parse.h"
 #include "lib/record.h"
 #include "lib/stats.h"
 #include "lib/string.h"
@@ -298,4 +300,34 @@ TEST(fits_llc_counts_every_region_on_the_llc)
 	d.llc = 0;		/* unknown: never said to fit */
 	bench_rec_config(&w, &d);
 	EXPECT(strstr(last, " fits_llc=0 "), "%s", last);
+}
+
+/* runs=auto's precision in the config record as the line takes it, and
+ * as --help shows the key (one function, precision_format). */
+TEST(config_record_writes_precision_as_given)
+{
+	static const struct { u64 x100; const char *text; } cases[] = {
+		{ 500, "5" }, { 250, "2.5" }, { 1, "0.01" }, { 10, "0.1" },
+		{ 123, "1.23" }, { 10000, "100" },
+	};
+	struct hz_config c;
+	struct bench_desc d;
+	struct rec_writer w;
+	char want[32], shown[32];
+
+	config_defaults(&c);
+	c.runs_auto = true;
+	memset(&d, 0, sizeof(d));
+	d.c = &c;
+	d.bench = d.folio = d.clear = d.order = "x";
+	rec_writer_init(&w, sink, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		c.precision_x100 = cases[i].x100;
+		bench_rec_config(&w, &d);
+		ksnprintf(want, sizeof(want), " runs=auto precision=%s ",
+			  cases[i].text);
+		EXPECT(strstr(last, want), "%s", last);
+		show_precision(NULL, &c.precision_x100, shown, sizeof(shown));
+		EXPECT_STR(shown, cases[i].text);
+	}
 }
