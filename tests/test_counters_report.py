@@ -116,6 +116,16 @@ class CountersCsvTest(unittest.TestCase):
                           counted["pmu.l1d-loads_per_4k"]), ("545000000.0", "2079.01", "", ""))
         self.assertEqual((plain["pmu.instructions_per_fault"], plain["pmu"]), ("", ""))
 
+    def test_counter_samples_are_no_times(self) -> None:
+        """--rows samples: a pmu.EVENT sample is a count, with no us or
+        net_us made of it as if it were TSC ticks."""
+        srows = results.sample_rows(records.parse(self.log().text()))
+        pmu = [r for r in srows if str(r["kind"]).startswith("pmu.")]
+        self.assertTrue(pmu)
+        self.assertEqual({(r["us"], r["net_us"], r["timer_ticks"]) for r in pmu}, {("", "", "")})
+        timed = [r for r in srows if r["kind"] == "fault"]
+        self.assertTrue(timed and all(r["us"] != "" for r in timed))
+
 
 NO_COUNTER = "cycles: no free counter: every general counter is taken"
 

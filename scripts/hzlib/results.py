@@ -59,6 +59,12 @@ TIMED = ("fault", "clear", "access")
 UNTIMED = ("page", "probe", "probe_fault")
 
 
+def is_time(kind: str) -> bool:
+    """Whether a samples kind is a timed region's TSC ticks: not a
+    counter's delta (pmu.EVENT), nor an UNTIMED kind."""
+    return kind not in UNTIMED and not kind.startswith("pmu.")
+
+
 @dataclass
 class Config:
     rec: Record
@@ -201,7 +207,7 @@ def run_net(boot: Boot, c: Config, run: int, kind: str) -> list[int]:
     """Pass @run's @kind samples, each net of its timer (sample_timers),
     clamped at 0; untimed kinds as they are."""
     vals = c.samples.get((run, kind), [])
-    if kind in UNTIMED:
+    if not is_time(kind):
         return list(vals)
     return [max(0, v - o) for v, o in zip(vals, sample_timers(boot, c, run, kind))]
 
@@ -691,7 +697,7 @@ def sample_rows(boots: list[Boot]) -> list[dict[str, object]]:
             for (run, kind), vals in sorted(c.samples.items()):
                 if run not in measured:
                     continue
-                timed = hz and kind not in UNTIMED
+                timed = hz and is_time(kind)
                 for i, (v, o) in enumerate(zip(vals, sample_timers(b, c, run, kind))):
                     out.append({
                         **common, "run": run, "kind": kind, "index": i, "ticks": v,
