@@ -564,8 +564,9 @@ class MakeTargets(unittest.TestCase):
                       "the boot record names the tree: its BUILD='s kernel booted")
         record(log, "config", "clear=linux-unrolled ", " tree_routine=__clear_pages_unrolled ")
         self.assertRegex(log, r"ok \d+ 2M\.linux-unrolled\.contiguous-page")
-        self.assertTrue(list((ROOT / out / "images").glob("hz-test-tree-run-*.iso")),
-                        "its image in its own build directory")
+        name = image.build_name(ROOT / out / "hugezero.elf")
+        self.assertTrue(list((ROOT / out / "images").glob(f"hz-{name}-*.iso")),
+                        "its image in its own build directory, named by that build")
         self.assertIn("tree primitives from Linux 7.0.0-hztest", r.stdout, "the report")
 
 
