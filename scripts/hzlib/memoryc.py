@@ -305,39 +305,46 @@ class Extraction:
                          f"{', '.join(seen)})" if seen else "")
                       + ": not a tree with huge-page zeroing to extract")
 
+    def names(self, p: Piece, src: Source):
+        """The names @p's compiled tokens use, less members and its own
+        parameters: (token, called)."""
+        toks = p.toks if p.kind == "function" else cpp.tokenize(
+            self.define(p, src).body, f"{src.shown}:{p.line}")
+        for n, t in enumerate(toks):
+            if t.kind != "id" or t.text in p.params or t.text == p.name:
+                continue
+            if n and toks[n - 1].text in (".", "->"):
+                continue  # a member
+            if p.kind == "function" and not self.unit.active(t.frames):
+                continue  # an #if block inside it that x86 leaves out
+            yield t, n + 1 < len(toks) and toks[n + 1].text == "("
+
     def reach(self, entry: Piece, esrc: Source) -> tuple[list, list]:
-        """Every piece the entry names, transitively; and the names its
-        pieces use that neither file defines, first use each."""
+        """Every piece the entry names, transitively, in the files' order;
+        and the names they use that neither file defines, first use each."""
         taken = {id(entry): (entry, esrc)}
         todo = [(entry, esrc)]
-        free: dict[str, dict] = {}
         while todo:
             p, src = todo.pop()
-            toks = p.toks if p.kind == "function" else cpp.tokenize(
-                self.define(p, src).body, f"{src.shown}:{p.line}")
-            for n, t in enumerate(toks):
-                if t.kind != "id" or t.text in p.params or t.text == p.name:
-                    continue
-                if n and toks[n - 1].text in (".", "->"):
-                    continue  # a member
-                if p.kind == "function" and not self.unit.active(t.frames):
-                    continue  # an #if block inside it that x86 leaves out
+            for t, _ in self.names(p, src):
                 hit = self.resolve(t.text, src)
-                if hit:
-                    if id(hit[0]) not in taken:
-                        taken[id(hit[0])] = hit
-                        todo.append(hit)
-                    continue
-                call = n + 1 < len(toks) and toks[n + 1].text == "("
-                if t.text in KEYWORDS or not (call or t.text.isupper()):
-                    continue  # C's, or (lower case, not called) a local's
-                line = t.line if p.kind == "function" else p.line
-                free.setdefault(t.text, {"name": t.text, "call": call, "function": p.name,
-                                         "file": src.shown, "line": line})
-                free[t.text]["call"] |= call
+                if hit and id(hit[0]) not in taken:
+                    taken[id(hit[0])] = hit
+                    todo.append(hit)
         order = {s.rel: i for i, s in enumerate(self.sources)}
         got = sorted(taken.values(), key=lambda x: (order[x[1].rel], x[0].line))
-        return got, sorted(free.values(), key=lambda f: (f["file"], f["line"], f["name"]))
+        free: dict[str, dict] = {}
+        for p, src in got:
+            for t, call in self.names(p, src):
+                if t.text in KEYWORDS or not (call or t.text.isupper()):
+                    continue  # C's, or (lower case, not called) a local's
+                if self.resolve(t.text, src):
+                    continue
+                line = t.line if p.kind == "function" else p.line
+                f = free.setdefault(t.text, {"name": t.text, "call": call, "function": p.name,
+                                             "file": src.shown, "line": line})
+                f["call"] |= call
+        return got, list(free.values())
 
     def define(self, p: Piece, src: Source) -> cpp.Define:
         """The #define a macro piece is."""
