@@ -68,6 +68,8 @@ class CppTest(unittest.TestCase):
         [pp] = [t for t in toks if t.kind == "pp"]
         self.assertEqual((pp.text.split()[:2], pp.line, pp.end_line), (["define", "M(x)"], 3, 5))
         self.assertEqual(toks[-2].line, 6)
+        [pp] = cpp.tokenize('#define URL "http://x" // gone\n')
+        self.assertEqual(pp.text, 'define URL "http://x"')
         with self.assertRaisesRegex(cpp.CppError, r"x\.c:2: unterminated comment"):
             cpp.tokenize("int a;\n/* never\n", "x.c")
 

@@ -106,6 +106,13 @@ def _directive(text: str, i: int, line: int, path: str) -> tuple[str, int, int]:
             i, line = i + 3, line + 1
             out.append(" ")
             continue
+        if c in "\"'":
+            # A literal closed on this line; else (#error don't) a char.
+            m = re.compile(r"%s(?:\\.|[^%s\\\n])*%s" % (c, c, c)).match(text, i)
+            if m:
+                out.append(m.group())
+                i = m.end()
+                continue
         if text.startswith("/*", i):
             j = text.find("*/", i + 2)
             if j < 0:
@@ -118,13 +125,6 @@ def _directive(text: str, i: int, line: int, path: str) -> tuple[str, int, int]:
             j = text.find("\n", i)
             i = n if j < 0 else j
             continue
-        if c in "\"'":
-            # A literal closed on this line; else (#error don't) a char.
-            m = re.compile(r"%s(?:\\.|[^%s\\\n])*%s" % (c, c, c)).match(text, i)
-            if m:
-                out.append(m.group())
-                i = m.end()
-                continue
         out.append(c)
         i += 1
     return "".join(out).strip(), i, line
