@@ -22,11 +22,15 @@
 # --private-qemu unpacks bookworm-backports' QEMU into DIR (default
 # build/qemu) and changes nothing else on the machine; it prints the
 # HZ_QEMU and HZ_QEMU_DATA settings the tests then use.
-# --linux-source also installs Debian's linux-source-6.12 and unpacks its
-# top Makefile and arch/x86/lib/clear_page_64.S (nothing else) into
-# build/linux-source-6.12, the tree of `make LINUX=build/linux-source-6.12`
-# and of the tests that build against it (docs/linux-tree.md); where the
-# package is installed, every run unpacks them if they are not there.
+# --linux-source also installs Debian's linux-source-6.1 and -6.12, fetches
+# Debian unstable's linux-source-7.2 (not in bookworm: its .deb downloaded
+# once into ${XDG_CACHE_HOME:-~/.cache}/hugezero and verified against the
+# archive's Packages index; without network it says so and the 7.2 cases
+# skip), and unpacks from each only the files make LINUX= and its tests
+# read (the top Makefile, clear_page_64.S, mm/memory.c and the headers:
+# scripts/hzlib/memoryc.py, READS) into build/linux-source-VERSION
+# (docs/linux-tree.md); where a package or the cache is there, every run
+# unpacks what is not.
 # --lab also installs lava-dispatcher (its lava-run runs LAVA jobs without a
 # server: the lab tests, docs/lab.md), tftpd-hpa (a TFTP deploy needs it)
 # and ipmitool (docs/lab.md's server: console and power through its BMC),
@@ -41,8 +45,8 @@
 # and 24.04's 8.2 have not, and the x2APIC boots skip); --private-qemu
 # unpacks bookworm-backports' QEMU, whose libraries another release may
 # not have (it then names those missing); --linux-source asks for
-# linux-source-6.12, which trixie's archive has and Ubuntu's has not (apt
-# then fails); whether a release has lava-dispatcher (--lab) is apt's to
+# linux-source-6.1 and -6.12, which Ubuntu's archive has not (apt then
+# fails); whether a release has lava-dispatcher (--lab) is apt's to
 # say.  Without apt-get it names the packages to install by hand.
 set -eu
 
@@ -55,9 +59,13 @@ QEMU_X2APIC=900		# major * 100 + minor
 # What qemu-system-x86 needs from backports (ipxe-qemu: bookworm's will do).
 PRIVATE_DEBS="qemu-system-x86 qemu-system-common qemu-system-data seabios"
 
-LINUX_SOURCE=linux-source-6.12
-LINUX_TARBALL=${HZ_SETUP_LINUX_TARBALL:-/usr/src/$LINUX_SOURCE.tar.xz}
-LINUX_OUT=${HZ_SETUP_LINUX_OUT:-$ROOT/build/$LINUX_SOURCE}
+# The trees --linux-source unpacks: bookworm's by apt, unstable's fetched.
+LINUX_APT="6.1 6.12"
+LINUX_UNSTABLE="7.2"
+LINUX_SRC=${HZ_SETUP_LINUX_SRC:-/usr/src}		# the packages' tarballs
+LINUX_BUILD=${HZ_SETUP_LINUX_BUILD:-$ROOT/build}	# build/linux-source-V
+LINUX_CACHE=${HZ_SETUP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugezero}
+LINUX_MIRROR=${HZ_SETUP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # --lab's programs (root's: /usr/sbin is not on every user's PATH).
 LAVA_RUN=${HZ_SETUP_LAVA_RUN:-/usr/bin/lava-run}
 TFTPD=${HZ_SETUP_TFTPD:-/usr/sbin/in.tftpd}
@@ -224,21 +232,76 @@ need mtools mformat has mformat
 need ipxe-qemu "iPXE's ROM for QEMU (efi-virtio.rom)" sh -c 'ls /usr/lib/ipxe/qemu/efi-virtio.rom || ls /usr/share/qemu/efi-virtio.rom'
 need python3-matplotlib "matplotlib of /usr/bin/python3" test -d /usr/lib/python3/dist-packages/matplotlib
 need python3-scipy "scipy of /usr/bin/python3" test -d /usr/lib/python3/dist-packages/scipy
-[ $linux_source = 0 ] || need $LINUX_SOURCE "$LINUX_TARBALL" test -f "$LINUX_TARBALL"
+for v in $LINUX_APT; do
+	[ $linux_source = 0 ] ||
+		need linux-source-$v "$LINUX_SRC/linux-source-$v.tar.xz" test -f "$LINUX_SRC/linux-source-$v.tar.xz"
+done
 [ $lab = 0 ] || need lava-dispatcher "$LAVA_RUN" test -x "$LAVA_RUN"
 [ $lab = 0 ] || need tftpd-hpa "$TFTPD" test -x "$TFTPD"
 [ $lab = 0 ] || need tftpd-hpa "$TFTPD_DEFAULT" test -f "$TFTPD_DEFAULT"
 [ $lab = 0 ] || need ipmitool "$IPMITOOL" test -x "$IPMITOOL"
 need ovmf "OVMF's UEFI firmware (/usr/share/OVMF)" sh -c 'ls /usr/share/OVMF/OVMF_CODE*.fd || ls /usr/share/ovmf/OVMF.fd'
 
+# A tree is set up under --linux-source, or where its package's tarball
+# (or, for unstable's, the cache's) is there already.
+tarball_of() {
+	case " $LINUX_UNSTABLE " in
+	*" $1 "*) echo "$LINUX_CACHE/linux-source-$1.tar.xz" ;;
+	*) echo "$LINUX_SRC/linux-source-$1.tar.xz" ;;
+	esac
+}
+want_tree() { [ $linux_source = 1 ] || [ -f "$(tarball_of "$1")" ]; }
+
+# unpack VERSION TARBALL: the files read of the tree, once (xz is read
+# whole: some 30 s a tree), again only when the tarball is newer.
+unpack_tree() {
+	out=$LINUX_BUILD/linux-source-$1
+	if [ -f "$out/mm/memory.c" ] && [ "$out/Makefile" -nt "$2" ]; then
+		return 0
+	fi
+	echo "setup: unpacking the files make LINUX= reads of $2 into $out"
+	rm -rf "$out"
+	/usr/bin/python3 "$ROOT/scripts/linux-tree" unpack "$2" "$out" >/dev/null
+	touch "$out/Makefile"
+}
+
+# Debian unstable's linux-source-VERSION: the .deb verified into the cache.
+unstable_tree() {
+	out=$LINUX_BUILD/linux-source-$1
+	if [ -f "$out/mm/memory.c" ] && [ -f "$(tarball_of "$1")" ] &&
+	   [ "$out/Makefile" -nt "$(tarball_of "$1")" ]; then
+		return 0
+	fi
+	if [ $dry = 1 ]; then
+		echo "setup: would fetch linux-source-$1 of Debian unstable into $LINUX_CACHE" \
+			"(verified against $LINUX_MIRROR's Packages index) and unpack it into $out"
+		return 0
+	fi
+	rc=0
+	tb=$(/usr/bin/python3 "$ROOT/scripts/linux-tree" fetch linux-source-$1 \
+		"$LINUX_CACHE" "$LINUX_MIRROR") || rc=$?
+	case $rc in
+	0) unpack_tree "$1" "$tb" ;;
+	3) echo "setup: no network: linux-source-$1 not fetched; the $1 cases" \
+		"skip naming it (run scripts/setup.sh --linux-source again online)" >&2 ;;
+	*) return 1 ;;
+	esac
+}
+
 # HZ_NO_SETUP=1: what this run would have set up, listed, nothing done.
 if [ "${HZ_NO_SETUP:-}" = 1 ]; then
 	printf '%s' "$lacking" | sed 's/^/setup: HZ_NO_SETUP=1: missing /'
-	if [ $linux_source = 1 ] || [ -f "$LINUX_TARBALL" ]; then
-		[ -f "$LINUX_OUT/arch/x86/lib/clear_page_64.S" ] ||
-			echo "setup: HZ_NO_SETUP=1: missing $LINUX_OUT/arch/x86/lib/clear_page_64.S" \
-				"(package $LINUX_SOURCE, unpacked by scripts/setup.sh --linux-source)"
-	fi
+	for v in $LINUX_APT $LINUX_UNSTABLE; do
+		want_tree $v || continue
+		out=$LINUX_BUILD/linux-source-$v
+		case " $LINUX_UNSTABLE " in
+		*" $v "*) how="of Debian unstable, fetched into $LINUX_CACHE and unpacked" ;;
+		*) how="unpacked" ;;
+		esac
+		[ -f "$out/mm/memory.c" ] ||
+			echo "setup: HZ_NO_SETUP=1: missing $out/mm/memory.c" \
+				"(package linux-source-$v, $how by scripts/setup.sh --linux-source)"
+	done
 	v=$(qemu_version)
 	if [ -n "$private" ]; then
 		[ -x "$private/usr/bin/qemu-system-x86_64" ] ||
@@ -265,25 +328,26 @@ if [ -n "$missing" ]; then
 	root apt-get install -y -q --no-install-recommends $missing
 fi
 
-# Two files of the tree only (xz is read to the second: some seconds);
-# also without --linux-source where the package is installed, so that a
-# plain `make test` after `make clean` runs the tree's cases again.
-if [ $linux_source = 1 ] || [ -f "$LINUX_TARBALL" ]; then
-	out=$LINUX_OUT
-	if [ -f "$out/arch/x86/lib/clear_page_64.S" ] && [ "$out/Makefile" -nt "$LINUX_TARBALL" ]; then
-		:
-	elif [ $dry = 1 ]; then
-		echo "setup: would unpack Makefile and arch/x86/lib/clear_page_64.S of $LINUX_TARBALL into $out"
-	elif [ ! -f "$LINUX_TARBALL" ]; then
-		echo "setup: no $LINUX_TARBALL after installing $LINUX_SOURCE" >&2
+# The files read of each tree only; also without --linux-source where a
+# package (or the cache) is there, so that a plain `make test` after
+# `make clean` runs the trees' cases again.
+for v in $LINUX_APT; do
+	want_tree $v || continue
+	tb=$(tarball_of $v)
+	if [ $dry = 1 ]; then
+		[ -f "$LINUX_BUILD/linux-source-$v/mm/memory.c" ] ||
+			echo "setup: would unpack the files make LINUX= reads of $tb into $LINUX_BUILD/linux-source-$v"
+	elif [ ! -f "$tb" ]; then
+		echo "setup: no $tb after installing linux-source-$v" >&2
 		exit 1
 	else
-		echo "setup: unpacking Makefile and arch/x86/lib/clear_page_64.S of $LINUX_TARBALL into $out"
-		rm -rf "$out"
-		/usr/bin/python3 "$ROOT/scripts/linux-tree" extract "$LINUX_TARBALL" "$out" >/dev/null
-		touch "$out/Makefile"
+		unpack_tree $v "$tb"
 	fi
-fi
+done
+for v in $LINUX_UNSTABLE; do
+	want_tree $v || continue
+	unstable_tree $v || exit 1
+done
 
 if [ -n "$private" ]; then
 	private_qemu "$private"

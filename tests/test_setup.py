@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -139,57 +140,157 @@ class SetupQemuTest(unittest.TestCase):
         self.assertFalse((self.m.d / "q").exists())
 
 
+def deb(path: Path, members: dict[str, bytes]) -> None:
+    """A Debian package (an ar archive) whose data.tar.xz holds @members."""
+    import io
+    import tarfile
+    data = io.BytesIO()
+    with tarfile.open(fileobj=data, mode="w:xz") as tf:
+        for name, body in members.items():
+            info = tarfile.TarInfo("./" + name)
+            info.size = len(body)
+            tf.addfile(info, io.BytesIO(body))
+    out = b"!<arch>\n"
+    for name, body in (("debian-binary", b"2.0\n"), ("data.tar.xz", data.getvalue())):
+        out += f"{name:<16}{0:<12}{0:<6}{0:<6}{100644:<8}{len(body):<10}`\n".encode()
+        out += body + (b"\n" if len(body) % 2 else b"")
+    path.write_bytes(out)
+
+
+def tree_tarball(path: Path, top: str, version: str) -> None:
+    """A linux-source tarball made here (not Linux's): the files read and
+    one that is not."""
+    import io
+    import tarfile
+    with tarfile.open(path, "w:xz") as tf:
+        for rel in ("Makefile", "arch/x86/lib/clear_page_64.S", "mm/memory.c",
+                    "include/linux/mm.h", "arch/x86/lib/other.S"):
+            body = (f"VERSION = {version}\n" if rel == "Makefile" else "/* test */\n").encode()
+            info = tarfile.TarInfo(f"{top}/{rel}")
+            info.size = len(body)
+            tf.addfile(info, io.BytesIO(body))
+
+
+READ = ["Makefile", "arch/x86/lib/clear_page_64.S", "include/linux/mm.h", "mm/memory.c"]
+
+
 class SetupLinuxSourceTest(unittest.TestCase):
-    """--linux-source: the package when its tarball is missing, then two
-    files of it unpacked (a tarball made here, not Linux's)."""
+    """--linux-source: bookworm's 6.1 and 6.12 by apt when their tarballs
+    are missing, unstable's 7.2 fetched from a mirror made here (a file:
+    URL) and verified, then the files read of each unpacked."""
 
     def setUp(self) -> None:
         self.tmp = tempfile.TemporaryDirectory()
         self.m = Machine(Path(self.tmp.name))
-        self.tarball = self.m.d / "linux-source-6.12.tar.xz"
-        self.out = self.m.d / "tree"
-        os.environ["HZ_SETUP_LINUX_TARBALL"] = str(self.tarball)
-        os.environ["HZ_SETUP_LINUX_OUT"] = str(self.out)
+        d = self.m.d
+        self.src, self.build, self.cache, self.mirror = (d / "src", d / "build", d / "cache",
+                                                         d / "mirror")
+        for x in (self.src, self.build):
+            x.mkdir()
+        self.env = {"HZ_SETUP_LINUX_SRC": str(self.src), "HZ_SETUP_LINUX_BUILD": str(self.build),
+                    "HZ_SETUP_CACHE": str(self.cache),
+                    "HZ_SETUP_DEBIAN_MIRROR": self.mirror.as_uri()}
 
     def tearDown(self) -> None:
-        del os.environ["HZ_SETUP_LINUX_TARBALL"], os.environ["HZ_SETUP_LINUX_OUT"]
         self.tmp.cleanup()
 
-    def make_tarball(self) -> None:
-        import tarfile
-        src = self.m.d / "src" / "linux-source-6.12"
-        for rel, text in (("Makefile", "VERSION = 6\n"),
-                          ("arch/x86/lib/clear_page_64.S", "/* test */\n"),
-                          ("arch/x86/lib/other.S", "/* not wanted */\n")):
-            (src / rel).parent.mkdir(parents=True, exist_ok=True)
-            (src / rel).write_text(text)
-        with tarfile.open(self.tarball, "w:xz") as tf:
-            tf.add(src, arcname="linux-source-6.12")
+    def setup(self, *args: str, **env: str) -> tuple[int, str, list[str]]:
+        return self.m.setup(*args, env_more={**self.env, **env})
+
+    def make_tarballs(self) -> None:
+        for v in ("6.1", "6.12"):
+            tree_tarball(self.src / f"linux-source-{v}.tar.xz", f"linux-source-{v}", "6")
+
+    def make_mirror(self, sha: str | None = None) -> str:
+        import hashlib
+        import lzma
+        pool = self.mirror / "pool/main/l/linux"
+        pool.mkdir(parents=True)
+        inner = self.m.d / "inner.tar.xz"
+        tree_tarball(inner, "linux-source-7.2", "7")
+        name = "linux-source-7.2_7.2.13-1_all.deb"
+        deb(pool / name, {"usr/src/linux-source-7.2.tar.xz": inner.read_bytes()})
+        real = hashlib.sha256((pool / name).read_bytes()).hexdigest()
+        index = self.mirror / "dists/unstable/main/binary-all"
+        index.mkdir(parents=True)
+        text = ("Package: apfs-dkms\nVersion: 1\nFilename: pool/a.deb\nSHA256: " + "0" * 64 +
+                "\n\nPackage: linux-source-7.2\nSource: linux\nVersion: 7.2.13-1\n"
+                "Description: Linux kernel source\n a continuation line\n"
+                f"Filename: pool/main/l/linux/{name}\nSize: 1\nSHA256: {sha or real}\n\n")
+        (index / "Packages.xz").write_bytes(lzma.compress(text.encode()))
+        return name
+
+    def files(self, v: str) -> list[str]:
+        out = self.build / f"linux-source-{v}"
+        return sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
 
     def test_installs_when_missing(self) -> None:
-        rc, out, calls = self.m.setup("--linux-source")
-        if not re.search(r"setup: installing: ?linux-source-6\.12 *\n", out):
+        rc, out, calls = self.setup("--linux-source", HZ_SETUP_DEBIAN_MIRROR="http://127.0.0.1:9")
+        if not re.search(r"setup: installing: ?linux-source-6\.1 linux-source-6\.12 *\n", out):
             self.skipTest("this machine lacks a base package; setup.sh would install it too")
-        self.assertIn("install -y -q --no-install-recommends linux-source-6.12", calls)
+        self.assertIn("install -y -q --no-install-recommends linux-source-6.1 linux-source-6.12",
+                      calls)
         self.assertEqual(rc, 1, "the fake apt-get installs nothing")
-        self.assertIn(f"no {self.tarball} after installing linux-source-6.12", out)
+        self.assertIn(f"no {self.src}/linux-source-6.1.tar.xz after installing linux-source-6.1",
+                      out)
 
-    def test_unpacks_two_files(self) -> None:
-        self.make_tarball()
-        rc, out, calls = self.m.setup("--linux-source")
+    def test_unpacks_the_files_read(self) -> None:
+        self.make_tarballs()
+        name = self.make_mirror()
+        rc, out, calls = self.setup("--linux-source")
         self.assertEqual((rc, calls), (0, []), out)
-        got = sorted(str(p.relative_to(self.out)) for p in self.out.rglob("*") if p.is_file())
-        self.assertEqual(got, ["Makefile", "arch/x86/lib/clear_page_64.S"])
-        rc, out, calls = self.m.setup("--linux-source")
+        for v in ("6.1", "6.12", "7.2"):
+            self.assertEqual(self.files(v), READ, v)
+        self.assertIn(f"{name} (7.2.13-1), sha256 verified", out)
+        self.assertTrue((self.cache / name).is_file(), "kept in the cache")
+        rc, out, calls = self.setup("--linux-source")
+        self.assertEqual(rc, 0, out)
         self.assertNotIn("unpacking", out, "done once")
+        # Fetched once: the mirror may go, the cache's tarball stays.
+        shutil.rmtree(self.mirror)
+        shutil.rmtree(self.build / "linux-source-7.2")
+        rc, out, calls = self.setup()
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(self.files("7.2"), READ, "from the cache, without --linux-source")
+
+    def test_index_parsing(self) -> None:
+        sys.path.insert(0, str(ROOT / "scripts"))
+        from hzlib import debfetch
+        got = debfetch.parse_index("Package: a\nVersion: 1\nDescription: x\n more\n\n"
+                                   "Package: linux-source-7.2\nVersion: 7.2.13-1\n"
+                                   "Filename: pool/l.deb\nSHA256: ab\n")
+        self.assertEqual(set(got), {"a", "linux-source-7.2"})
+        self.assertEqual(got["a"]["Description"], "x\nmore")
+        self.assertEqual((got["linux-source-7.2"]["Filename"], got["linux-source-7.2"]["SHA256"]),
+                         ("pool/l.deb", "ab"))
+
+    def test_checksum_mismatch_refused(self) -> None:
+        self.make_tarballs()
+        name = self.make_mirror(sha="1" * 64)
+        rc, out, calls = self.setup("--linux-source")
+        self.assertEqual(rc, 1, out)
+        self.assertRegex(out, rf"{name}: sha256 [0-9a-f]{{64}}, the index says 1{{64}}: refused")
+        self.assertFalse(list(self.cache.glob("*.deb*")), "nothing kept")
+        self.assertEqual(self.files("7.2") if (self.build / "linux-source-7.2").exists() else [],
+                         [])
+
+    def test_no_network(self) -> None:
+        self.make_tarballs()
+        rc, out, calls = self.setup("--linux-source", HZ_SETUP_DEBIAN_MIRROR="http://127.0.0.1:9")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("setup: no network: linux-source-7.2 not fetched; the 7.2 cases skip", out)
+        self.assertEqual(self.files("6.12"), READ)
+        self.assertFalse((self.build / "linux-source-7.2").exists())
 
     def test_dry_run(self) -> None:
-        self.make_tarball()
-        rc, out, calls = self.m.setup("--dry-run", "--linux-source")
+        self.make_tarballs()
+        rc, out, calls = self.setup("--dry-run", "--linux-source")
         self.assertEqual((rc, calls), (0, []), out)
-        self.assertIn("would unpack Makefile and arch/x86/lib/clear_page_64.S", out)
-        self.assertFalse(self.out.exists())
-
+        self.assertIn(f"would unpack the files make LINUX= reads of {self.src}/linux-source-6.1.tar.xz",
+                      out)
+        self.assertIn("would fetch linux-source-7.2 of Debian unstable", out)
+        self.assertEqual(list(self.build.iterdir()), [])
+        self.assertFalse(self.cache.exists())
 
 
 class SetupLabTest(unittest.TestCase):
@@ -254,14 +355,16 @@ class NoSetupTest(unittest.TestCase):
         self.tmp = tempfile.TemporaryDirectory()
         self.m = Machine(Path(self.tmp.name))
         d = self.m.d
-        self.tarball = d / "linux-source-6.12.tar.xz"
+        (d / "src").mkdir()
+        self.tarball = d / "src" / "linux-source-6.12.tar.xz"
         self.tarball.write_bytes(b"not unpacked here")
         self.env = {"HZ_NO_SETUP": "1", "HZ_SETUP_LAVA_RUN": str(d / "lava-run"),
                     "HZ_SETUP_TFTPD": str(d / "in.tftpd"),
                     "HZ_SETUP_TFTPD_DEFAULT": str(d / "tftpd-hpa"),
                     "HZ_SETUP_IPMITOOL": str(d / "ipmitool"),
-                    "HZ_SETUP_LINUX_TARBALL": str(self.tarball),
-                    "HZ_SETUP_LINUX_OUT": str(d / "tree")}
+                    "HZ_SETUP_LINUX_SRC": str(d / "src"),
+                    "HZ_SETUP_LINUX_BUILD": str(d / "build"),
+                    "HZ_SETUP_CACHE": str(d / "cache")}
 
     def tearDown(self) -> None:
         self.tmp.cleanup()
@@ -278,14 +381,19 @@ class NoSetupTest(unittest.TestCase):
                      f"{d / 'in.tftpd'} (package tftpd-hpa)",
                      f"{d / 'tftpd-hpa'} (package tftpd-hpa)",
                      f"{d / 'ipmitool'} (package ipmitool)",
-                     f"{d / 'tree'}/arch/x86/lib/clear_page_64.S (package "
+                     f"{d / 'build'}/linux-source-6.12/mm/memory.c (package "
                      "linux-source-6.12, unpacked by scripts/setup.sh --linux-source)",
+                     f"{d / 'src'}/linux-source-6.1.tar.xz (package linux-source-6.1)",
+                     f"{d / 'build'}/linux-source-7.2/mm/memory.c (package linux-source-7.2, "
+                     f"of Debian unstable, fetched into {d / 'cache'} and unpacked by "
+                     "scripts/setup.sh --linux-source)",
                      "QEMU >= 9.0 for TCG x2APIC, QEMU 7.2 here (package "
                      "qemu-system-x86 of bookworm-backports)"):
             self.assertIn(want, got, out)
         self.assertEqual(len(got), len(out.splitlines()), "nothing but the list: " + out)
         self.assertFalse((self.m.apt / OURS).exists(), "no source added")
-        self.assertFalse((d / "tree").exists(), "nothing unpacked")
+        self.assertFalse((d / "build").exists(), "nothing unpacked")
+        self.assertFalse((d / "cache").exists(), "nothing fetched")
 
     def test_present_is_not_listed(self) -> None:
         d = self.m.d
@@ -310,7 +418,7 @@ class NoSetupTest(unittest.TestCase):
     def test_make_setup_honours_it(self) -> None:
         """make setup, as make run, bench and test call it; HZ_NO_SETUP=1
         given on make's line or in the environment."""
-        env = {**self.env, "HZ_SETUP_LINUX_TARBALL": str(self.m.d / "none.tar.xz")}
+        env = {**self.env, "HZ_SETUP_LINUX_SRC": str(self.m.d / "none")}
         del env["HZ_NO_SETUP"]
         for how in ("line", "environment"):
             with self.subTest(how=how):
