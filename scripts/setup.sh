@@ -63,7 +63,7 @@ PRIVATE_DEBS="qemu-system-x86 qemu-system-common qemu-system-data seabios"
 LINUX_APT="6.1 6.12"
 LINUX_UNSTABLE="7.2"
 LINUX_SRC=${HZ_SETUP_LINUX_SRC:-/usr/src}		# the packages' tarballs
-LINUX_BUILD=${HZ_SETUP_LINUX_BUILD:-$ROOT/build}	# build/linux-source-V
+LINUX_BUILD=${HZ_SETUP_LINUX_BUILD:-${HZ_BUILD:-$ROOT/build}}	# make's BUILD=: linux-source-V
 LINUX_CACHE=${HZ_SETUP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugezero}
 LINUX_MIRROR=${HZ_SETUP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # --lab's programs (root's: /usr/sbin is not on every user's PATH).

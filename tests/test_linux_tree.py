@@ -25,11 +25,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import display, image, linuxtree, qemu  # noqa: E402
+from hzlib import display, image, linuxtree, paths, qemu  # noqa: E402
 
 TREES = Path("tests/data/linux-trees")	# relative: as a user would type it
 SOURCE = "arch/x86/lib/clear_page_64.S"
-DEBIAN = Path("build/linux-source-6.12")
+DEBIAN = paths.BUILD / "linux-source-6.12"
 TARBALL = Path("/usr/src/linux-source-6.12.tar.xz")
 
 

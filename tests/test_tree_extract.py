@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import cpp, memoryc  # noqa: E402
+from hzlib import cpp, memoryc, paths  # noqa: E402
 
 TOOL = ROOT / "scripts" / "linux-tree"
 OVERRIDE = ROOT / "tests/data/linux-trees/x86-override"
@@ -42,7 +42,7 @@ EXPECTED = {
 
 
 def tree(version: str) -> Path:
-    return ROOT / "build" / f"linux-source-{version}"
+    return paths.BUILD / f"linux-source-{version}"
 
 
 def run(src: Path, out: Path) -> subprocess.CompletedProcess:
