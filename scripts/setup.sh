@@ -253,7 +253,8 @@ tarball_of() {
 want_tree() { [ $linux_source = 1 ] || [ -f "$(tarball_of "$1")" ]; }
 
 # unpack VERSION TARBALL: the files read of the tree, once (xz is read
-# whole: some 30 s a tree), again only when the tarball is newer.
+# whole: some 30 s a tree), again only when the tarball is newer; through
+# the cache, so a fresh clone on this machine copies them instead.
 unpack_tree() {
 	out=$LINUX_BUILD/linux-source-$1
 	if [ -f "$out/mm/memory.c" ] && [ "$out/Makefile" -nt "$2" ]; then
@@ -261,7 +262,7 @@ unpack_tree() {
 	fi
 	echo "setup: unpacking the files make LINUX= reads of $2 into $out"
 	rm -rf "$out"
-	/usr/bin/python3 "$ROOT/scripts/linux-tree" unpack "$2" "$out" >/dev/null
+	/usr/bin/python3 "$ROOT/scripts/linux-tree" unpack "$2" "$out" "$LINUX_CACHE" >/dev/null
 	touch "$out/Makefile"
 }
 

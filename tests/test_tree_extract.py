@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import cpp, memoryc, paths  # noqa: E402
+from hzlib import cpp, linuxtree, memoryc, paths  # noqa: E402
 
 TOOL = ROOT / "scripts" / "linux-tree"
 OVERRIDE = ROOT / "tests/data/linux-trees/x86-override"
@@ -48,6 +48,42 @@ def tree(version: str) -> Path:
 def run(src: Path, out: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(TOOL), "extract", str(src), str(out)],
                           capture_output=True, text=True, timeout=60)
+
+
+class UnpackCacheTest(unittest.TestCase):
+    """setup's unpacking through the cache: a tarball's files are read
+    out of xz once a machine, again only for a new tarball."""
+
+    def test_once_then_copied(self) -> None:
+        import tarfile
+        with tempfile.TemporaryDirectory() as d:
+            t = Path(d)
+            src = t / "linux-source-9.9"
+            for rel in linuxtree.UNPACK_REQUIRED:
+                (src / rel).parent.mkdir(parents=True, exist_ok=True)
+                (src / rel).write_text(f"{rel}\n")
+            tb = t / "linux-source-9.9.tar.xz"
+            with tarfile.open(tb, "w:xz") as tf:
+                tf.add(src, arcname="linux-source-9.9")
+            calls: list[Path] = []
+            real = linuxtree.unpack
+
+            def counted(tarball: Path, out: Path, optional: tuple[str, ...] = ()) -> Path:
+                calls.append(tarball)
+                return real(tarball, out, optional)
+            linuxtree.unpack = counted  # type: ignore[assignment]
+            try:
+                for n in (1, 2):
+                    out = linuxtree.unpack_cached(tb, t / f"out{n}", (), t / "cache")
+                    self.assertEqual((out / "Makefile").read_text(), "Makefile\n")
+                self.assertEqual(len(calls), 1, "the second clone copies the cache")
+                os.utime(tb, ns=(1, 1))     # another tarball of the same name
+                linuxtree.unpack_cached(tb, t / "out3", (), t / "cache")
+                self.assertEqual(len(calls), 2)
+                self.assertEqual(len(list((t / "cache" / "unpacked").iterdir())), 1,
+                                 "the old tarball's files are gone")
+            finally:
+                linuxtree.unpack = real  # type: ignore[assignment]
 
 
 class CppTest(unittest.TestCase):

@@ -14,7 +14,9 @@ is written into the repository.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import shutil
 import subprocess
 import tarfile
 from dataclasses import dataclass
@@ -361,6 +363,29 @@ def generate(nm: str, obj: Path, src: str, out: Path, abi: str = "") -> list[str
 # the optional ones (arch/x86/mm/memory.c is a series', include/vdso/
 # page.h newer than 6.1's).
 UNPACK_REQUIRED = ("Makefile", SOURCE)
+
+
+def unpack_cached(tarball: Path, out: Path, optional: tuple[str, ...],
+                  cache: Path) -> Path:
+    """unpack(), through @cache: xz is read whole (some 30 s a tree), so a
+    fresh clone on a machine that unpacked the same tarball's same files
+    before copies them instead.  The key is the tarball (path, size,
+    mtime) and the files wanted: a new package or a new file to read
+    unpacks again."""
+    st = tarball.stat()
+    key = hashlib.sha256(repr((str(tarball.resolve()), st.st_size, st.st_mtime_ns,
+                               sorted(set(UNPACK_REQUIRED) | set(optional))))
+                         .encode()).hexdigest()[:16]
+    kept = cache / "unpacked" / f"{tarball.name.split('.tar')[0]}-{key}"
+    if not (kept / "Makefile").is_file():
+        for old in kept.parent.glob(f"{tarball.name.split('.tar')[0]}-*"):
+            shutil.rmtree(old, ignore_errors=True)	# another package's
+        tmp = kept.with_name(kept.name + f".tmp{os.getpid()}")
+        unpack(tarball, tmp, optional)
+        tmp.rename(kept)
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(kept, out)
+    return out
 
 
 def unpack(tarball: Path, out: Path, optional: tuple[str, ...] = ()) -> Path:
