@@ -173,7 +173,9 @@ const struct param hz_params[] = {
 	  .bench = true,
 	  .meaning = "Clearing orders; `all` is the five planner orders. "
 	  "`linux` is what merged Linux 7.0 clears with under the "
-	  "configuration's model.",
+	  "configuration's model. `tree` runs the zeroing of the tree "
+	  "built in with `make LINUX=DIR` (its mm/memory.c's "
+	  "folio_zero_user()) as it is written.",
 	  .more = BELOW("Orders") },
 	{ .key = "size", .type = P_SIZE, .offset = F(size), .min = SZ_4K,
 	  .max = 64 * 1024 * GiB, .bench = true,
