@@ -23,8 +23,15 @@ $(error LINUX=$(LINUX): no $(TREE_SRC): make LINUX= builds the clearing routines
 endif
 TREE := $(BUILD)/linux-tree
 TREE_H := $(TREE)/tree_prims.h
-TREE_INC := -include $(TREE_H)
+# order=tree: DIR/mm/memory.c's zeroing over lib/tree_shim.h (tree_zero.c),
+# compiled for the kernel and again in the companion; tree_zero.h says
+# whether there is one (a tree without mm/memory.c has none).
+TREE_ZERO_H := $(TREE)/tree_zero.h
+TREE_GEN := $(TREE_H) $(TREE_ZERO_H)
+TREE_INC := -include $(TREE_H) -include $(TREE_ZERO_H)
 TREE_OBJS := $(TREE)/clear_page_64.o $(TREE)/tree_wrap.asm.o
+TREE_KOBJS := $(TREE)/tree_zero.o
+TREE_CSRCS := $(TREE)/tree_zero.c
 else ifneq ($(LINUX_ABI),)
 $(error LINUX_ABI=$(LINUX_ABI) without LINUX=: it names the convention of a routine of the tree LINUX= builds)
 endif
@@ -88,7 +95,7 @@ LIB_SRCS := $(wildcard lib/*.c)
 # .asm.o: clear.asm and clear.c both live in arch/x86_64/.
 KOBJS := $(patsubst %.asm,$(BUILD)/k/%.asm.o,$(BOOT_SRCS) $(ARCH_ASM)) \
 	$(patsubst %.c,$(BUILD)/k/%.o,$(ARCH_SRCS) $(KERNEL_SRCS) $(LIB_SRCS)) \
-	$(TREE_OBJS)
+	$(TREE_OBJS) $(TREE_KOBJS)
 
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -100,7 +107,7 @@ FORCE:
 .PHONY: FORCE all iso netboot run test test-host test-smp8 setup clean bench
 all: $(BUILD)/hugezero.elf $(BUILD)/hugezero-linux
 
-$(BUILD)/k/%.o: %.c $(TREE_H) $(TREE_STAMP)
+$(BUILD)/k/%.o: %.c $(TREE_GEN) $(TREE_STAMP)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$*.o)
 	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
@@ -133,6 +140,19 @@ $(TREE)/tree_wrap.asm: $(TREE_H) ;
 $(TREE)/tree_wrap.asm.o: $(TREE)/tree_wrap.asm arch/x86_64/linux-tree.inc
 	$(call quiet,AS,$@)
 	$(Q)$(NASM) $(NASMFLAGS) $< -o $@
+
+# DIR/mm/memory.c's folio_zero_user() (or clear_huge_page()) and what it
+# reaches, as text, over lib/tree_shim.h: refused, naming the tree's file
+# and line, when it calls what the shim lacks.  Every time, as the
+# primitives: only what changed is rewritten.
+$(TREE_ZERO_H): scripts/linux-tree scripts/hzlib/treezero.py scripts/hzlib/memoryc.py \
+		lib/tree_shim.h $(TREE_STAMP) FORCE
+	$(Q)$(PYTHON) scripts/linux-tree zero $(LINUX) $(TREE) lib/tree_shim.h
+$(TREE)/tree_zero.c: $(TREE_ZERO_H) ;
+
+$(TREE)/tree_zero.o: $(TREE)/tree_zero.c $(TREE_GEN) lib/tree_shim.h lib/tree.h
+	$(call quiet,CC,$@)
+	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 endif
 
 $(BUILD)/hugezero.elf: $(KOBJS) linker.ld
@@ -181,11 +201,12 @@ $(BUILD)/host/unit: $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) $(HOST_HOSTED) 
 # The Linux companion: hosted/ plus the kernel's own primitive, order,
 # CPUID and record sources, compiled a second time for Linux.
 COMPANION_SRCS := $(wildcard hosted/*.c) $(LIB_SRCS) arch/x86_64/clear.c \
-	arch/x86_64/cpuid.c
+	arch/x86_64/cpuid.c $(TREE_CSRCS)
 COMPANION_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 	-fno-omit-frame-pointer -include hosted/rename.h $(TEST_PRIM) $(TREE_INC)
 $(BUILD)/hugezero-linux: $(COMPANION_SRCS) $(BUILD)/host/clear.o $(TREE_OBJS) \
-		$(TREE_H) $(TREE_STAMP) $(wildcard hosted/*.h lib/*.h arch/x86_64/*.h)
+		$(TREE_GEN) $(TREE_STAMP) $(wildcard hosted/*.h lib/*.h arch/x86_64/*.h) \
+		$(wildcard $(TREE)/tree_memory.c)
 	$(call quiet,HOSTCC,$@)
 	$(Q)$(HOSTCC) $(COMPANION_CFLAGS) -o $@ $(COMPANION_SRCS) $(BUILD)/host/clear.o \
 		$(TREE_OBJS) -pthread

@@ -62,7 +62,7 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	const struct hz_config *c = b->d.c;
 	const struct zero_plan *plan = &b->d.plan;
 	struct zero_ops ops = { prim_fns[b->d.at.v[AXIS_PRIM]], resched, NULL,
-				 NULL, NULL };
+				 NULL, NULL, NULL };
 	u32 nr = (u32)(b->bytes / SZ_4K);
 
 	touch_plan(c, b->count, b->bytes, (u64)b->r->base, s->scratch);

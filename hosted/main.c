@@ -22,6 +22,7 @@
 #include "lib/preset.h"
 #include "lib/benchrun.h"
 #include "lib/format.h"
+#include "lib/tree.h"
 
 struct rec_writer records;
 
@@ -209,6 +210,15 @@ static u32 run_all(const struct hz_config *c, bool group,
 	return failed;
 }
 
+/* order=tree's context is the calling thread's (lib/tree.h): a group's
+ * CPUs are processes today, but nothing need know that. */
+static struct tree_ctx **thread_tree_slot(void)
+{
+	static __thread struct tree_ctx *ctx;
+
+	return &ctx;
+}
+
 int main(int argc, char **argv)
 {
 	static struct hz_config c;
@@ -236,6 +246,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (argc > 1 && strcmp(argv[1], "--kernel-line") == 0)
 		return kline_main(line + strlen("--kernel-line"));
+	tree_slot_register(thread_tree_slot);
 	config_defaults(&c);
 	ok = config_parse_target(line, &c, &res, true);
 	ok &= config_check_target(&c, &res, true);

@@ -27,6 +27,7 @@
 #include "kernel/bench/preset.h"
 #include "kernel/report.h"
 #include "kernel/selftest/selftest.h"
+#include "kernel/sched/sched.h"
 #include "kernel/smp/smp.h"
 #include "kernel/time/timer.h"
 #include "kernel/time/deadline.h"
@@ -366,6 +367,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	paging_init(memory.map, memory.nmap, delta, frame_alloc_table);
 	simd_init();
 	fpu_init();
+	sched_tree_slots();
 	printk("fpu: %s, %u-byte area\n", fpu_insn_names[fpu_current()],
 	       fpu_area_size());
 	cpu_setup(&setup);

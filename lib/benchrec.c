@@ -12,6 +12,7 @@
 #include "lib/preset.h"
 #include "lib/prims.h"
 #include "lib/string.h"
+#include "lib/tree.h"
 #include "lib/verify.h"
 #include "lib/version.h"
 
@@ -50,6 +51,11 @@ void bench_rec_boot(struct rec_writer *w, const char *loader,
 		if (linux_tree->describe)
 			rec_str(&r, "linux_tree_git", linux_tree->describe);
 		rec_str(&r, "linux_tree_sha256", linux_tree->sha256);
+	}
+	/* ... and its mm/memory.c's zeroing, order=tree (lib/tree.h) */
+	if (tree_zero) {
+		rec_str(&r, "linux_tree_entry", tree_zero->entry);
+		rec_str(&r, "linux_tree_entry_sha256", tree_zero->sha256);
 	}
 	rec_end(w, &r);
 }
@@ -287,6 +293,10 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	rec_str(&r, "clear", d->clear);
 	rec_tree_prim(&r, d->clear);
 	rec_str(&r, "order", d->order);
+	if (d->plan.order == ORDER_TREE && tree_zero) {
+		rec_str(&r, "tree_entry", tree_zero->entry);
+		rec_str(&r, "tree_entry_sha256", tree_zero->sha256);
+	}
 	rec_u64(&r, "chunk", d->chunk);
 	rec_u64(&r, "radius", d->radius);
 	rec_u64(&r, "size", d->size);

@@ -43,7 +43,7 @@ static u32 span_prim(const struct hz_config *c, const struct matrix_point *p)
 static u32 span_order(const struct hz_config *c, const struct matrix_point *p)
 {
 	(void)c, (void)p;
-	return ORDER_COUNT + 1;		/* and ORDER_LINUX */
+	return ORDER_TREE + 1;		/* and ORDER_LINUX, ORDER_TREE */
 }
 
 static u32 span_chunk(const struct hz_config *c, const struct matrix_point *p)
@@ -183,6 +183,8 @@ void matrix_resolve(const struct hz_config *c, const struct matrix_point *p,
 {
 	u32 order = p->v[AXIS_ORDER];
 
+	/* order=tree: the tree's code asks the point's model itself. */
+	out->preemptible = matrix_preemptible(p);
 	if (order == ORDER_LINUX) {
 		out->order = ORDER_NEIGHBOURHOOD;
 		out->radius = LINUX_RADIUS;

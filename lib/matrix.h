@@ -16,7 +16,8 @@ enum axis { AXIS_PREEMPT, AXIS_PREZERO, AXIS_PRIM, AXIS_ORDER, AXIS_CHUNK,
 	    AXIS_COUNT };
 
 /* AXIS_PREEMPT: an enum preempt_model (PREEMPT_MODEL_OFF: preempt= not
- * given).  AXIS_ORDER: the planner's orders, then ORDER_LINUX. */
+ * given).  AXIS_ORDER: the planner's orders, then ORDER_LINUX, then
+ * ORDER_TREE (lib/order.h). */
 #define ORDER_LINUX ORDER_COUNT
 
 /* One configuration: the index on each axis. */

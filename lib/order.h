@@ -53,6 +53,13 @@
 enum clear_order { ORDERS(ORDER_ENUM) ORDER_COUNT };
 #undef ORDER_ENUM
 
+/*
+ * Not a planner order: a Linux tree's own folio_zero_user(), order=tree
+ * (lib/tree.h), which lib/zero.c runs in the planner's place.  Among
+ * order='s choices it follows "linux" (ORDER_LINUX, lib/matrix.h).
+ */
+#define ORDER_TREE (ORDER_COUNT + 1)
+
 struct order_desc {
 	const char *name;
 	bool uses_chunk, uses_radius;

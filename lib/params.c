@@ -43,10 +43,12 @@ static const struct param_alias cache_aliases[] = {
 const char *const pte_names[] = { "linux", "clean", NULL };
 const char *const probe_names[] = { "none", "latency", NULL };
 const char *const probe_class_names[] = { "normal", "rt", NULL };
-/* order=: the planner's orders, and "linux": what merged Linux 7.0 picks
- * for the configuration's model (lib/matrix.c resolves it). */
+/* order=: the planner's orders, "linux": what merged Linux 7.0 picks for
+ * the configuration's model (lib/matrix.c resolves it), and "tree": the
+ * tree's own (make LINUX=DIR, lib/tree.h). */
 #define ORDER_CHOICE(id, name, it, chunk, radius, linux) name,
-const char *const order_choice_names[] = { ORDERS(ORDER_CHOICE) "linux", NULL };
+const char *const order_choice_names[] = { ORDERS(ORDER_CHOICE) "linux", "tree",
+					    NULL };
 const char *const numa_names[] = { "local", "remote", "interleave", NULL };
 const char *const prezero_names[] = { "none", "request", "idle", "dedicated",
 				      "on-free", NULL };
@@ -171,7 +173,9 @@ const struct param hz_params[] = {
 	  .bench = true,
 	  .meaning = "Clearing orders; `all` is the five planner orders. "
 	  "`linux` is what merged Linux 7.0 clears with under the "
-	  "configuration's model.",
+	  "configuration's model. `tree` runs the zeroing of the tree "
+	  "built in with `make LINUX=DIR` (its mm/memory.c's "
+	  "folio_zero_user()) as it is written.",
 	  .more = BELOW("Orders") },
 	{ .key = "size", .type = P_SIZE, .offset = F(size), .min = SZ_4K,
 	  .max = 64 * 1024 * GiB, .bench = true,

@@ -9,6 +9,7 @@
 #include "lib/params.h"
 #include "lib/preset.h"
 #include "lib/string.h"
+#include "lib/tree.h"
 
 static void refuse(struct cmdline_result *res, const char *fmt, ...)
 	__printf(2, 3);
@@ -113,6 +114,10 @@ bool config_check(const struct hz_config *c, struct cmdline_result *res)
 		       (unsigned long long)c->prezero_low,
 		       (unsigned long long)c->prezero_high);
 	check_auto(c, res);
+	if (c->orders >> ORDER_TREE & 1 && !tree_zero)
+		refuse(res, "order=tree runs a Linux tree's own folio_zero_user(), "
+		       "and this build has none: build with make LINUX=DIR, "
+		       "DIR a tree with mm/memory.c (docs/linux-tree.md)");
 	if (given(res, "cpu") && given(res, "cpus"))
 		refuse(res, "cpu= pins one process; cpus= runs one per CPU: "
 		       "give one of them");

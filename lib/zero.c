@@ -3,6 +3,7 @@
  * folio_zero(): the planner's ranges, in its order, handed to the
  * primitive, with the resched points where the planner puts them.
  */
+#include "lib/tree.h"
 #include "lib/zero.h"
 
 s64 folio_zero(u8 *folio, u32 nr, u32 fault, const struct zero_plan *plan,
@@ -23,6 +24,9 @@ s64 folio_zero_counted(u8 *folio, u32 nr, u32 fault,
 	u32 n = 0;
 
 	*calls = 0;
+	if (plan->order == ORDER_TREE)
+		return tree_folio_zero(folio, nr, fault, plan->preemptible, ops,
+				       calls);
 	if (!order_begin(&it, plan->order, nr, fault, plan->chunk,
 			 plan->radius))
 		return -1;

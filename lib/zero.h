@@ -23,6 +23,9 @@ struct zero_ops {
 	 * kernel_fpu_begin()/end(), so a resched point between two calls
 	 * is still one. */
 	void (*enter)(void *ctx), (*leave)(void *ctx);
+	/* might_sleep() in order=tree's code: might_resched(), a resched
+	 * point under voluntary only; NULL: nothing (lib/tree.h). */
+	void (*might_resched)(void *ctx);
 };
 
 /*
@@ -35,6 +38,8 @@ struct zero_plan {
 	u32 chunk;		/* pages; batched-pages, neighbourhood-last;
 				 * 0 where the order takes none */
 	u32 radius;		/* pages; neighbourhood-last */
+	bool preemptible;	/* order=tree: what the tree's
+				 * preempt_model_preemptible() answers */
 };
 
 static inline u64 zero_plan_chunk_bytes(const struct zero_plan *p)
@@ -46,7 +51,8 @@ static inline u64 zero_plan_chunk_bytes(const struct zero_plan *p)
  * Zero the folio of @nr 4K pages at @folio, faulted at page @fault.
  * Returns the number of resched points taken (counted whether or not
  * @ops->resched is set), or -1 for arguments the planner refuses
- * (nothing is cleared then).
+ * (nothing is cleared then).  A plan of ORDER_TREE runs the tree's own
+ * entry instead of the planner (lib/tree.h).
  */
 s64 folio_zero(u8 *folio, u32 nr, u32 fault, const struct zero_plan *plan,
 	       const struct zero_ops *ops);

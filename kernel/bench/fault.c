@@ -30,6 +30,13 @@ static void resched(void *ctx)
 	cond_resched();
 }
 
+/* order=tree's might_sleep(): might_resched(), as Linux's. */
+static void resched_might(void *ctx)
+{
+	(void)ctx;
+	might_resched();
+}
+
 /*
  * Under a model, around each primitive call: a probe that runs now ran
  * inside a call of fault `current`; a SIMD call runs between
@@ -123,7 +130,7 @@ static bool fault_handle(struct regs *r)
 {
 	struct fault_ctx *fc = armed[this_cpu()->cpu];
 	u64 cr2 = read_cr2(), bytes, va, t0, t1;
-	struct zero_ops ops = { NULL, resched, fc, NULL, NULL };
+	struct zero_ops ops = { NULL, resched, fc, NULL, NULL, NULL };
 	struct folio *f;
 	s64 taken;
 	u32 page, calls;
@@ -146,6 +153,7 @@ static bool fault_handle(struct regs *r)
 	if (fc->model_on) {
 		ops.enter = call_enter;
 		ops.leave = call_leave;
+		ops.might_resched = resched_might;
 		if (r->rflags & RFLAGS_IF)
 			irq_enable();
 		/* The folio allocation's might_sleep(): a reschedule point

@@ -56,7 +56,7 @@ static void zero_with(struct prezero *z, struct folio *f,
 /* dedicated: interrupts off on a CPU of its own, no model, no points. */
 static void zero_one(struct prezero *z, struct folio *f)
 {
-	struct zero_ops ops = { z->prim, NULL, NULL, NULL, NULL };
+	struct zero_ops ops = { z->prim, NULL, NULL, NULL, NULL, NULL };
 
 	zero_with(z, f, &ops);
 }
@@ -86,6 +86,13 @@ static void zeroer_resched(void *ctx)
 	cond_resched();
 }
 
+/* order=tree's might_sleep(). */
+static void zeroer_might_resched(void *ctx)
+{
+	(void)ctx;
+	might_resched();
+}
+
 /* A resched point of the zeroer's own loop, counted with the plan's:
  * with interrupts on under a model, where cond_resched() can act. */
 static void loop_resched(struct prezero *z)
@@ -110,7 +117,8 @@ static void loop_resched(struct prezero *z)
 static void zero_in_task(struct prezero *z, struct folio *f, bool points)
 {
 	struct zero_ops ops = { z->prim, points ? zeroer_resched : NULL, z,
-				zeroer_enter, zeroer_leave };
+				zeroer_enter, zeroer_leave,
+				points ? zeroer_might_resched : NULL };
 
 	if (z->model_on)
 		irq_enable();
@@ -260,7 +268,7 @@ static bool idle_unit(void *arg)
 {
 	struct prezero *z = arg;
 	struct zero_ops ops = { z->prim, zeroer_resched, z, zeroer_enter,
-				zeroer_leave };
+				zeroer_leave, zeroer_might_resched };
 	struct folio *f;
 
 	if (!z->run || !wants_more(z) || !(f = pool_take_unzeroed(z->pool)))

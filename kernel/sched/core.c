@@ -14,6 +14,7 @@
 #include "kernel/sched/rq.h"
 #include "kernel/watch.h"
 #include "lib/format.h"
+#include "lib/tree.h"
 
 static struct rq runqueues[MAX_CPUS];
 
@@ -218,6 +219,19 @@ void set_current_state(enum task_state s)
 struct task *current_task(void)
 {
 	return this_rq()->curr;
+}
+
+static struct tree_ctx **tree_slot(void)
+{
+	static struct tree_ctx *cpu_slot[MAX_CPUS];
+	struct task *t = current_task();
+
+	return t ? &t->tree_ctx : &cpu_slot[this_cpu()->cpu];
+}
+
+void sched_tree_slots(void)
+{
+	tree_slot_register(tree_slot);
 }
 
 struct sched_stats *sched_stats(u32 cpu)

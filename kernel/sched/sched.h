@@ -43,6 +43,9 @@ struct task {
 	 * when saved; NULL for a kernel task, which has none (PF_KTHREAD). */
 	void *fpstate;
 	bool need_fpu_load;		/* TIF_NEED_FPU_LOAD */
+	/* order=tree: the context of the tree's code it is running, if
+	 * any (lib/tree.h) */
+	struct tree_ctx *tree_ctx;
 };
 
 struct sched_stats {
@@ -70,6 +73,9 @@ __noreturn void task_exit(void);
  * last put_task_struct()): a task's memory has no other owner. */
 void task_join(struct task *t);
 struct task *current_task(void);
+/* order=tree's context slots are the running task's (lib/tree.h), or the
+ * CPU's before it has one: registered once, at boot. */
+void sched_tree_slots(void);
 /* The calling task now runs in @pml4 (NULL: whatever is loaded), so a
  * switch back to it loads it again. */
 void sched_set_space(u64 *pml4);

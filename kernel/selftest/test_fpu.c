@@ -175,7 +175,7 @@ static void arm_simd(struct simd_run *s)
 	s->fc.leaf = LEAF_2M;
 	s->fc.pool = &s->pool;
 	s->fc.prim = prim_fns[PRIM_MOVNTDQ];
-	s->fc.plan = (struct zero_plan){ ORDER_CONVERGING, 0, 0 };
+	s->fc.plan = (struct zero_plan){ ORDER_CONVERGING, 0, 0, false };
 	s->fc.pte_linux = true;
 	s->fc.wrong_pa_fault = ~0u;
 	s->fc.max = FAULTS;

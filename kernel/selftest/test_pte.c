@@ -42,7 +42,7 @@ static bool touch_once(struct tctx *t, struct pte_case *pc)
 	fc.leaf = LEAF_2M;
 	fc.pool = &pool;
 	fc.prim = prim_fns[PRIM_REP];
-	fc.plan = (struct zero_plan){ ORDER_CONTIGUOUS, 1, 0 };
+	fc.plan = (struct zero_plan){ ORDER_CONTIGUOUS, 1, 0, false };
 	fc.pte_linux = pc->pte_linux;
 	fc.wrong_pa_fault = ~0u;
 	fc.max = 1;

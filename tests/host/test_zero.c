@@ -55,7 +55,7 @@ static u8 *folio_space(void)
 
 static s64 run(struct fake *f, u32 nr, u32 fault, const struct zero_plan *p)
 {
-	const struct zero_ops ops = { fake_prim, fake_resched, f, NULL, NULL };
+	const struct zero_ops ops = { fake_prim, fake_resched, f, NULL, NULL, NULL };
 
 	*f = (struct fake){ .base = folio_space(), .nr = nr };
 	cur = f;
@@ -79,7 +79,7 @@ static void check_one(const char *what, u32 nr, u32 fault,
 
 static void check_zero(enum clear_order o, u32 nr, u32 chunk, u32 radius)
 {
-	const struct zero_plan p = { o, chunk, radius };
+	const struct zero_plan p = { o, chunk, radius, false };
 	u32 f[16], nf = ref_faults(nr, f, ARRAY_SIZE(f));
 
 	for (u32 k = 0; k < nf; k++) {
@@ -103,7 +103,7 @@ TEST(zero_neighbourhood_last_whole_ranges)
 	static const u32 nrs[] = { 512, 262144 };
 
 	for (u32 n = 0; n < ARRAY_SIZE(nrs); n++) {
-		const struct zero_plan p = { ORDER_NEIGHBOURHOOD, nrs[n], 2 };
+		const struct zero_plan p = { ORDER_NEIGHBOURHOOD, nrs[n], 2, false };
 		u32 f[16], nf = ref_faults(nrs[n], f, ARRAY_SIZE(f));
 
 		for (u32 k = 0; k < nf; k++) {
@@ -126,7 +126,7 @@ TEST(zero_neighbourhood_last_whole_ranges)
  */
 TEST(zero_resched_before_each_unit)
 {
-	const struct zero_plan p = { ORDER_NEIGHBOURHOOD, 128, 2 };
+	const struct zero_plan p = { ORDER_NEIGHBOURHOOD, 128, 2, false };
 	static const struct ev want[] = {
 		{ EV_RESCHED, 0 }, { 303, 128 }, { EV_RESCHED, 0 }, { 431, 81 },
 		{ EV_RESCHED, 0 }, { 0, 128 }, { EV_RESCHED, 0 }, { 128, 128 },
@@ -142,8 +142,8 @@ TEST(zero_resched_before_each_unit)
 
 TEST(zero_without_resched_callback)
 {
-	const struct zero_plan p = { ORDER_BATCHED, BATCH_32M, 0 };
-	const struct zero_ops ops = { fake_prim, NULL, NULL, NULL, NULL };
+	const struct zero_plan p = { ORDER_BATCHED, BATCH_32M, 0, false };
+	const struct zero_ops ops = { fake_prim, NULL, NULL, NULL, NULL, NULL };
 	struct fake f = { .base = folio_space(), .nr = NR_1G };
 
 	cur = &f;
@@ -168,7 +168,7 @@ TEST(zero_refuses_bad_arguments)
 	};
 
 	for (u32 i = 0; i < ARRAY_SIZE(bad); i++) {
-		const struct zero_plan p = { bad[i].o, bad[i].chunk, 2 };
+		const struct zero_plan p = { bad[i].o, bad[i].chunk, 2, false };
 		struct fake f;
 
 		EXPECT(run(&f, bad[i].nr, bad[i].fault, &p) == -1,
@@ -181,8 +181,8 @@ TEST(zero_refuses_bad_arguments)
 /* With a real primitive over real memory: the whole folio reads zero. */
 TEST(zero_real_folio)
 {
-	const struct zero_plan p = { ORDER_NEIGHBOURHOOD, 100, 2 };
-	const struct zero_ops ops = { prim_fns[PRIM_REP], NULL, NULL, NULL, NULL };
+	const struct zero_plan p = { ORDER_NEIGHBOURHOOD, 100, 2, false };
+	const struct zero_ops ops = { prim_fns[PRIM_REP], NULL, NULL, NULL, NULL, NULL };
 	u8 *folio = aligned_alloc(SZ_2M, SZ_2M);
 	u64 bad = ~0ULL;
 
@@ -212,10 +212,10 @@ TEST(zero_counts_primitive_calls)
 		{ 0, BATCH_32M, 33 },	/* 262141 pages in 32, then 3 */
 		{ 100000, BATCH_32M, 34 },	/* 162141 in 20, 99998 in 13, 5 */
 	};
-	const struct zero_ops ops = { fake_prim, NULL, NULL, NULL, NULL };
+	const struct zero_ops ops = { fake_prim, NULL, NULL, NULL, NULL, NULL };
 
 	for (u32 i = 0; i < ARRAY_SIZE(c); i++) {
-		const struct zero_plan p = { ORDER_NEIGHBOURHOOD, c[i].chunk, 2 };
+		const struct zero_plan p = { ORDER_NEIGHBOURHOOD, c[i].chunk, 2, false };
 		struct fake f = { .base = folio_space(), .nr = NR_1G };
 		u32 calls = ~0u;
 
@@ -228,7 +228,7 @@ TEST(zero_counts_primitive_calls)
 		trace_free(&f.t);
 	}
 	{
-		const struct zero_plan p = { ORDER_NEIGHBOURHOOD, 0, 2 };
+		const struct zero_plan p = { ORDER_NEIGHBOURHOOD, 0, 2, false };
 		u32 calls = ~0u;
 
 		EXPECT(folio_zero_counted(folio_space(), NR_2M, 0, &p, &ops,
