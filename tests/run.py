@@ -118,7 +118,8 @@ def host_unit() -> tuple[int, int]:
 # README's make run in a fresh clone): started first, each in a process
 # of its own, so that the many quick modules run beside them on the
 # other cores.
-SLOW_MODULES = ("test_linux_tree", "test_lava", "test_readme")
+SLOW_MODULES = ("test_linux_tree", "test_tree_zero", "test_lava", "test_readme",
+                "test_tree_seq")
 
 
 def script_module(name: str) -> tuple[str, int, int, str]:
