@@ -34,7 +34,8 @@ SHA = "0123456789ab" + "cd" * 26
 
 # --- the rule -----------------------------------------------------------------
 
-PROVENANCE = {"linux_tree", "linux_tree_git", "linux_tree_sha256", "tree_routine", "tree_abi"}
+PROVENANCE = {"linux_tree", "linux_tree_git", "linux_tree_sha256", "tree_routine", "tree_abi",
+              "linux_tree_entry", "linux_tree_entry_sha256", "tree_entry", "tree_entry_sha256"}
 MACHINE = {"brand", "family", "model"}
 # What is read or written for another purpose than a human's eyes, and why.
 ALLOWED = {

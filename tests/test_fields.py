@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hzlib import dims, fields, lavalog, paths  # noqa: E402
 
-from synth import kernel_config, pmu_config, prezero_log  # noqa: E402
+from synth import Log, kernel_config, pmu_config, prezero_log  # noqa: E402
 
 HZ = [sys.executable, str(ROOT / "scripts" / "hugezero")]
 DATA = ROOT / "tests" / "data"
@@ -382,6 +382,24 @@ def every_group_log() -> str:
                "prezero_folios=1 prezero_resched=0 prezero_waits=1 prezero_wait_ticks=5 "
                "prim_calls=2 prim_calls_max=1 wall_ns=5000")
     pmu_config(log, {"instructions": [10, 10], "cycles": [20, 20]})
+    log.config(kernel_config(name="2M.erms.tree", order="tree", tree_entry="folio_zero_user",
+                             tree_entry_sha256="ab" * 32),
+               [{"fault": [1000, 1000], "clear": [900, 900]}])
+    return log.text()
+
+
+def tree_order_log() -> str:
+    """A synthetic boot of an image built with make LINUX= whose two CPUs
+    ran order=tree together: its groups and samples carry the entry."""
+    sha = "0877d769b931" + "ab" * 26
+    log = Log(boot='version=0.4 format=4 firmware=bios cmdline="bench=fault" '
+                   f'linux_tree=7.2.13 linux_tree_sha256={"cd" * 32} '
+                   f'linux_tree_entry=folio_zero_user linux_tree_entry_sha256={sha}')
+    log.smp(2)
+    body = kernel_config(name="fault.2M.erms.tree", order="tree", tree_entry="folio_zero_user",
+                         tree_entry_sha256=sha)
+    log.group(body, {c: [{"fault": [2000, 2000], "clear": [1000, 1000]}] for c in (0, 1)},
+              [5000])
     return log.text()
 
 
@@ -568,32 +586,55 @@ class FieldsTest(unittest.TestCase):
     def test_agg_and_samples_headers_are_declared(self) -> None:
         """(g) The headers `parse --rows agg` and `--rows samples` write:
         their declared columns (`csv-agg`, `csv-samples`), the dimensions
-        where each declaration says, nothing else."""
+        where each declaration says, the newer columns last where a row has
+        them (order=tree's entry), nothing else."""
         config = {f.name: f for f in fields.fields_of("config")}
         agg = fields.csv_names("row", "csv-agg")
         first = fields.csv_names("row", "csv-samples")
         after = fields.csv_names("after", "csv-samples")
-        self.assertEqual([c.group for c in fields.AGG], ["row"] * len(fields.AGG))
-        self.assertEqual(first + after, [c.name for c in fields.SAMPLES], "after comes last")
+        newer = {t: fields.csv_names("newer", t) for t in ("csv-agg", "csv-samples")}
+        self.assertEqual([c.group for c in fields.AGG],
+                         ["row"] * len(agg) + ["newer"] * len(newer["csv-agg"]))
+        self.assertEqual(first + after + newer["csv-samples"], [c.name for c in fields.SAMPLES],
+                         "after, then the newer columns, come last")
         logs = [p for p in kept_logs() if p.suffix == ".log"]
         self.assertIn("kernel-smp.log", [p.name for p in logs], "a log with groups")
-        for log in logs:
-            name = str(log.relative_to(ROOT))
-            for rows, declared in (("agg", agg), ("samples", first)):
-                h = parse_header(log, "--rows", rows)
-                self.assertEqual(h[:len(declared)], declared, f"{name}: --rows {rows}")
-                rest = h[len(declared):]
-                if rows == "samples":
-                    at = rest.index(after[0]) if after[0] in rest else -1
-                    self.assertEqual(rest[at:at + len(after)], after,
-                                     f"{name}: --rows samples: {after} after the dimensions")
-                    known = [k for k in dims.ORDER if k not in declared]
-                    self.assertEqual(rest[:at], known, f"{name}: --rows samples: dims.ORDER")
-                    rest = rest[at + len(after):]
-                    self.assertEqual(rest, sorted(rest), f"{name}: newer dimensions sorted")
-                for col in rest:
-                    self.assertTrue(col in config and config[col].dimension,
-                                    f"{name}: --rows {rows}: column {col} is not declared")
+        with tempfile.TemporaryDirectory() as d:
+            tree = Path(d) / "tree-order.log"
+            tree.write_text(tree_order_log())
+            self.assertEqual(parse_header(tree, "--rows", "agg")[-2:], newer["csv-agg"],
+                             "order=tree's columns, where a row has them")
+            self.assertEqual(parse_header(tree, "--rows", "samples")[-2:],
+                             newer["csv-samples"])
+            for log in [*logs, tree]:
+                self.agg_and_samples(log, config, agg, first, after, newer)
+
+    def agg_and_samples(self, log: Path, config: dict[str, fields.Field], agg: list[str],
+                        first: list[str], after: list[str],
+                        newer: dict[str, list[str]]) -> None:
+        """One log's --rows agg and --rows samples headers (test (g))."""
+        name = str(log.relative_to(ROOT)) if log.is_relative_to(ROOT) else log.name
+        for rows, declared, table in (("agg", agg, "csv-agg"),
+                                      ("samples", first, "csv-samples")):
+            h = parse_header(log, "--rows", rows)
+            self.assertEqual(h[:len(declared)], declared, f"{name}: --rows {rows}")
+            rest = h[len(declared):]
+            # The newer columns last, in their declared order, where present.
+            last = [c for c in newer[table] if c in rest]
+            self.assertEqual(rest[len(rest) - len(last):], last,
+                             f"{name}: --rows {rows}: the newer columns last")
+            rest = rest[:len(rest) - len(last)]
+            if rows == "samples":
+                at = rest.index(after[0]) if after[0] in rest else -1
+                self.assertEqual(rest[at:at + len(after)], after,
+                                 f"{name}: --rows samples: {after} after the dimensions")
+                known = [k for k in dims.ORDER if k not in declared]
+                self.assertEqual(rest[:at], known, f"{name}: --rows samples: dims.ORDER")
+                rest = rest[at + len(after):]
+                self.assertEqual(rest, sorted(rest), f"{name}: newer dimensions sorted")
+            for col in rest:
+                self.assertTrue(col in config and config[col].dimension,
+                                f"{name}: --rows {rows}: column {col} is not declared")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,10 @@
 
 A configuration is every dimension of its config record (dims.py): two
 rows are paired only when all are equal, and runs are pooled only within
-one side and one configuration.  The CPUs of a group (docs/smp.md) are
+one side and one configuration.  order=tree's text (make LINUX=) is not a
+dimension: a patch's folio_zero_user() pairs with its base's, the header
+naming each side's, and a side that would pool two texts under one
+configuration is refused (one_entry()).  The CPUs of a group (docs/smp.md) are
 equal in every dimension: each CPU's row is keyed by its `cpu` as well, so
 rows pair only CPU by CPU (the same number in the same `cpus`: the same
 position in the group) and different CPUs' runs never pool.  The groups
@@ -100,6 +103,9 @@ class Side:
     note: str = ""          # results.offered_note() of its rows
     formats: set[int] = field(default_factory=set)  # of the boots it pools
     fpu: bool = False       # a SIMD clear under a model (kernel_fpu_* fields)
+    # order=tree: the texts it ran, as display.entry_head() names each
+    # (one, or the side is refused: one_entry()).
+    entries: set[str] = field(default_factory=set)
 
     @property
     def mean(self) -> float:
@@ -194,6 +200,33 @@ def mark_side(side: Side, boot: Boot, recs: list[Record]) -> None:
     of primitives lives here)."""
     side.formats.add(record_format(boot))
     side.fpu = side.fpu or any(k.startswith("kernel_fpu_") for r in recs for k in r.f)
+    b = boot.first("boot")
+    side.entries |= {display.entry_head(e) for r in recs
+                     if (e := display.Entry.of(b.f if b else {}, r.f))}
+
+
+def one_entry(side: str, tables: list[Table]) -> None:
+    """Refuses a side (@tables, as selected) that pools order=tree runs of
+    two extracted texts under one configuration: a patch's folio_zero_user
+    and its base's averaged as one.  Across the sides they pair (the
+    change is the patch's), the header saying which each ran."""
+    for t in tables:
+        for k, s in t.items():
+            d = dict(k)
+            if len(s.entries) > 1:
+                # Named as its row would be (show()): bench only where not fault.
+                name = dims.label(d, [n for n in SHOWN if n in d
+                                      and not (n == "bench" and d[n] == "fault")])
+                raise selection.SelectError(
+                    f"{side} pools order=tree of {len(s.entries)} extracted texts under {name} "
+                    f"({'; '.join(sorted(s.entries))}): order=tree is one algorithm only "
+                    "within one text of mm/memory.c (docs/linux-tree.md); give each side "
+                    "the logs of one tree")
+
+
+def entries_of(tables: list[Table]) -> set[str]:
+    """The order=tree texts a side's @tables ran."""
+    return {e for t in tables for s in t.values() for e in s.entries}
 
 
 # What changed meaning between record formats (records.md): (the format
@@ -358,6 +391,8 @@ class Comparison:
     formats_b: set[int] = field(default_factory=set)
     trees_a: set[str] = field(default_factory=set)
     trees_b: set[str] = field(default_factory=set)
+    entries_a: set[str] = field(default_factory=set)    # order=tree's (Side.entries)
+    entries_b: set[str] = field(default_factory=set)
 
     @property
     def pairs(self) -> list[Pair]:
@@ -454,6 +489,8 @@ def compare(boots_a: list[Boot], boots_b: list[Boot],
                 raise
             raise selection.SelectError(f"{e}; of what it selects, left out as not ok: "
                                         + "; ".join(dict.fromkeys(lost))) from e
+    one_entry("A", a)
+    one_entry("B", b)
     notes_a = selected(lo_a, sel and sel.a)
     notes_b = selected(lo_b, sel and sel.b)
     return Comparison(section(a[0], b[0]), section(a[1], b[1]),
@@ -461,7 +498,8 @@ def compare(boots_a: list[Boot], boots_b: list[Boot],
                       boots_b is boots_a, {record_format(bt) for bt in boots_a},
                       {record_format(bt) for bt in boots_b},
                       trees_named(boots_a, a[0], sel and sel.a),
-                      trees_named(boots_b, b[0], sel and sel.b))
+                      trees_named(boots_b, b[0], sel and sel.b),
+                      entries_of(a), entries_of(b))
 
 
 def write(a_path: str, b_path: str | None, out: IO[str], sel_a: list[str] | None = None,
@@ -545,6 +583,9 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
                                            if t else "no linux-* primitives")
                             for side, t in (("A", cmp.trees_a), ("B", cmp.trees_b)))
                   + "\n")
+    if cmp.entries_a or cmp.entries_b:
+        # order=tree rows pair by name too: which text each side's ran.
+        out.write(display.entry_sides(cmp.entries_a, cmp.entries_b) + "\n")
     out.write("GB/s (2^30 B/s, net of the timer) per configuration, "
               f"{display.mean_sd_words('runs')}.\n" + legend(cmp.pairs))
     out.write(plus_minus(cmp.configs, "run") + "\n")

@@ -235,9 +235,10 @@ class Tree:
     def of_row(cls, row: Mapping[str, object]) -> Tree | None:
         """The tree of a results row (or a CSV row): its linux_tree
         (version and git, as described) and linux_tree_sha256; None for a
-        row of hugezero's own primitives."""
+        row of hugezero's own primitives (an order=tree row of one has a
+        linux_tree, for its entry's version, and no linux_tree_sha256)."""
         text = str(row.get("linux_tree") or "")
-        if not text:
+        if not text or not row.get("linux_tree_sha256"):
             return None
         version, _, git = text.partition(" ")
         return cls(version, git, str(row.get("linux_tree_sha256") or ""))
@@ -305,6 +306,107 @@ def clear_label(row: Mapping[str, object]) -> str:
     apart: 'linux-erms of Linux 6.12.118 (sha 1aee437018b8)'."""
     t = Tree.of_row(row)
     return f"{row['clear']} of {tree_label(t)}" if t else str(row["clear"])
+
+
+# --- order=tree: a tree's own zeroing (make LINUX=, docs/linux-tree.md) ------
+
+# The order= word that runs the tree's own folio_zero_user() (lib/order.h's
+# ORDER_TREE, after `linux`: not one of ORDERS, which the planner runs).
+TREE_ORDER = "tree"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What order=tree ran: the tree's version (the boot record's
+    linux_tree), the zeroing entry taken from its mm/memory.c
+    (`folio_zero_user`, `clear_huge_page` in 6.1) and the sha256 of the
+    text extracted (the boot's linux_tree_entry and
+    linux_tree_entry_sha256; an order=tree config record's tree_entry and
+    tree_entry_sha256)."""
+    version: str
+    entry: str
+    sha256: str = "?"
+
+    @classmethod
+    def of(cls, boot: Mapping[str, str],
+           config: Mapping[str, str] | None = None) -> Entry | None:
+        """The entry of a boot record's fields, None where the image had
+        none; with @config, the one an order=tree configuration ran (its
+        own fields, the boot's where it lacks them), None for any other
+        order."""
+        if config is None:
+            if "linux_tree_entry" not in boot:
+                return None
+            return cls(boot.get("linux_tree", "?"), boot["linux_tree_entry"],
+                       boot.get("linux_tree_entry_sha256", "?"))
+        if not is_tree_order(config):
+            return None
+        return cls(boot.get("linux_tree", "?"),
+                   config.get("tree_entry") or boot.get("linux_tree_entry", "?"),
+                   config.get("tree_entry_sha256") or
+                   boot.get("linux_tree_entry_sha256", "?"))
+
+    @classmethod
+    def of_row(cls, row: Mapping[str, object]) -> Entry | None:
+        """The entry of a results row (or a CSV row) that ran order=tree:
+        its linux_tree (the version, before any git description),
+        tree_entry and tree_entry_sha256; None for any other row."""
+        entry = str(row.get("tree_entry") or "")
+        if not entry:
+            return None
+        version = str(row.get("linux_tree") or "?").partition(" ")[0]
+        return cls(version, entry, str(row.get("tree_entry_sha256") or "?"))
+
+    @property
+    def hash(self) -> str:
+        return self.sha256[:TREE_HASH]
+
+
+def is_tree_order(config: Mapping[str, object]) -> bool:
+    """Whether a config record (or a row) ran order=tree."""
+    return config.get("order") == TREE_ORDER
+
+
+def entry_label(e: Entry) -> str:
+    """order=tree in a few words: 'tree: 7.2.13 folio_zero_user'."""
+    return f"tree: {e.version} {e.entry}"
+
+
+def entry_head(e: Entry) -> str:
+    """order=tree with the hash of its text, where provenance is shown
+    (headers, a row's note, a figure): 'tree: 7.2.13 folio_zero_user (sha
+    0877d769b931)'.  Two texts of one version (a patch and its base)
+    differ here."""
+    return f"{entry_label(e)} (sha {e.hash})"
+
+
+def entry_note(e: Entry) -> str:
+    """A boot's order=tree, for report's boot line."""
+    return f"order={TREE_ORDER} runs {entry_head(e)}"
+
+
+def entry_sides(a: Iterable[str], b: Iterable[str]) -> str:
+    """compare's header line: what A's and B's order=tree ran (@a, @b:
+    each as entry_head() names it): 'A: order=tree runs tree: 7.2.13
+    folio_zero_user (sha …), B: no order=tree'."""
+    return ", ".join(f"{side}: " + (f"order={TREE_ORDER} runs {'; '.join(sorted(heads))}"
+                                    if heads else f"no order={TREE_ORDER}")
+                     for side, heads in (("A", set(a)), ("B", set(b))))
+
+
+def order_label(row: Mapping[str, object]) -> str:
+    """A row's order as figures name it: for order=tree its entry with
+    the hash (entry_head()), so that a patch's bar and its base's are two;
+    any other order as the records write it."""
+    e = Entry.of_row(row)
+    return entry_head(e) if e else str(row["order"])
+
+
+def order_name(row: Mapping[str, object]) -> str:
+    """A row's order in a table's row (entry_label(): the hash is said
+    in the table's notes, entry_head())."""
+    e = Entry.of_row(row)
+    return entry_label(e) if e else str(row["order"])
 
 
 # --- a machine -------------------------------------------------------------

@@ -109,6 +109,12 @@ RECORDS: tuple[Record, ...] = (
           "`git describe --dirty --always`", since=3),
         F("linux_tree_sha256", HEX, "with `make LINUX=DIR`: the SHA-256 of DIR's "
           "`arch/x86/lib/clear_page_64.S`", since=3),
+        F("linux_tree_entry", TEXT, "with `make LINUX=DIR` "
+          "where DIR has `mm/memory.c`: the zeroing entry `order=tree` runs, "
+          "`clear_huge_page` in trees before `folio_zero_user` (6.1); docs/linux-tree.md",
+          since=4),
+        F("linux_tree_entry_sha256", HEX, "with it: the SHA-256 of the text extracted from DIR's "
+          "`mm/memory.c` (the entry and what it reaches, not `clear_page_64.S`)", since=4),
     ),
     record(
         "machine", "both", 1, "once per boot, after `boot`",
@@ -289,8 +295,14 @@ RECORDS: tuple[Record, ...] = (
           "convention: once per 4K page, or once over the range (the last two named by "
           "`LINUX_ABI=`); docs/linux-tree.md", since=3,
           why_not="a tree primitive's convention: follows from clear and the boot's tree"),
-        F("order", TEXT, "the clearing order (`contiguous-page`, `neighbourhood-last`, …); `linux` "
-          "in `linux-fault`"),
+        F("order", TEXT, "the clearing order (`contiguous-page`, `neighbourhood-last`, …); `tree`, "
+          "the tree's own zeroing (`make LINUX=`); `linux` in `linux-fault`"),
+        F("tree_entry", TEXT, "`order=tree`: the tree's "
+          "zeroing entry it ran, the boot's `linux_tree_entry`; docs/linux-tree.md", since=4,
+          why_not="order=tree's entry: follows from order and the boot's tree"),
+        F("tree_entry_sha256", HEX, "`order=tree`: the SHA-256 of that entry's extracted text, the "
+          "boot's `linux_tree_entry_sha256`", since=4,
+          why_not="order=tree's text: follows from order and the boot's tree"),
         F("chunk", BYTES, "the order's chunk; 0 for orders without one"),
         F("radius", "pages", "the neighbourhood's radius; 0 unless `neighbourhood-last`"),
         F("size", BYTES, "the region used"),
@@ -859,13 +871,20 @@ CSV: tuple[Column, ...] = (
     C("prim_calls_per_fault", NUMBER, "the run records' `prim_calls` over their faults that "
       "cleared a folio", "newer"),
     C("prim_calls_max", COUNT, "the most calls one fault made", "newer"),
-    C("linux_tree", TEXT, "a tree primitive's tree: its version and `git describe`", "newer"),
-    C("linux_tree_sha256", HEX, "that tree's `clear_page_64.S` hash", "newer"),
+    C("linux_tree", TEXT, "the tree of a tree primitive's row or an `order=tree` row: its version "
+      "and `git describe`", "newer"),
+    C("linux_tree_sha256", HEX, "a tree primitive's row: that tree's `clear_page_64.S` hash",
+      "newer"),
+    C("tree_entry", TEXT, "an `order=tree` row: the tree's zeroing entry it ran "
+      "(`folio_zero_user`, `clear_huge_page`)", "newer"),
+    C("tree_entry_sha256", HEX, "an `order=tree` row: the hash of that entry's extracted text",
+      "newer"),
 )
 
 
 # `parse --rows agg`: one row per group of CPUs that ran one configuration
-# together (docs/smp.md), these columns, then every dimension of the group.
+# together (docs/smp.md), these columns, then every dimension of the group,
+# then the `newer` columns where a row has them.
 AGG: tuple[Column, ...] = (
     C("boot", NUMBER, "the boot within the log, from 0"),
     C("group", NUMBER, "the group within its boot (the config records' `group`)"),
@@ -906,11 +925,15 @@ AGG: tuple[Column, ...] = (
       "(`start_skew_corr_ticks`); empty for a log without it (an older kernel, the companion)"),
     C("start_skew_err_us_max", US, "what that is known to, either way (`start_skew_err_ticks`); "
       "empty likewise"),
+    C("tree_entry", TEXT, "a group that ran `order=tree`: the tree's zeroing entry "
+      "(the config records' `tree_entry`)", "newer"),
+    C("tree_entry_sha256", HEX, "the hash of that entry's extracted text", "newer"),
 )
 
 # `parse --rows samples`: one row per raw sample of every measured pass of
 # an intact configuration: the `row` columns, every dimension, the `after`
-# columns, then any other dimension the log has, sorted.
+# columns, any other dimension the log has, sorted, then the `newer`
+# columns where a row has them.
 SAMPLES: tuple[Column, ...] = (
     C("boot", NUMBER, "the boot within the log, from 0"),
     C("cfg", NUMBER, "the configuration within its boot"),
@@ -933,6 +956,9 @@ SAMPLES: tuple[Column, ...] = (
     C("cpu", NUMBER, "the CPU the sample is from (docs/smp.md); in a log without `cpu` the one "
       "CPU `cpus` lists, else empty", "after"),
     C("group", NUMBER, "its group; empty outside one", "after"),
+    C("tree_entry", TEXT, "a sample of an `order=tree` configuration: the tree's zeroing entry "
+      "(the config record's `tree_entry`)", "newer"),
+    C("tree_entry_sha256", HEX, "the hash of that entry's extracted text", "newer"),
 )
 
 # Each CSV `parse --format csv` writes, by its --rows (docs/records.md's

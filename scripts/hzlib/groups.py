@@ -244,6 +244,10 @@ def row(boot: Boot, g: Group) -> dict[str, object]:
         "chunk": results.chunk_name(first.int("chunk", 0)) if first else "",
         "backing": first.f.get("backing", "") if first else "",
         "linux_offered": first.f.get("linux_offered", "") if first else "",
+        # A tree's, where its configurations ran one (nothing new for
+        # an older log's groups).
+        **({k: v for k, v in results.tree_fields(boot, first.f).items() if v}
+           if first else {}),
         "status": st, "runs": len(ps), "refused_runs": len(refused),
         "refused": "; ".join(sorted({p.refused for p in refused})),
         "gbps_mean": gb, "gbps_stddev_pct": gb_sd,
@@ -280,8 +284,11 @@ def rows(boots: list[Boot]) -> list[dict[str, object]]:
 # `--rows agg`'s columns, declared with their units and meanings in
 # fields.py (docs/records.md, "Export").
 AGG_COLUMNS = fields.csv_names("row", "csv-agg")
+AGG_NEWER = fields.csv_names("newer", "csv-agg")
 
 
 def columns(rs: list[dict[str, object]]) -> list[str]:
-    """AGG_COLUMNS, then every dimension the rows have."""
-    return AGG_COLUMNS + results.extra_dims(rs, AGG_COLUMNS)
+    """AGG_COLUMNS, every dimension the rows have, then the newer columns
+    where a row has them (order=tree's entry)."""
+    return (AGG_COLUMNS + results.extra_dims(rs, AGG_COLUMNS)
+            + [k for k in AGG_NEWER if any(r.get(k, "") != "" for r in rs)])

@@ -90,7 +90,7 @@ def labeller(rows: list[Row]):  # type: ignore[no-untyped-def]
         extra = dims.label(d, ["radius", *vary])
         # The CPUs of a group are equal in every dimension: which CPU.
         cpu = f" cpu={r['cpu']}" if str(r.get("ncpus", "")) not in ("", "1") else ""
-        return (f"{r['order']}{chunk}" + (f" ({r['backing']})" if r["backing"] else "")
+        return (f"{display.order_label(r)}{chunk}" + (f" ({r['backing']})" if r["backing"] else "")
                 + (f" {extra}" if extra else "") + cpu)
 
     seen: dict[tuple[object, ...], int] = {}
@@ -116,8 +116,9 @@ def gbps_figure(plt, rows, title: str, out: Path) -> list[Path]:  # type: ignore
         # linux-erms are two bars, each named.
         prims = first_seen(mine, "clear_label")
         orders = first_seen(mine, "order")
-        groups = sorted({label_of(r) for r in mine},
-                        key=lambda s: (orders.index(s.split()[0]) if s.split()[0] in orders else 99, s))
+        # Each label by its order's first place (order=tree's names its tree).
+        rank = {label_of(r): orders.index(str(r["order"])) for r in mine}
+        groups = sorted(rank, key=lambda s: (rank[s], s))
         width = 0.8 / max(len(groups), 1)
         for gi, g in enumerate(groups):
             xs, ys, es = [], [], []
@@ -369,7 +370,8 @@ def frontier_marks(rows: list[Row]) -> tuple[list[tuple[float, float, str]],
         linux = r["bench"] == "linux-fault"
         star = not linux and r["order"] == "linux"
         what = (f"Linux ({r['backing']})" if linux else
-                f"{display.clear_label(r)} {r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}")
+                f"{display.clear_label(r)} {display.order_label(r)}"
+                f"{' ' + str(r['chunk']) if r['chunk'] else ''}")
         labels.append((float(r["probe_us_p99"]), y, what))  # type: ignore[arg-type]
         points += [(float(r["probe_us_p99"]), y, math.sqrt(90 if star else 36) / 2),  # type: ignore[arg-type]
                    (float(r["probe_us_max"]), y, math.sqrt(36) / 2)]  # type: ignore[arg-type]
@@ -410,7 +412,8 @@ def scaling_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ig
             mine.sort(key=lambda r: int(r["ncpus"]))  # type: ignore[call-overload]
             r = mine[0]
             extra = dims.label(rest(r), ["radius", *vary])
-            name = (f"{display.clear_label(r)} {r['order']}{' ' + str(r['chunk']) if r['chunk'] else ''}"
+            name = (f"{display.clear_label(r)} {display.order_label(r)}"
+                    f"{' ' + str(r['chunk']) if r['chunk'] else ''}"
                     + (f" ({r['backing']})" if r["backing"] else "")
                     + (f" {extra}" if extra else "") + (f" [boot {k[2]}]" if len(k) > 2 else ""))
             xs = [int(x["ncpus"]) for x in mine]  # type: ignore[call-overload]
@@ -485,7 +488,7 @@ def prezero_figure(plt, boots, title: str, out: Path) -> list[Path]:  # type: ig
         bars.grid(axis="y", alpha=0.3)
         bars.legend(handles=keys, fontsize=7)
         extra = dims.label(r0["dims"], ["radius", *vary])  # type: ignore[arg-type]
-        head = (f"{r0['folio']} {r0['clear']} {r0['order']}"
+        head = (f"{r0['folio']} {r0['clear']} {display.order_label(r0)}"
                 f"{' ' + str(r0['chunk']) if r0['chunk'] else ''}{' ' + extra if extra else ''}"
                 f"{f' [boot {mine[0][0].index}]' if len(boots) > 1 else ''}")
         bars.set_title(f"{head}: where the zeroing went", fontsize=9)

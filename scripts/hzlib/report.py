@@ -42,9 +42,12 @@ def header(boot: Boot, out: IO[str]) -> None:
 
 
 def tree_of(boot: dict[str, str]) -> str:
-    """make LINUX=DIR's tree, for the boot line: '' when the image had none."""
-    t = display.Tree.of(boot)
-    return f", {display.tree_note(t)}" if t else ""
+    """make LINUX=DIR's tree, for the boot line: its primitives, and the
+    zeroing order=tree runs where the tree had an mm/memory.c; '' when the
+    image had none."""
+    t, e = display.Tree.of(boot), display.Entry.of(boot)
+    return (f", {display.tree_note(t)}" if t else "") + (f", {display.entry_note(e)}"
+                                                         if e else "")
 
 
 # The GB/s column: mean, +- sd% and n.
@@ -146,6 +149,9 @@ def write(boots: list[Boot], out: IO[str]) -> None:
             if display.is_tree_primitive(c.rec.f):
                 out.write(f"      {r['clear']}: "
                           f"{display.routine_label(display.Tree.of(boot_f), c.rec.f)}\n")
+            entry = display.Entry.of(boot_f, c.rec.f)
+            if entry:
+                out.write(f"      {display.entry_head(entry)}\n")
             if r.get("linux_offered") == "no":
                 out.write(f"      {not_offered(r)}\n")
             if r["status"] in ("skip", "fail", "damaged", "incomplete", "interrupted") \

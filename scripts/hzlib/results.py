@@ -413,13 +413,29 @@ def row(boot: Boot, c: Config) -> dict[str, object]:
 
 def tree_fields(boot: Boot, f: dict[str, str]) -> dict[str, str]:
     """The CSV's linux_tree (the tree's version and, for a git tree, git
-    describe) and linux_tree_sha256 of a tree primitive's configuration
-    (make LINUX=, docs/linux-tree.md); both '' for hugezero's own."""
+    describe) and linux_tree_sha256 of a tree primitive's configuration,
+    and an order=tree configuration's linux_tree, tree_entry and
+    tree_entry_sha256 (make LINUX=, docs/linux-tree.md); each '' where it
+    does not apply (hugezero's own primitives and orders)."""
     b = boot.first("boot")
-    if not display.is_tree_primitive(f) or b is None:
-        return {"linux_tree": "", "linux_tree_sha256": ""}
-    t = display.Tree.of(b.f) or display.Tree("?")
-    return {"linux_tree": t.described, "linux_tree_sha256": t.sha256}
+    bf = b.f if b else {}
+    out = {"linux_tree": "", "linux_tree_sha256": "", "tree_entry": "",
+           "tree_entry_sha256": ""}
+    t = display.Tree.of(bf) or display.Tree("?")
+    if display.is_tree_primitive(f) and b is not None:
+        out.update(linux_tree=t.described, linux_tree_sha256=t.sha256)
+    e = display.Entry.of(bf, f)
+    if e:
+        out.update(linux_tree=t.described, tree_entry=e.entry, tree_entry_sha256=e.sha256)
+    return out
+
+
+def entry_fields(boot: Boot, f: dict[str, str]) -> dict[str, str]:
+    """--rows agg's and --rows samples' tree_entry and tree_entry_sha256
+    of an order=tree configuration; {} for any other (no column then)."""
+    b = boot.first("boot")
+    e = display.Entry.of(b.f if b else {}, f)
+    return {"tree_entry": e.entry, "tree_entry_sha256": e.sha256} if e else {}
 
 
 def prim_calls(measured: list[Record]) -> dict[str, object]:
@@ -677,6 +693,8 @@ def csv_columns(rs: list[dict[str, object]]) -> list[str]:
 # declared in fields.py.
 SAMPLE_COLUMNS = fields.csv_names("row", "csv-samples")
 SAMPLE_AFTER = fields.csv_names("after", "csv-samples")
+# Last, where a row has them (order=tree's entry).
+SAMPLE_NEWER = fields.csv_names("newer", "csv-samples")
 
 
 def sample_rows(boots: list[Boot]) -> list[dict[str, object]]:
@@ -693,7 +711,8 @@ def sample_rows(boots: list[Boot]) -> list[dict[str, object]]:
             common = {**c.dims, "boot": b.index, "cfg": c.rec.int("cfg"),
                       "cpu": cpu_of(f, c.dims), "group": f.get("group", ""),
                       "name": f.get("name"), "chunk": chunk_name(c.rec.int("chunk", 0)),
-                      "backing": f.get("backing", ""), "timer_ticks": o}
+                      "backing": f.get("backing", ""), "timer_ticks": o,
+                      **entry_fields(b, f)}
             for (run, kind), vals in sorted(c.samples.items()):
                 if run not in measured:
                     continue
@@ -709,7 +728,8 @@ def sample_rows(boots: list[Boot]) -> list[dict[str, object]]:
 
 
 def sample_columns(srows: list[dict[str, object]]) -> list[str]:
-    """SAMPLE_COLUMNS, every known dimension, SAMPLE_AFTER, then any other
-    the rows have."""
+    """SAMPLE_COLUMNS, every known dimension, SAMPLE_AFTER, any other the
+    rows have, then SAMPLE_NEWER where a row has them."""
     known = SAMPLE_COLUMNS + [k for k in dims.ORDER if k not in SAMPLE_COLUMNS] + SAMPLE_AFTER
-    return known + sorted({k for r in srows for k in r} - set(known))
+    newer = [k for k in SAMPLE_NEWER if any(k in r for r in srows)]
+    return known + sorted({k for r in srows for k in r} - set(known) - set(newer)) + newer

@@ -368,7 +368,7 @@ def bare_line(which: str, r: Row, ref: Row | None = None) -> str:
     """A bare row of the split: its primitive (with its tree), order and
     figures, and how its settings match @ref's (the fault's)."""
     chunk = f" {r['chunk']}" if r["chunk"] else ""
-    return (label(f"bare, {which}: {display.clear_label(r)} + {r['order']}{chunk}") +
+    return (label(f"bare, {which}: {display.clear_label(r)} + {display.order_label(r)}{chunk}") +
             figures(r, "clear_us_median", "folio") +
             (f"\n    ({matched(ref, r)})\n" if ref is not None else "\n"))
 
@@ -417,7 +417,7 @@ def kernel_split(folio: str, linux: list[Row], kernel_rows: list[Row],
         chunk = f" {r['chunk']}" if r["chunk"] else ""
         which = "Linux's own" if r is own else "best"
         out.write(f"  hugezero kernel, {which}: {r['clear']} + "
-                  f"{r['order']}{chunk}  {num(r['gbps_mean']):7.2f} GB/s  roof "
+                  f"{display.order_label(r)}{chunk}  {num(r['gbps_mean']):7.2f} GB/s  roof "
                   f"{num(r['roof']):4.2f}  fault {num(r['fault_us_median']):.1f} us = "
                   f"clear {num(r['clear_us_median']):.1f} + overhead "
                   f"{num(r['overhead_us_median']):.2f} us\n"

@@ -275,6 +275,20 @@ def tree_notes(s: Side) -> list[str]:
     return list(out.values())
 
 
+def entry_notes(s: Side) -> list[str]:
+    """What order=tree ran in the side's boots (make LINUX=,
+    docs/linux-tree.md), with the hash of its text: a row names it
+    without (display.order_name()); each text once, two trees' apart."""
+    out: dict[str, None] = {}
+    for b in s.boots:
+        boot = b.first("boot")
+        for r in b.records:
+            e = display.Entry.of(boot.f if boot else {}, r.f) if r.type == "config" else None
+            if e:
+                out.setdefault(display.entry_note(e), None)
+    return list(out)
+
+
 def order_pairs(boots: list[Boot]) -> tuple[list[compare.Pair], str]:
     """converging-page beside contiguous-page, every other dimension
     equal: compare's within-log pairs; none, and why, where the log
@@ -340,7 +354,7 @@ def seed_000(s: Side) -> list[Table]:
     t = Table(f"seed-000 {who}: every CPU writing its 2M folios, summed over the CPUs per pass",
               header=["", "stime (ms)", "utime (ms)", "GB/s aggregate", "CPUs"])
     for r in rs:
-        name = (str(r["order"]) + results.offered_note(r) if s.side == "hugezero"
+        name = (display.order_name(r) + results.offered_note(r) if s.side == "hugezero"
                 else f"linux {r.get('backing', '')}")
         if r["status"] != "ok":
             t.notes.append(f"{name}: {r['status']}: {r.get('reason', '')}")
@@ -350,6 +364,7 @@ def seed_000(s: Side) -> list[Table]:
                        paren(r["utime_s_mean"], r["utime_stddev_pct"], n),
                        paren(r["gbps_mean"], r["gbps_stddev_pct"], len(r["gbps_runs"]), 1.0),  # type: ignore[arg-type]
                        str(r["ncpus"])])
+    t.notes += entry_notes(s)
     for src in sorted({str(r["times_from"]) for r in rs if r["status"] == "ok"}):
         t.notes.append(f"stime and utime: {SOURCES.get(src, src)}")
     if s.side == "hugezero" and "off" in models:
@@ -378,14 +393,16 @@ def seed_002(s: Side) -> list[Table]:
     rows = [r for r in results.rows(s.boots)]
     who = ("hugezero" if s.side == "hugezero"
            else f"Linux (companion), the host's preempt={host_model(s.boots[0])}")
-    t = Table(f"seed-002 {who}: the region faulted back to back, per pre-zeroing mode")
+    t = Table(f"seed-002 {who}: the region faulted back to back, per pre-zeroing mode",
+              notes=entry_notes(s))
     for r in rows:
         mode = str(r.get("prezero", "none"))
         folio = display.seed_folio(str(r["folio"]))
         model = (f"the host's preempt={host_model(s.boots[0])}" if s.side == "linux" else
                  f"preempt={r['preempt']}" if r.get("preempt", "off") not in ("", "off")
                  else "no model")
-        head = f"prezero={mode} ({model}, {r['clear']}, {r['order']}){results.offered_note(r)}:"
+        head = (f"prezero={mode} ({model}, {r['clear']}, {display.order_name(r)})"
+                f"{results.offered_note(r)}:")
         if r["status"] != "ok":
             t.rows.append([head, f"{r['status']}: {r.get('reason', '')}"])
             continue
