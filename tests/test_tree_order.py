@@ -194,8 +194,23 @@ class CompareTest(unittest.TestCase):
     def test_one_log_hugezeros_against_the_trees(self) -> None:
         r = hz("compare", "LOG", "--a", "order=neighbourhood-last", "--b", "order=tree",
                text=tree_log().text())
-        # neighbourhood-last's chunk and radius are dimensions tree lacks.
-        self.assertIn("no pairs", r.stderr)
+        # neighbourhood-last's chunk and radius are its own: the order's
+        # parameters differ with it (selection.Selectors.dims).
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("A and B differ in order, chunk, radius;", r.stdout)
+        self.assertRegex(r.stdout, r"(?m)^folio=2M clear=erms +[\d.]+ \+- ")
+        # two chunks on one side: asked to name it
+        lg = tree_log()
+        lg.config(kernel_config(name="fault.2M.erms.neighbourhood-last.2M",
+                                order="neighbourhood-last", chunk=str(2 << 20), radius="2"),
+                  runs(1000000))
+        r = hz("compare", "LOG", "--a", "order=neighbourhood-last", "--b", "order=tree",
+               text=lg.text())
+        self.assertEqual(r.returncode, 2, r.stdout)
+        self.assertIn("differ only in chunk", r.stderr)
+        r = hz("compare", "LOG", "--a", "order=neighbourhood-last,chunk=32M", "--b",
+               "order=tree", text=lg.text())
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         lg = Log(boot=boot())
         lg.config(kernel_config(name="fault.2M.erms.contiguous-page"), runs(1000000))
         lg.config(tree_cfg(), runs(1100000))

@@ -593,7 +593,10 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
               "differ in any one are not paired; a CPU of a group pairs only with the "
               "same CPU.\n")
     if cmp.selectors:
-        out.write(f"A and B differ in {', '.join(cmp.selectors.dims)}; each pair is equal "
+        # The order's parameters are named only where a pair has them unlike.
+        differ = [d for d in cmp.selectors.dims if d not in dims.ORDER_PARAMS or any(
+            dict(p.a.key).get(d) != dict(p.b.key).get(d) for p in cmp.pairs)]
+        out.write(f"A and B differ in {', '.join(differ)}; each pair is equal "
                   "in every other dimension.\n")
     if common:
         out.write("the same in every row: " + dims.label(everything[0], common) + "\n")

@@ -77,8 +77,15 @@ class Selectors:
 
     @property
     def dims(self) -> list[str]:
-        """The dimensions the sides differ in: every one either names."""
-        return list(dict.fromkeys([*self.a.terms, *self.b.terms]))
+        """The dimensions the sides differ in: every one either names, and
+        with the order its parameters (dims.ORDER_PARAMS), which each
+        order has its own of (order=linux's resolved chunk and radius,
+        order=tree's none): two of one side that differ in them are
+        refused, asking to name them."""
+        named = [*self.a.terms, *self.b.terms]
+        if "order" in named and self.a.terms.get("order") != self.b.terms.get("order"):
+            named += dims.ORDER_PARAMS
+        return list(dict.fromkeys(named))
 
     def apply(self, a: list[dict[Key, T]], b: list[dict[Key, T]]
               ) -> tuple[list[dict[Key, T]], list[dict[Key, T]]]:
