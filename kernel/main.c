@@ -31,6 +31,7 @@
 #include "kernel/smp/smp.h"
 #include "kernel/time/timer.h"
 #include "kernel/time/deadline.h"
+#include "kernel/time/watchdog.h"
 #include "kernel/timebase.h"
 #include "lib/format.h"
 
@@ -50,10 +51,12 @@ bool cmdline_ok;
  * holds -- Linux's panic(): smp_send_stop() / crash_smp_send_stop(),
  * then the consoles flushed by the panic CPU alone.
  */
+static char unstopped[128];	/* the CPUs that did not stop, a cpulist */
+
 static void take_over(void)
 {
 	static volatile u32 ending;
-	char who[128];
+	char *who = unstopped;
 	u32 asked, missing;
 
 	irq_disable();		/* as panic(): nothing nests in the ending */
@@ -63,7 +66,7 @@ static void take_over(void)
 	}
 	smp_aborted = true;
 	missing = smp_stop_others(timebase.tsc_hz ? timebase.tsc_hz : 1ULL << 32,
-				  &asked, who, sizeof(who));
+				  &asked, who, sizeof(unstopped));
 	console_takeover();
 	if (this_cpu()->cpu)
 		printk("hugezero: cpu %u ends the run\n", this_cpu()->cpu);
@@ -113,6 +116,9 @@ static struct ktap *run_ktap;
 /* deadline_s= passed: say what was running, end as exit= says. */
 static void deadline_expired(const char *why)
 {
+	const char *by;
+	u32 culprit;
+
 	take_over();
 	selftest_abort_current();
 	if (run_ktap) {
@@ -120,6 +126,9 @@ static void deadline_expired(const char *why)
 		ktap_abort(run_ktap, "deadline");
 	}
 	printk("hugezero: %s; stopping the run\n", why);
+	deadline_ended_by(&by, &culprit);
+	wd_rec_hang(&records, watchdog_phase_name(), by, culprit, unstopped,
+		    why);
 	finish_taken(RC_DEADLINE);
 }
 
@@ -268,6 +277,31 @@ static bool crash_on_purpose(u32 how)
 	return true;
 }
 
+/* hang_cpu= with hang_at=bench: every CPU named must run the workload,
+ * or nothing the test expects would hang. */
+static bool hang_cpus_ok(struct ktap *k)
+{
+	const struct cpu_set *h = &config.hang_cpu;
+	char list[64];
+
+	if (config.hang_at != HANG_AT_BENCH || !cpu_set_count(h, CPUSET_MAX))
+		return true;
+	for (u32 cpu = 0; cpu < CPUSET_MAX && !h->all; cpu++) {
+		if (!cpu_set_has(h, cpu) ||
+		    (smp_is_up(cpu) && cpu_set_has(&config.cpus, cpu)))
+			continue;
+		cpulist_format(h, list, sizeof(list));
+		ktap_subtest_start(k, "fault", 0);
+		ktap_diag(k, "benchmark not run: hang_cpu=%s names cpu %u, not "
+			  "a CPU of cpus= that is up, so nothing would hang",
+			  list, cpu);
+		ktap_subtest_end(k, "fault", KTAP_FAIL);
+		k->fail++;
+		return false;
+	}
+	return true;
+}
+
 static void run_bench(struct ktap *k)
 {
 	if (!cmdline_ok) {
@@ -278,17 +312,8 @@ static void run_bench(struct ktap *k)
 		k->fail++;
 		return;
 	}
-	if (config.hang_cpu != CPU_AUTO &&
-	    (!smp_is_up((u32)config.hang_cpu) ||
-	     !cpu_set_has(&config.cpus, (u32)config.hang_cpu))) {
-		ktap_subtest_start(k, "fault", 0);
-		ktap_diag(k, "benchmark not run: hang_cpu=%llu names no CPU of "
-			  "cpus= that is up, so nothing would hang",
-			  (unsigned long long)config.hang_cpu);
-		ktap_subtest_end(k, "fault", KTAP_FAIL);
-		k->fail++;
+	if (!hang_cpus_ok(k))
 		return;
-	}
 	if (!preset_apply(&config, &cmdline_result)) {
 		ktap_subtest_start(k, "fault", 0);
 		ktap_diag(k, "benchmark not run: the preset does not fit here");
@@ -389,19 +414,31 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 		memory_set_nodes(acpi.srat.mem, acpi.srat.nmem);
 	timebase_init(config.calib_ms, config.tsc_tolerance_ppm);
 	init_timer(this_cpu()->cpu);
+	/* The records a hang's own would follow, written before anything
+	 * can hang. */
+	report_init();
+	report_context();
+	deadline_init(deadline_expired);
+	watchdog_start(config.watchdog, timebase.tsc_hz, this_cpu()->apic_id,
+		       acpi.hpet_base);
+	watchdog_record(&records);
+	smp_set_hang(config.hang_at, &config.hang_cpu);
+	watchdog_phase(WD_BRINGUP);
 	smp_init(acpi.has_madt ? &acpi.madt : NULL,
 		 acpi.has_srat ? node_of_apic : NULL, AP_TIMEOUT_MS,
 		 (u32)config.ap_fail);
+	watchdog_touch(~0u);			/* every AP started */
+	smp_hang_point(HANG_AT_BRINGUP);	/* the boot CPU's */
+	watchdog_phase(WD_TSC_SYNC);
 	smp_tsc_sync(timebase.tsc_hz, config.tsc_skew_ns);
-	report_init();
-	report_context();
+	watchdog_phase(WD_RUN);
 	smp_report(&records, acpi.has_srat ? acpi.srat.nnodes : 1,
 		   acpi.has_srat && acpi.srat.has_slit);
 	k = ktap_console_start((config.selftest ? selftest_suites() : 0) +
 			       (config.bench == BENCH_FAULT ||
 				config.bench == BENCH_INFO));
 	run_ktap = k;
-	deadline_start(config.deadline_s, timebase.tsc_hz, deadline_expired);
+	deadline_start(config.deadline_s, timebase.tsc_hz);
 	if (config.selftest)
 		selftest_run(k);
 	else

@@ -26,6 +26,8 @@
 #include "lib/string.h"
 
 const char *const exit_names[] = { "auto", "qemu", "halt", "reboot", NULL };
+const char *const hang_at_names[] = { "bench", "bringup", "tsc-sync", NULL };
+const char *const watchdog_names[] = { "auto", "hpet", "pit", "off", NULL };
 const char *const crash_names[] = { "none", "pf", "ud", "gp", "de", "stack",
 				    "hang", "hang-irq", "hold-console", NULL };
 
@@ -296,13 +298,28 @@ const struct param hz_params[] = {
 	  .bench = true, .test_only = true,
 	  .meaning = "`inject=skip-line`: dirty lines per pass (fewer if the "
 	  "region has fewer lines)." },
-	{ .key = "hang_cpu", .type = P_U64, .offset = F(hang_cpu),
-	  .max = CPUSET_MAX - 1, .scope = PARAM_KERNEL, .bench = true,
-	  .test_only = true, .unset = "no CPU hangs",
-	  .meaning = "That CPU, a member of `cpus=`, hangs with interrupts "
-	  "masked inside its first timed pass of `bench=fault`, as a hung CPU "
-	  "would; the run ends at `deadline_s=`, naming it.",
-	  .more = "docs/hardware.md, \"The run deadline\"" },
+	{ .key = "hang_cpu", .type = P_CUSTOM, .offset = F(hang_cpu),
+	  .parse = parse_cpus, .show = show_cpus, .values = "CPULIST|all",
+	  .scope = PARAM_KERNEL, .test_only = true,
+	  .unset = "no CPU hangs",
+	  .meaning = "Those CPUs hang with interrupts masked at `hang_at=`, "
+	  "as hung CPUs would: in `bench`, members of `cpus=` inside their "
+	  "first timed pass; the run ends at `deadline_s=` or by the "
+	  "watchdog, naming the phase and a CPU.",
+	  .more = "docs/hardware.md, \"The watchdog\"" },
+	{ .key = "hang_at", .type = P_ENUM, .offset = F(hang_at),
+	  .choices = hang_at_names, .scope = PARAM_KERNEL, .test_only = true,
+	  .meaning = "Where `hang_cpu=` hangs: `bench` (the first timed "
+	  "pass), `bringup` (an AP once it has checked in; the boot CPU once "
+	  "the APs are started), `tsc-sync` (inside the TSC ping-pong).",
+	  .more = "docs/hardware.md, \"The watchdog\"" },
+	{ .key = "watchdog", .type = P_ENUM, .offset = F(watchdog),
+	  .choices = watchdog_names, .scope = PARAM_KERNEL,
+	  .meaning = "The NMI source that ends a hang no CPU is left to see: "
+	  "`auto` an HPET comparator, else the PIT, routed through the I/O "
+	  "APIC as an NMI to the boot CPU; `off` none (a hang of every CPU "
+	  "with interrupts masked then lasts until power-off).",
+	  .more = "docs/hardware.md, \"The watchdog\"" },
 	{ .key = "cpl", .type = P_CUSTOM, .offset = F(cpl),
 	  .choices = cpl_choices, .parse = parse_u64_choice,
 	  .show = show_u64_choice, .scope = PARAM_KERNEL, .bench = true,
@@ -479,7 +496,6 @@ void config_defaults(struct hz_config *c)
 	c->probe_us = 1000;
 	c->seed = 1;
 	c->cpu = CPU_AUTO;
-	c->hang_cpu = CPU_AUTO;
 	cpu_set_add(&c->cpus, 0);	/* the boot CPU alone, as before SMP */
 	c->numa = NUMA_LOCAL;
 	c->prezero_n = PREZERO_ALL;

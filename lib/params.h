@@ -16,6 +16,8 @@
  */
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
+enum hang_at { HANG_AT_BENCH, HANG_AT_BRINGUP, HANG_AT_TSC_SYNC };
+enum watchdog_mode { WATCHDOG_AUTO, WATCHDOG_HPET, WATCHDOG_PIT, WATCHDOG_OFF };
 enum crash_mode { CRASH_NONE, CRASH_PF, CRASH_UD, CRASH_GP, CRASH_DE,
 		  CRASH_STACK, CRASH_HANG, CRASH_HANG_IRQ, CRASH_HOLD_CONSOLE };
 
@@ -82,7 +84,9 @@ struct hz_config {
 	u64 tsc_skew_ns;	/* cross-CPU TSC skew an aggregate tolerates */
 	u64 deadline_s;		/* the run ends by then; 0: never */
 	u64 ap_fail;		/* test-only: this CPU cannot answer; 0 none */
-	u64 hang_cpu;		/* test-only: hangs in a timed pass; CPU_AUTO none */
+	struct cpu_set hang_cpu;	/* test-only: CPUs that hang at hang_at */
+	u32 hang_at;		/* enum hang_at */
+	u32 watchdog;		/* enum watchdog_mode */
 	u32 boost;		/* enum boost_mode, on every CPU for the boot */
 	u32 nmsr_gp;		/* test-only: MSRs whose accesses #GP */
 	u64 msr_gp[MSR_GP_MAX];
@@ -148,6 +152,8 @@ struct hz_config {
 extern const struct param hz_params[];
 extern const size_t hz_nparams;
 extern const char *const exit_names[];
+extern const char *const hang_at_names[];
+extern const char *const watchdog_names[];
 extern const char *const crash_names[];
 extern const char *const bench_names[], *const folio_names[],
 	*const touch_names[], *const offset_names[], *const access_names[],

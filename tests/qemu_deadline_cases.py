@@ -104,3 +104,53 @@ SMP_CASES = [
                                        r"during 2M\.erms\.contiguous-page "
                                        r"on cpu 1, fault \d+"), once))),
 ]
+
+
+def watchdog_ended(phase: str, how: str) -> Check:
+    """Ended by the NMI watchdog: its message, rc 4, the `hang` record
+    naming the phase, and the source it armed."""
+    return all_of(
+        expect_rc(RC_DEADLINE),
+        expect_log(r"watchdog: (hpet|pit): ", "the watchdog armed"),
+        expect_log(rf"hugezero: (?:{how}); stopping the run", f"the watchdog's message ({how})"),
+        expect_log(rf"\bhang\b.*\bphase={phase}\b.*\bby=watchdog\b", f"a hang record, phase {phase}"),
+        expect_log(r"hugezero: done rc=4", "the run's end"),
+        lambda res: None if not qemu.verdict(res)[0] else "verdict: passed",
+    )
+
+
+# A hang of every CPU with interrupts masked, and hangs before the
+# deadline is set: only the NMI watchdog, which needs no CPU, ends them.
+WATCHDOG = r"the (?:hpet|pit) NMI watchdog"
+SMP_CASES += [
+    scalable(4, lambda n: Case("watchdog-hang-all", smp=n,
+         args=["bench=fault", "cpus=all", "hang_cpu=all", "folio=2M", "size=8M",
+               "clear=erms", "order=contiguous-page", "runs=2", "warmups=0",
+               "selftest=off", "deadline_s=3"], timeout=120,
+         check=all_of(watchdog_ended("run", rf"deadline_s=3 passed \({WATCHDOG}\) during "
+                                     r"2M\.erms\.contiguous-page on cpu \d+, fault \d+"),
+                      once))),
+    *(scalable(2, lambda n, at=at, cpu=cpu, phase=phase: Case(
+        f"watchdog-hang-{at}-{'bsp' if cpu == 0 else 'ap'}", smp=n,
+           args=[f"hang_at={at}", f"hang_cpu={cpu}", "selftest=off", "deadline_s=0"],
+           timeout=120,
+           check=watchdog_ended(phase, rf"hung \({WATCHDOG}: no progress in {phase} for \d+ s\)"
+                                + (" on the boot CPU" if cpu == 0 else r", waiting on cpu 1"))))
+      # An AP hung once it checked in is found where the boot first waits
+      # on it: in TSC sync.
+      for at, cpu, phase in (("bringup", 0, "bringup"), ("bringup", 1, "tsc-sync"),
+                             ("tsc-sync", 1, "tsc-sync"))),
+    # No HPET: auto falls back to the PIT on ISA IRQ0.
+    scalable(2, lambda n: Case("watchdog-pit", smp=n, machine="q35,hpet=off",
+         args=["hang_at=tsc-sync", "hang_cpu=0", "selftest=off"], timeout=120,
+         check=all_of(watchdog_ended("tsc-sync", r"hung \(the pit NMI watchdog: no progress in "
+                                     r"tsc-sync for \d+ s\) on the boot CPU"),
+                      expect_log(r"watchdog: pit: PIT channel 0 \(ISA IRQ0\) on GSI 2",
+                                 "the PIT on ISA IRQ0's GSI")))),
+]
+CASES += [
+    # No NMI source at all: said, with a warning, and the boot goes on.
+    Case("watchdog-off", args=["watchdog=off", "selftest=off"],
+         check=all_of(passes, expect_log(r"watchdog: none: watchdog=off", "no source"),
+                      expect_log(r"@hz1 \d+ watchdog source=none", "the watchdog record"))),
+]

@@ -7,6 +7,7 @@
  * Absent or broken on some modern machines: probed, never trusted.
  */
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/nmi_timer.h"
 #include "arch/x86_64/refclock.h"
 #include "lib/format.h"
 
@@ -53,4 +54,17 @@ bool refclock_advances(const struct refclock *c)
 		if (c->read() != first)
 			return true;
 	return false;
+}
+
+/*
+ * Channel 0 as the watchdog's NMI source (arch/x86_64/nmi_timer.h): mode
+ * 2 with the largest reload, 65536, so the fewest NMIs (18.2 a second)
+ * land in timed regions.
+ */
+u64 pit_nmi_start(void)
+{
+	outb(PIT_CMD, 0x34);		/* channel 0, lo/hi, mode 2, binary */
+	outb(0x40, 0);
+	outb(0x40, 0);
+	return 65536ull * 1000000 / PIT_HZ;
 }

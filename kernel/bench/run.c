@@ -203,7 +203,8 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	if (probe && !bench_probe_start(&bc->probe, bc->cpu, b->c, &fc->current))
 		bench_fail(o, "%s: no memory for the probe task", b->d.name);
 	if (group_start(b->g, b->idx)) {
-		if (b->c->hang_cpu == bc->cpu)
+		if (b->c->hang_at == HANG_AT_BENCH &&
+		    cpu_set_has(&b->c->hang_cpu, bc->cpu))
 			hang_here();
 		/* Under a model the workload is a user task for the FPU
 		 * while it runs: its registers saved by the first SIMD call

@@ -18,9 +18,11 @@
 #include "kernel/mm/memory.h"
 #include "kernel/smp/smp.h"
 #include "kernel/time/timer.h"
+#include "kernel/time/watchdog.h"
 #include "kernel/timebase.h"
 #include "kernel/watch.h"
 #include "lib/format.h"
+#include "lib/params.h"
 #include "lib/string.h"
 
 const char *const smp_state_names[] = { "up", "no-answer", "disabled",
@@ -38,6 +40,23 @@ struct cpu_work {
 
 static struct cpu_work work[MAX_CPUS];
 static struct percpu percpus[MAX_CPUS];
+static u32 hang_at;
+static struct cpu_set hang_cpus;
+
+void smp_set_hang(u32 at, const struct cpu_set *cpus)
+{
+	hang_at = at;
+	hang_cpus = *cpus;
+}
+
+void smp_hang_point(u32 at)
+{
+	if (at != hang_at || !cpu_set_has(&hang_cpus, this_cpu()->cpu))
+		return;
+	irq_disable();
+	for (;;)
+		cpu_relax();
+}
 
 static bool call_irq(struct regs *r)
 {
@@ -87,6 +106,7 @@ static void ap_main(struct percpu *pc)
 	}
 	c->x2apic = apic_cpu_x2apic();
 	__atomic_store_n(&c->callin, 1, __ATOMIC_RELEASE);
+	smp_hang_point(HANG_AT_BRINGUP);
 	idle_loop(pc->cpu);
 }
 
@@ -218,6 +238,7 @@ void smp_init(const struct madt *m, u32 (*node_of)(u32), u32 timeout_ms,
 
 		if (c->state != SMP_NO_ANSWER)
 			continue;
+		watchdog_touch(c->cpu);
 		if (start_one(c, timeout_ms, c->cpu == fail_cpu)) {
 			c->state = SMP_UP;
 			smp.nup++;

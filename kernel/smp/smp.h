@@ -93,7 +93,16 @@ extern volatile bool smp_aborted;
  * did not say so within @wait_tsc, and names them in @who (a cpulist).
  * smp_stop_init() installs the NMI handler once the APs are up.
  */
+/* hang_cpu= and hang_at= (test-only): the CPUs that hang, and where. */
+void smp_set_hang(u32 at, const struct cpu_set *cpus);
+/* Hang here, interrupts masked, if this CPU is to at @at (enum hang_at). */
+void smp_hang_point(u32 at);
 void smp_stop_init(void);
+/* The stop's NMI handler, for a handler that chains it first (the
+ * watchdog's): true when the NMI was the stop's. */
+struct regs;
+bool smp_stop_nmi(struct regs *r);
+extern bool smp_stop_chained;
 u32 smp_stop_others(u64 wait_tsc, u32 *asked, char *who, size_t n);
 
 /*

@@ -19,10 +19,11 @@
 #include "lib/string.h"
 
 static volatile u32 stopper = ~0u;
+bool smp_stop_chained;
 static volatile u32 stopped;
 static volatile u8 acked[MAX_CPUS];
 
-static bool stop_nmi(struct regs *r)
+bool smp_stop_nmi(struct regs *r)
 {
 	u32 me = this_cpu()->cpu, s;
 
@@ -43,7 +44,9 @@ static bool stop_nmi(struct regs *r)
 
 void smp_stop_init(void)
 {
-	trap_set_handler(X86_NMI, stop_nmi);
+	/* The watchdog, where one runs, puts its own handler in front. */
+	if (!smp_stop_chained)
+		trap_set_handler(X86_NMI, smp_stop_nmi);
 }
 
 /* The CPUs asked that have not said so, as a cpulist, into @who. */

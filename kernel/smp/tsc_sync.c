@@ -19,6 +19,8 @@
 #include "arch/x86_64/tsc.h"
 #include "kernel/console.h"
 #include "kernel/smp/smp.h"
+#include "kernel/time/watchdog.h"
+#include "lib/params.h"
 #include "lib/calib.h"
 #include "lib/string.h"
 
@@ -68,6 +70,7 @@ static void target(void *arg)
 	(void)arg;
 	if (!smp_barrier_wait(&sy.start))
 		return;
+	smp_hang_point(HANG_AT_TSC_SYNC);
 	for (u32 i = 1; i <= PINGS; i++) {
 		while (__atomic_load_n(&sy.ping, __ATOMIC_ACQUIRE) != i)
 			cpu_relax();
@@ -118,12 +121,14 @@ void smp_tsc_sync(u64 tsc_hz, u64 bound_ns)
 {
 	smp.skew_bound = mul_div_u64(tsc_hz, bound_ns, 1000000000ULL);
 	smp.skew_max = 0;
+	smp_hang_point(HANG_AT_TSC_SYNC);	/* the boot CPU's */
 	for (u32 cpu = 1; cpu < smp.ncpus; cpu++) {
 		struct smp_cpu *c = smp.by_cpu[cpu];
 		u64 skew;
 
 		if (!smp_is_up(cpu))
 			continue;
+		watchdog_touch(cpu);
 		measure(c, tsc_hz);
 		skew = (u64)(c->tsc_offset < 0 ? -c->tsc_offset : c->tsc_offset) +
 		       c->tsc_err;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * deadline_s=: whichever sees the deadline pass first ends the run, once.
- * Nothing here runs in NMI context: the NMI is only how the CPU that ends
- * the run stops the others (kernel/smp/stop.c), so no path that ends a
- * run can wait on a lock another context of its own CPU holds.
+ * Only the watchdog's check runs in NMI context (deadline_hung()); the
+ * ending it starts waits on no lock (kernel/main.c, take_over()), so no
+ * path that ends a run can wait on a lock another context of its own CPU
+ * holds.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
@@ -11,6 +12,7 @@
 #include "kernel/smp/smp.h"
 #include "kernel/time/deadline.h"
 #include "kernel/time/timer.h"
+#include "kernel/time/watchdog.h"
 #include "kernel/watch.h"
 #include "lib/format.h"
 #include "lib/string.h"
@@ -29,6 +31,8 @@ static struct {
 	u64 loose_at;		/* a loose wait, or an idle CPU, a bit later */
 	void (*expire)(const char *why);
 	volatile u32 fired;	/* expire() ran: once, whoever gets there */
+	const char *by;		/* who ended it: "deadline", "watchdog" */
+	u32 culprit;		/* the CPU named, ~0u none */
 	struct ktimer boot;
 	struct ktimer watch[MAX_CPUS];
 } dl;
@@ -58,16 +62,57 @@ static void describe(u32 cpu, char *buf, size_t n)
 
 /* Ends the run, unless another CPU already is (then it returns, and that
  * CPU stops this one). */
+static void end_run(const char *by, const char *why, u32 culprit)
+{
+	dl.by = by;
+	dl.culprit = culprit;
+	dl.expire(why);
+}
+
 static void expire(const char *how, u32 culprit)
 {
 	char why[240], what[140];
 
 	if (__atomic_exchange_n(&dl.fired, 1, __ATOMIC_ACQ_REL))
 		return;
-	describe(culprit == ~0u ? busy_cpu() : culprit, what, sizeof(what));
+	culprit = culprit == ~0u ? busy_cpu() : culprit;
+	describe(culprit, what, sizeof(what));
 	ksnprintf(why, sizeof(why), "deadline_s=%llu passed (%s) %s",
 		  (unsigned long long)dl.seconds, how, what);
-	dl.expire(why);
+	end_run("deadline", why, culprit);
+}
+
+void deadline_hung(const char *how, u32 culprit, bool stalled)
+{
+	char why[240], what[140];
+
+	if (!dl.expire || __atomic_exchange_n(&dl.fired, 1, __ATOMIC_ACQ_REL))
+		return;
+	if (!stalled) {
+		culprit = busy_cpu();
+		describe(culprit, what, sizeof(what));
+		ksnprintf(why, sizeof(why), "deadline_s=%llu passed (%s) %s",
+			  (unsigned long long)dl.seconds, how, what);
+	} else if (culprit != ~0u) {
+		ksnprintf(why, sizeof(why), "hung (%s), waiting on cpu %u", how,
+			  culprit);
+	} else {
+		ksnprintf(why, sizeof(why), "hung (%s) on the boot CPU", how);
+		culprit = 0;
+	}
+	end_run("watchdog", why, culprit);
+}
+
+void deadline_ended_by(const char **by, u32 *culprit)
+{
+	*by = dl.by ? dl.by : "deadline";
+	*culprit = dl.culprit;
+}
+
+void deadline_init(void (*fn)(const char *why))
+{
+	dl.expire = fn;
+	dl.culprit = ~0u;
 }
 
 static void boot_timer(struct ktimer *t)
@@ -116,13 +161,13 @@ static void arm_watch(void *arg)
 	ktimer_arm(this_cpu()->cpu, &dl.watch[this_cpu()->cpu], dl.loose_at);
 }
 
-void deadline_start(u64 seconds, u64 tsc_hz, void (*fn)(const char *why))
+void deadline_start(u64 seconds, u64 tsc_hz)
 {
 	if (!seconds)
 		return;
 	dl.seconds = seconds;
-	dl.expire = fn;
 	dl.at = rdtsc() + seconds * tsc_hz;
+	watchdog_deadline(dl.at);
 	dl.loose_at = dl.at + tsc_hz / 10;
 	dl.boot.fn = boot_timer;
 	if (timer_apic(0))

@@ -17,12 +17,23 @@
  *    cpus=all is named by the others;
  *  - the timer of every idle AP, a tenth of a second later: a boot CPU
  *    hung with interrupts masked while the APs idle.
+ *  - the NMI watchdog (kernel/time/watchdog.c), a little later still:
+ *    every CPU hung with interrupts masked.
  * The CPU that notices ends the run itself: it stops the others with an
- * NMI and takes the console over (kernel/main.c).  A CPU hung with
- * interrupts masked on a one-CPU machine is the one case it cannot catch
- * (docs/hardware.md).
+ * NMI and takes the console over (kernel/main.c).
  */
-void deadline_start(u64 seconds, u64 tsc_hz, void (*expire)(const char *why));
+void deadline_start(u64 seconds, u64 tsc_hz);
+/* Who ends a run: @expire, set before anything can hang (the watchdog
+ * covers bring-up, before deadline_start()). */
+void deadline_init(void (*expire)(const char *why));
+/*
+ * From the watchdog's NMI: the run is hung -- @stalled: a phase bounded
+ * by progress made none (@culprit: the CPU it waits on, ~0u: the boot
+ * CPU itself); else the deadline passed with nobody left to notice.
+ */
+void deadline_hung(const char *how, u32 culprit, bool stalled);
+/* For the `hang` record: "deadline" or "watchdog", and the CPU named. */
+void deadline_ended_by(const char **by, u32 *culprit);
 /* What @cpu is doing, for the message: a configuration and its fault
  * counter (@what is copied; NULL: nothing). */
 void deadline_doing(const char *what, u32 cpu, const volatile u32 *fault);

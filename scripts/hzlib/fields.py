@@ -249,6 +249,27 @@ RECORDS: tuple[Record, ...] = (
           "TSC go backwards"),
     ),
     record(
+        "watchdog", "kernel", 5, "kernel: once, after `timebase`, before the APs start "
+        "(docs/hardware.md, \"The watchdog\")",
+        F("source", enum("hpet", "pit", "none"), "the NMI source: an HPET comparator or PIT "
+          "channel 0 routed through the I/O APIC as an NMI to the boot CPU; `none` with "
+          "`watchdog=off` or where neither can be routed"),
+        F("why", TEXT, "how it is routed, or why there is none"),
+        F("gsi", NUMBER, "the I/O APIC input it drives"),
+        F("period_us", "µs", "how often it fires"),
+        F("stall_s", "s", "seconds without progress that end bring-up or TSC sync"),
+    ),
+    record(
+        "hang", "kernel", 5, "kernel: once, before `end`, when the deadline or the watchdog ends "
+        "a run (docs/hardware.md, \"The watchdog\")",
+        F("phase", enum("boot", "bringup", "tsc-sync", "run"), "where the boot was"),
+        F("by", enum("deadline", "watchdog"), "`watchdog`: its NMI found the hang, with no CPU "
+          "left to see it; `deadline`: a CPU saw the deadline pass"),
+        F("cpu", NUMBER, "the CPU named: waited on, hung, or busy"),
+        F("unstopped", CPULIST, "CPUs that did not stop within a second of their NMI; `none`"),
+        F("why", TEXT, "the message, as printed"),
+    ),
+    record(
         "smp", "kernel", 2, "kernel: once, after the `cpu` records (docs/smp.md)",
         F("present", COUNT, "processors in the MADT"),
         F("up", COUNT, "CPUs running, the boot CPU included"),

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ARCH_NMI_TIMER_H
+#define ARCH_NMI_TIMER_H
+
+#include "lib/types.h"
+
+/*
+ * A timer whose interrupt line the watchdog routes through an I/O APIC
+ * as an NMI (kernel/time/watchdog.c): an HPET comparator on a line of
+ * its own, or the 8254 PIT's channel 0 on ISA IRQ0.  Each runs by
+ * itself once started: it needs no CPU to serve it, as Linux's old
+ * nmi_watchdog=1 (the I/O APIC's timer NMI) and the HPET hard-lockup
+ * detector proposals (arch/x86/kernel/watchdog_hld_hpet.c, never
+ * merged) did.  The caller routes the line before starting the timer.
+ */
+struct hpet_nmi {
+	volatile u8 *base;
+	u32 timer;		/* the comparator used */
+	u32 pin;		/* the I/O APIC input it drives */
+	bool periodic;		/* else re-armed from each NMI */
+	u64 hz, period;		/* period in HPET ticks */
+};
+
+/*
+ * Choose a comparator of the HPET at @base_pa that can drive an I/O APIC
+ * input in [16, @max_gsi) -- a PCI line no ISA device shares -- one with
+ * periodic mode first.  False, with @why, when none can.
+ */
+bool hpet_nmi_pick(struct hpet_nmi *h, u64 base_pa, u32 max_gsi, char *why,
+		   size_t n);
+/* Start it firing every @period_ms. */
+void hpet_nmi_start(struct hpet_nmi *h, u64 period_ms);
+/* From the NMI: a one-shot comparator is set again (periodic: nothing). */
+void hpet_nmi_rearm(struct hpet_nmi *h);
+
+/* PIT channel 0, rate generator at its slowest (about 18.2 Hz): the
+ * period in microseconds it was set to. */
+u64 pit_nmi_start(void);
+
+#endif

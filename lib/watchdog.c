@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "lib/watchdog.h"
+
+const char *const wd_phase_names[WD_NPHASES] = {
+	[WD_BOOT] = "boot", [WD_BRINGUP] = "bringup",
+	[WD_TSC_SYNC] = "tsc-sync", [WD_RUN] = "run",
+};
+
+void wd_init(struct wd_state *s, u64 tsc_hz, u64 now)
+{
+	s->phase = WD_BOOT;
+	s->touched = now;
+	s->stall = tsc_hz * WD_STALL_S;
+	s->deadline = 0;
+	s->waiting_on = ~0u;
+}
+
+void wd_enter(struct wd_state *s, enum wd_phase phase, u64 now)
+{
+	s->phase = phase;
+	s->waiting_on = ~0u;
+	__atomic_store_n(&s->touched, now, __ATOMIC_RELEASE);
+}
+
+void wd_touch(struct wd_state *s, u32 waiting_on, u64 now)
+{
+	s->waiting_on = waiting_on;
+	__atomic_store_n(&s->touched, now, __ATOMIC_RELEASE);
+}
+
+static bool bounded_by_progress(enum wd_phase p)
+{
+	return p == WD_BOOT || p == WD_BRINGUP || p == WD_TSC_SYNC;
+}
+
+enum wd_verdict wd_check(const struct wd_state *s, u64 now)
+{
+	u64 touched = __atomic_load_n(&s->touched, __ATOMIC_ACQUIRE);
+
+	if (bounded_by_progress(s->phase) && s->stall && now > touched &&
+	    now - touched > s->stall)
+		return WD_STALLED;
+	if (s->phase == WD_RUN && s->deadline && now > s->deadline)
+		return WD_PAST_DEADLINE;
+	return WD_FINE;
+}
+
+void wd_rec_source(struct rec_writer *w, const struct wd_source *src)
+{
+	struct rec r;
+
+	rec_begin(w, &r, "watchdog");
+	rec_str(&r, "source", src->name);
+	rec_str(&r, "why", src->why);
+	if (src->period_us) {
+		rec_u64(&r, "gsi", src->pin);
+		rec_u64(&r, "period_us", src->period_us);
+	}
+	rec_u64(&r, "stall_s", WD_STALL_S);
+	rec_end(w, &r);
+}
+
+void wd_rec_hang(struct rec_writer *w, const char *phase, const char *by,
+		 u32 cpu, const char *unstopped, const char *why)
+{
+	struct rec r;
+
+	rec_begin(w, &r, "hang");
+	rec_str(&r, "phase", phase);
+	rec_str(&r, "by", by);
+	if (cpu != ~0u)
+		rec_u64(&r, "cpu", cpu);
+	rec_str(&r, "unstopped", unstopped[0] ? unstopped : "none");
+	rec_str(&r, "why", why);
+	rec_end(w, &r);
+}

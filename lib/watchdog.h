@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef LIB_WATCHDOG_H
+#define LIB_WATCHDOG_H
+
+#include "lib/record.h"
+#include "lib/types.h"
+
+/*
+ * The watchdog's rule, apart from the NMI that asks it (kernel/time/
+ * watchdog.c): which phase the boot is in, when it last moved on, and
+ * whether a check at TSC time @now finds it hung.  Bring-up and TSC
+ * sync are bounded by progress -- each CPU started or synced touches
+ * the watchdog, as Linux's touch_nmi_watchdog() -- whatever deadline_s=
+ * says, so deadline_s=0 still has a bound there; the run is bounded by
+ * the deadline alone (none with deadline_s=0).
+ */
+enum wd_phase { WD_BOOT, WD_BRINGUP, WD_TSC_SYNC, WD_RUN, WD_NPHASES };
+
+extern const char *const wd_phase_names[WD_NPHASES];
+
+/* Seconds without progress that end bring-up or TSC sync: well above
+ * one AP's start timeout (2 s) and one CPU's sync. */
+#define WD_STALL_S 10
+
+struct wd_state {
+	enum wd_phase phase;
+	u64 touched;		/* TSC of the last progress */
+	u64 stall;		/* ticks without progress that end a bounded phase */
+	u64 deadline;		/* TSC past which the run is hung; 0: none */
+	u32 waiting_on;		/* the CPU the phase waits on; ~0u: none */
+};
+
+enum wd_verdict { WD_FINE, WD_STALLED, WD_PAST_DEADLINE };
+
+void wd_init(struct wd_state *s, u64 tsc_hz, u64 now);
+void wd_enter(struct wd_state *s, enum wd_phase phase, u64 now);
+void wd_touch(struct wd_state *s, u32 waiting_on, u64 now);
+enum wd_verdict wd_check(const struct wd_state *s, u64 now);
+
+/* How it is armed: the `watchdog` record (docs/records.md). */
+struct wd_source {
+	const char *name;	/* "hpet", "pit", "none" */
+	char why[120];		/* how it was routed, or why none */
+	u32 pin;		/* the I/O APIC input (GSI) */
+	u64 period_us;
+};
+
+void wd_rec_source(struct rec_writer *w, const struct wd_source *src);
+/* The `hang` record: a run ended by the deadline or the watchdog. */
+void wd_rec_hang(struct rec_writer *w, const char *phase, const char *by,
+		 u32 cpu, const char *unstopped, const char *why);
+
+#endif
