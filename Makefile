@@ -112,7 +112,8 @@ $(BUILD)/k/%.o: %.c $(TREE_GEN) $(TREE_STAMP)
 	$(call quiet,CC,$*.o)
 	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/k/%.asm.o: %.asm boot/layout.inc arch/x86_64/calling.inc
+$(BUILD)/k/%.asm.o: %.asm boot/layout.inc arch/x86_64/calling.inc \
+		arch/x86_64/clear_body.inc arch/x86_64/rethunk.inc
 	@mkdir -p $(dir $@)
 	$(call quiet,AS,$*.asm.o)
 	$(Q)$(NASM) $(NASMFLAGS) $< -o $@
@@ -182,11 +183,13 @@ netboot: $(BUILD)/hugezero.elf grub.cfg
 
 # The primitives are shared with the kernel and the Linux companion: the
 # same NASM source and arch/x86_64/clear.c, assembled and compiled again.
-HOST_SHARED := arch/x86_64/clear.c arch/x86_64/cpuid.c arch/x86_64/uart.c
-$(BUILD)/host/clear.o: arch/x86_64/clear.asm
+HOST_SHARED := arch/x86_64/clear.c arch/x86_64/cpuid.c arch/x86_64/uart.c \
+	arch/x86_64/rethunk.c
+$(BUILD)/host/clear.o: arch/x86_64/clear.asm arch/x86_64/clear_body.inc \
+		arch/x86_64/rethunk.inc
 	@mkdir -p $(dir $@)
 	$(call quiet,AS,$< [host])
-	$(Q)$(NASM) -f elf64 $(TEST_PRIM) -o $@ $<
+	$(Q)$(NASM) -f elf64 -I. $(TEST_PRIM) -o $@ $<
 
 # hosted/ files with no system call of their own (a test gives them fakes).
 HOST_HOSTED := hosted/perf.c
@@ -201,7 +204,7 @@ $(BUILD)/host/unit: $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) $(HOST_HOSTED) 
 # The Linux companion: hosted/ plus the kernel's own primitive, order,
 # CPUID and record sources, compiled a second time for Linux.
 COMPANION_SRCS := $(wildcard hosted/*.c) $(LIB_SRCS) arch/x86_64/clear.c \
-	arch/x86_64/cpuid.c $(TREE_CSRCS)
+	arch/x86_64/cpuid.c arch/x86_64/rethunk.c $(TREE_CSRCS)
 COMPANION_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 	-fno-omit-frame-pointer -include hosted/rename.h $(TEST_PRIM) $(TREE_INC)
 $(BUILD)/hugezero-linux: $(COMPANION_SRCS) $(BUILD)/host/clear.o $(TREE_OBJS) \
