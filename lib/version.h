@@ -5,6 +5,6 @@
 /* One version for the kernel and the companion, and the record format's
  * version (docs/records.md): bumped when a record's meaning changes. */
 #define HUGEZERO_VERSION "0.3"
-#define RECORD_FORMAT 4
+#define RECORD_FORMAT 5
 
 #endif
