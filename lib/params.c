@@ -382,8 +382,8 @@ const struct param hz_params[] = {
 	  "thunk; `machine` records say it was assumed." },
 	{ .key = "rethunk_count", .type = P_BOOL, .offset = F(rethunk_count),
 	  .bench = true, .test_only = true,
-	  .meaning = "Count every return through a thunk (a locked add per "
-	  "return, inside the timed region): run records gain "
+	  .meaning = "Count every return through a thunk (an add to a per-CPU "
+	  "count per return, in the timed region): run records gain "
 	  "`rethunk_returns`. For tests, not for numbers." },
 	{ .key = "prezero", .type = P_ENUM_LIST, .offset = F(prezeros),
 	  .choices = prezero_names, .bench = true,

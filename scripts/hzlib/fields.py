@@ -133,6 +133,12 @@ RECORDS: tuple[Record, ...] = (
         F("mem", BYTES, "RAM in the memory map (the companion: MemTotal)"),
         F("phys_bits", NUMBER, "physical address bits (CPUID 80000008h)"),
         F("features", LIST, "the CPUID features the primitives and timers depend on"),
+        F("rethunk_linux", enum("none", "retbleed_return_thunk", "srso_return_thunk",
+                                "srso_alias_return_thunk", "call_depth_return_thunk"),
+          "the return thunk Linux's default mitigation puts under every kernel RET on this CPU "
+          "(`bugs.c`; docs/hardware.md, \"Return thunks\"); what `rethunk=` defaults to", since=5),
+        F("rethunk_why", TEXT, "why `rethunk_linux` is that one; `rethunk_assume=NAME: …` where a "
+          "test named the CPU", since=5),
     ),
     record(
         "host", "companion", 1, "companion: once, after `timebase` (docs/companion.md, "
@@ -344,6 +350,12 @@ RECORDS: tuple[Record, ...] = (
           why_not="the group's regions on this CPU's LLC: follows from cpus and the machine"),
         F("pte", enum("linux", "clean"), "the page-table entries: as Linux makes them on a write "
           "fault (Accessed and Dirty set), or left to the hardware", since=2),
+        F("rethunk", enum("off", "on"), "`bench=fault` and `bare`: whether each primitive call "
+          "returned through a return thunk; without `rethunk=`, `on` where Linux's default "
+          "mitigation uses one on this CPU (docs/hardware.md, \"Return thunks\")", since=5),
+        F("rethunk_thunk", enum("none", "retbleed_return_thunk", "srso_return_thunk",
+                                "srso_alias_return_thunk", "call_depth_return_thunk"),
+          "with it: the thunk, Linux's name; `none` with `rethunk=off`", since=5),
         F("preempt", enum("off", "none", "voluntary", "full", "lazy"), "the preemption model; "
           "`off`: no model", since=2),
         F("linux_offered", enum("yes", "no"), "`order=linux` only: whether x86 Linux 7.0 runs the "
@@ -491,6 +503,9 @@ RECORDS: tuple[Record, ...] = (
           "(not those served by a folio zeroed in advance): one per range of the plan, counted in "
           "`folio_zero()` outside the timer's reads", since=3),
         F("prim_calls_max", COUNT, "the most calls one fault made", since=3),
+        F("rethunk_returns", COUNT, "`rethunk_count=1` (test-only): returns through a return "
+          "thunk in the pass's clears, counted per CPU by the thunks themselves; "
+          "`prim_calls` with `rethunk=on`, 0 with `off`", since=5),
         F("fault_ticks", TICKS, "the faults' total, raw; absent in `bare`"),
         F("clear_ticks", TICKS, "the clears' total, raw; absent in `linux-fault`"),
         F("access_ticks", TICKS, "the accesses' total, raw, with `access=write|read`"),
@@ -730,6 +745,9 @@ MISSING: tuple[Missing, ...] = (
             "number 0); unrecorded for the companion's benches (one process, pinned by `cpu=` or "
             "where Linux ran it)"),
     Missing("numa", {"*": "none"}, "`none` (no NUMA policy)"),
+    Missing("rethunk", {"fault": "off", "bare": "off"}, "`off` for `bench=fault` and `bare` (before "
+            "format 5 every primitive returned with a plain RET)"),
+    Missing("rethunk_thunk", {"fault": "none", "bare": "none"}, "`none`, as `rethunk`"),
     Missing("preempt", {"fault": "off"}, "`off` for `bench=fault` (before the scheduling models "
             "the kernel ran none, interrupts masked)"),
     Missing("prezero", {"fault": "none"}, "`none` for `bench=fault` (every fault cleared its own "
@@ -811,6 +829,7 @@ CSV: tuple[Column, ...] = (
     C("reason", TEXT, "the summary's reason, and any damage"),
     _dim("bench"), _dim("backing"), _dim("radius"), _dim("pte"), _dim("fill"), _dim("seed"),
     _dim("preempt"), _dim("cpus"), _dim("prezero"), _dim("inject"), _dim("inject_lines"),
+    _dim("rethunk"), _dim("rethunk_thunk"),
     C("roof", "ratio", "`gbps_mean` over the best `clear_gbps_mean` of any ok configuration of the "
       "same boot, folio size and cache state: how far from the fastest clearing measured there"),
     C("net_ticks", TICKS, "what clear and access samples are net of: the boot's "
