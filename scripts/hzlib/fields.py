@@ -745,9 +745,6 @@ MISSING: tuple[Missing, ...] = (
             "number 0); unrecorded for the companion's benches (one process, pinned by `cpu=` or "
             "where Linux ran it)"),
     Missing("numa", {"*": "none"}, "`none` (no NUMA policy)"),
-    Missing("rethunk", {"fault": "off", "bare": "off"}, "`off` for `bench=fault` and `bare` (before "
-            "format 5 every primitive returned with a plain RET)"),
-    Missing("rethunk_thunk", {"fault": "none", "bare": "none"}, "`none`, as `rethunk`"),
     Missing("preempt", {"fault": "off"}, "`off` for `bench=fault` (before the scheduling models "
             "the kernel ran none, interrupts masked)"),
     Missing("prezero", {"fault": "none"}, "`none` for `bench=fault` (every fault cleared its own "
@@ -829,7 +826,6 @@ CSV: tuple[Column, ...] = (
     C("reason", TEXT, "the summary's reason, and any damage"),
     _dim("bench"), _dim("backing"), _dim("radius"), _dim("pte"), _dim("fill"), _dim("seed"),
     _dim("preempt"), _dim("cpus"), _dim("prezero"), _dim("inject"), _dim("inject_lines"),
-    _dim("rethunk"), _dim("rethunk_thunk"),
     C("roof", "ratio", "`gbps_mean` over the best `clear_gbps_mean` of any ok configuration of the "
       "same boot, folio size and cache state: how far from the fastest clearing measured there"),
     C("net_ticks", TICKS, "what clear and access samples are net of: the boot's "
