@@ -151,5 +151,55 @@ class Counted(unittest.TestCase):
         self.assertEqual(rep.count("rethunk=on"), 1, rep)
 
 
+class TreeCopies(unittest.TestCase):
+    """make LINUX=: a tree's clear_page_64.S assembled once more per
+    thunk, its RET through it (docs/hardware.md, "Return thunks"), so a
+    6.x tree's per-page routine pays one thunk per 4K page whatever the
+    order, as clear_page() did, and a 7.0 tree's range routine one per
+    call, as clear_pages() does; in the companion's bare mode and QEMU."""
+
+    def built(self, tree: str) -> Path:
+        sys.path.insert(0, str(ROOT / "tests"))
+        from test_linux_tree import TREES, build   # noqa: E402
+        r, out = build(TREES / tree, f"rethunk-{tree}")
+        self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
+        return out
+
+    def counts(self, text: str) -> dict[str, tuple[str, str]]:
+        """(prim_calls, rethunk_returns) of each configuration's measured run."""
+        return {c["name"].split(".", 1)[1] if c["name"].startswith("bare.") else c["name"]:
+                (c["runs"][0]["prim_calls"], c["runs"][0]["rethunk_returns"])  # type: ignore
+                for c in configs(text).values() if c["runs"]}
+
+    def test_per_page_tree(self) -> None:
+        out = self.built("v6.x")
+        line = ["clear=linux-erms", ORDERS, *COMMON, "rethunk=off,on", "rethunk_assume=zen2"]
+        r = subprocess.run([str(out / "hugezero-linux"), "bench=bare", *line],
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 0, r.stderr[-800:])
+        iso = image.build_iso(["bench=fault", *line, "selftest=off"],
+                              elf=out / "hugezero.elf", cache=out / "images")
+        with tempfile.TemporaryDirectory(prefix="hz-rethunk-") as d:
+            res = qemu.boot(qemu.BootSpec(iso, timeout=240), log_file=Path(d) / "log")
+        ok, why = qemu.verdict(res)
+        self.assertTrue(ok, why)
+        for text in (r.stdout, res.log):
+            self.assertEqual(self.counts(text), {
+                "rethunk-off.2M.linux-erms.discontiguous-page": ("1024", "0"),
+                "rethunk-off.2M.linux-erms.contiguous-page": ("2", "0"),
+                "rethunk-on.2M.linux-erms.discontiguous-page": ("1024", "1024"),
+                "rethunk-on.2M.linux-erms.contiguous-page": ("2", "1024")})
+
+    def test_range_tree(self) -> None:
+        out = self.built("v7.0")
+        text = subprocess.run(
+            [str(out / "hugezero-linux"), "bench=bare", "clear=linux-unrolled", ORDERS,
+             *COMMON, "rethunk=on", "rethunk_assume=icelake"],
+            capture_output=True, text=True, timeout=300, check=True).stdout
+        self.assertEqual(self.counts(text), {
+            "rethunk-on.2M.linux-unrolled.discontiguous-page": ("1024", "1024"),
+            "rethunk-on.2M.linux-unrolled.contiguous-page": ("2", "2")})
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -17,9 +17,9 @@ const prim_fn prim_fns[PRIM_COUNT] = { PRIMS(ROUTINE) };
 
 /*
  * clear.asm's copies of each routine that return through a thunk, plain
- * (_rt_) and counted (_rtc_).  Weak: a routine with no copies -- a tree's
- * (make LINUX=), built from its own .S -- is NULL here, and
- * prim_thunked() says so.  Copies are never patched: each is its own
+ * (_rt_) and counted (_rtc_), and make LINUX='s copies of a tree's
+ * wrappers and routines (the Makefile's RT_COPIES).  Weak: a routine
+ * with no copy is NULL here, and prim_thunked() says so.  Copies are never patched: each is its own
  * routine, picked by configuration (Linux patches its one copy instead).
  */
 #define RT_COPIES(X, fn)						\
@@ -60,8 +60,7 @@ prim_fn prim_thunked(enum prim_id p, u32 kind, bool count, char *why,
 	fn = thunked[kind][count][p];
 	if (!fn && why)
 		ksnprintf(why, n, "rethunk=on: %s has no copy returning through "
-			  "%s (a tree's routine returns with its own RET)",
-			  prim_names[p], rethunk_names[kind]);
+			  "%s", prim_names[p], rethunk_names[kind]);
 	return fn;
 }
 

@@ -14,7 +14,7 @@ extern const prim_fn prim_fns[PRIM_COUNT];
  * Primitive @p returning through return thunk @kind (enum rethunk_kind,
  * lib/rethunk.h; RETHUNK_NONE: prim_fns[@p]), each return counted in
  * the CPU's count when @count (rethunk_returns_take()).  NULL, and @why
- * (if not NULL) says so, where clear.asm has no such copy (a tree's).
+ * (if not NULL) says so, where the build has no such copy.
  */
 prim_fn prim_thunked(enum prim_id p, u32 kind, bool count, char *why,
 		     size_t whylen);
