@@ -29,7 +29,12 @@ TREE_H := $(TREE)/tree_prims.h
 TREE_ZERO_H := $(TREE)/tree_zero.h
 TREE_GEN := $(TREE_H) $(TREE_ZERO_H)
 TREE_INC := -include $(TREE_H) -include $(TREE_ZERO_H)
-TREE_OBJS := $(TREE)/clear_page_64.o $(TREE)/tree_wrap.asm.o
+# rethunk= (docs/hardware.md, "Return thunks"): the tree's file again per
+# copy of arch/x86_64/clear.c's RT_COPIES, its RET through that thunk.
+RT_COPIES := rt_retbleed rt_srso rt_srso_alias rt_depth \
+	rtc_retbleed rtc_srso rtc_srso_alias rtc_depth
+TREE_RT_OBJS := $(patsubst %,$(TREE)/clear_page_64_%.o,$(RT_COPIES))
+TREE_OBJS := $(TREE)/clear_page_64.o $(TREE_RT_OBJS) $(TREE)/tree_wrap.asm.o
 TREE_KOBJS := $(TREE)/tree_zero.o
 TREE_CSRCS := $(TREE)/tree_zero.c
 else ifneq ($(LINUX_ABI),)
@@ -112,7 +117,8 @@ $(BUILD)/k/%.o: %.c $(TREE_GEN) $(TREE_STAMP)
 	$(call quiet,CC,$*.o)
 	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/k/%.asm.o: %.asm boot/layout.inc arch/x86_64/calling.inc
+$(BUILD)/k/%.asm.o: %.asm boot/layout.inc arch/x86_64/calling.inc \
+		arch/x86_64/clear_body.inc arch/x86_64/rethunk.inc
 	@mkdir -p $(dir $@)
 	$(call quiet,AS,$*.asm.o)
 	$(Q)$(NASM) $(NASMFLAGS) $< -o $@
@@ -128,6 +134,21 @@ $(TREE)/clear_page_64.o: $(TREE_SRC) $(TREE_STAMP) $(wildcard arch/x86_64/linux-
 	$(call quiet,AS,$(TREE_SRC))
 	$(Q)$(CC) -c -x assembler-with-cpp -nostdinc -Iarch/x86_64/linux-tree/include \
 		-D__ASSEMBLY__ -Wa,--fatal-warnings -Wa,--noexecstack $< -o $@
+
+# A copy's thunk (arch/x86_64/rethunk.inc): rt_KIND jumps to KIND's,
+# rtc_KIND to the entry that counts, then jumps to it.
+rt_thunk_retbleed := retbleed_return_thunk
+rt_thunk_srso := srso_return_thunk
+rt_thunk_srso_alias := srso_alias_return_thunk
+rt_thunk_depth := call_depth_return_thunk
+rt_thunk = $(if $(filter rtc_%,$(1)),rethunk_count_$(1:rtc_%=%),$(rt_thunk_$(1:rt_%=%)))
+$(TREE_RT_OBJS): $(TREE)/clear_page_64_%.o: $(TREE_SRC) $(TREE_STAMP) $(wildcard arch/x86_64/linux-tree/include/*/*.h)
+	@mkdir -p $(dir $@)
+	$(call quiet,AS,$(TREE_SRC) [$*])
+	$(Q)$(CC) -c -x assembler-with-cpp -nostdinc -Iarch/x86_64/linux-tree/include \
+		-D__ASSEMBLY__ -DHZ_RT_SUFFIX=_$* -DHZ_RT_THUNK=$(call rt_thunk,$*) \
+		$(if $(filter %_depth,$*),-DHZ_RT_DEPTH) \
+		-Wa,--fatal-warnings -Wa,--noexecstack $< -o $@
 
 # The tree's routines found by nm, one PRIMS_TREE row and wrapper each,
 # and its provenance (version, git describe, sha256).  Run every time,
@@ -182,11 +203,13 @@ netboot: $(BUILD)/hugezero.elf grub.cfg
 
 # The primitives are shared with the kernel and the Linux companion: the
 # same NASM source and arch/x86_64/clear.c, assembled and compiled again.
-HOST_SHARED := arch/x86_64/clear.c arch/x86_64/cpuid.c arch/x86_64/uart.c
-$(BUILD)/host/clear.o: arch/x86_64/clear.asm
+HOST_SHARED := arch/x86_64/clear.c arch/x86_64/cpuid.c arch/x86_64/uart.c \
+	arch/x86_64/rethunk.c
+$(BUILD)/host/clear.o: arch/x86_64/clear.asm arch/x86_64/clear_body.inc \
+		arch/x86_64/rethunk.inc
 	@mkdir -p $(dir $@)
 	$(call quiet,AS,$< [host])
-	$(Q)$(NASM) -f elf64 $(TEST_PRIM) -o $@ $<
+	$(Q)$(NASM) -f elf64 -I. $(TEST_PRIM) -o $@ $<
 
 # hosted/ files with no system call of their own (a test gives them fakes).
 HOST_HOSTED := hosted/perf.c
@@ -201,7 +224,7 @@ $(BUILD)/host/unit: $(HOST_TEST_SRCS) $(LIB_SRCS) $(HOST_SHARED) $(HOST_HOSTED) 
 # The Linux companion: hosted/ plus the kernel's own primitive, order,
 # CPUID and record sources, compiled a second time for Linux.
 COMPANION_SRCS := $(wildcard hosted/*.c) $(LIB_SRCS) arch/x86_64/clear.c \
-	arch/x86_64/cpuid.c $(TREE_CSRCS)
+	arch/x86_64/cpuid.c arch/x86_64/rethunk.c $(TREE_CSRCS)
 COMPANION_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 	-fno-omit-frame-pointer -include hosted/rename.h $(TEST_PRIM) $(TREE_INC)
 $(BUILD)/hugezero-linux: $(COMPANION_SRCS) $(BUILD)/host/clear.o $(TREE_OBJS) \

@@ -19,6 +19,7 @@
 #include "hosted/group.h"
 #include "lib/benchiter.h"
 #include "lib/benchrun.h"
+#include "lib/rethunk.h"
 #include "lib/touch.h"
 #include "lib/verify.h"
 #include "lib/zero.h"
@@ -61,11 +62,16 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	struct samples *s = b->s;
 	const struct hz_config *c = b->d.c;
 	const struct zero_plan *plan = &b->d.plan;
-	struct zero_ops ops = { prim_fns[b->d.at.v[AXIS_PRIM]], resched, NULL,
-				 NULL, NULL, NULL };
+	/* bare_skip() skipped the point where there is no such copy */
+	struct zero_ops ops = { prim_thunked(b->d.at.v[AXIS_PRIM],
+					     matrix_rethunk_kind(c, &b->d.at),
+					     c->rethunk_count, NULL, 0),
+				resched, NULL, NULL, NULL, NULL };
 	u32 nr = (u32)(b->bytes / SZ_4K);
 
 	touch_plan(c, b->count, b->bytes, (u64)b->r->base, s->scratch);
+	if (!gs_missing())
+		(void)rethunk_returns_take();	/* this process's, from zero */
 	group_pass_begin(o);
 	p->has_calls = true;
 	for (u32 k = 0; k < b->count; k++) {
@@ -90,6 +96,8 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 		s->access[k] = timed_access(f, b->bytes, access);
 	}
 	group_pass_end(p, o);
+	p->has_rethunk_returns = c->rethunk_count;
+	p->rethunk_returns = c->rethunk_count ? rethunk_returns_take() : 0;
 	perf_pass(&counters, p, o, b->d.name);
 	p->faults = b->count;
 	p->clear = s->clear;
@@ -143,7 +151,18 @@ static void bare_job(struct bare_cfg *b, struct bench_job *j)
 /* Why this CPU cannot run @b's primitive, into @why; false if it can. */
 static bool bare_skip(const struct bare_cfg *b, char *why, size_t n)
 {
-	return !prim_supported(b->d.at.v[AXIS_PRIM], why, n);
+	const struct hz_config *c = b->d.c;
+	u32 kind = matrix_rethunk_kind(c, &b->d.at);
+
+	if (!prim_supported(b->d.at.v[AXIS_PRIM], why, n))
+		return true;
+	/* the thunks' per-CPU words are at GS base */
+	if ((kind == RETHUNK_CALL_DEPTH || c->rethunk_count) && gs_missing()) {
+		snprintf(why, n, "rethunk: %s", gs_missing());
+		return true;
+	}
+	return !prim_thunked(b->d.at.v[AXIS_PRIM], kind, c->rethunk_count,
+			     why, n);
 }
 
 static u32 run_config(struct bare_cfg *b)

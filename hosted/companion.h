@@ -48,6 +48,11 @@ u64 host_free_hugetlb_2m(void);
  * (hosted/restore.h). */
 bool hugetlb_ensure(u64 size, u64 pages, char *why, size_t n);
 
+/* gs.c: GS base for the return thunks' per-CPU words; NULL on success,
+ * else why not (and gs_missing() says it again later). */
+const char *gs_setup(void);
+const char *gs_missing(void);
+
 /* cpus.c: cpus= against this machine */
 /*
  * The CPUs of @want that Linux has online and this process may run on,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arch/x86_64/cpuid.h"
+#include "arch/x86_64/rethunk.h"
 #include "arch/x86_64/tsc.h"
 #include "hosted/boost.h"
 #include "hosted/companion.h"
@@ -75,7 +76,9 @@ static void context(const char *line, u32 boost)
 	m = (struct machine_id){ c->vendor, c->brand, c->hypervisor, feat,
 				 c->family, c->model, c->stepping, c->phys_bits,
 				 c->cache_line, microcode(), c->l1d, c->l2,
-				 c->l3, meminfo_bytes("MemTotal") };
+				 c->l3, meminfo_bytes("MemTotal"),
+				 rethunk_names[rethunk_choice.linux_kind],
+				 rethunk_choice.why };
 	bench_rec_machine(&records, &m);
 	timebase_calibrate();
 	host_record();
@@ -257,6 +260,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	interrupt_init();
 	cpuid_init();
+	rethunk_setup(&c);
+	if (gs_setup())
+		fprintf(stderr, "hugezero-linux: note: %s: rethunk=on and "
+			"rethunk_count= may be skipped\n", gs_missing());
 	group = config_given(&res, "cpus") ||
 		preset_sets(c.preset, true, "cpus");
 	if (!place(&c, group, &usable))

@@ -12,6 +12,7 @@
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/reset.h"
+#include "arch/x86_64/rethunk.h"
 #include "arch/x86_64/simd.h"
 #include "kernel/acpi.h"
 #include "kernel/boost.h"
@@ -384,6 +385,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	       boot_info.loader, boot_info.efi64 ? "UEFI" : "BIOS");
 	print_cmdline();
 	cpuid_init();
+	rethunk_setup(&config);
 	cpuid_read_microcode(&ucode_msrs, ucode, sizeof(ucode));
 	print_machine();
 	cpulog_cpuid();

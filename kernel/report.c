@@ -5,6 +5,7 @@
  */
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/percpu.h"
+#include "arch/x86_64/rethunk.h"
 #include "arch/x86_64/spinlock.h"
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
@@ -106,6 +107,7 @@ void report_context(void)
 		c->vendor, c->brand, c->hypervisor, feat, c->family, c->model,
 		c->stepping, c->phys_bits, c->cache_line, c->microcode, c->l1d,
 		c->l2, c->l3, memory.ram_bytes,
+		rethunk_names[rethunk_choice.linux_kind], rethunk_choice.why,
 	};
 	struct timebase_id tb = {
 		t->tsc_hz, t->source, refs, t->invariant,

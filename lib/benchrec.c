@@ -93,6 +93,10 @@ void bench_rec_machine(struct rec_writer *w, const struct machine_id *m)
 	rec_u64(&r, "mem", m->mem);
 	rec_u64(&r, "phys_bits", m->phys_bits);
 	rec_str(&r, "features", m->features);
+	if (m->rethunk_linux) {
+		rec_str(&r, "rethunk_linux", m->rethunk_linux);
+		rec_str(&r, "rethunk_why", m->rethunk_why);
+	}
 	rec_end(w, &r);
 }
 
@@ -325,6 +329,10 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	if (d->llc_regions > 1)
 		rec_u64(&r, "llc_regions", d->llc_regions);
 	rec_str(&r, "pte", pte_names[c->pte]);
+	if (d->rethunk) {
+		rec_str(&r, "rethunk", d->rethunk);
+		rec_str(&r, "rethunk_thunk", d->rethunk_thunk);
+	}
 	if (d->preempt)
 		rec_str(&r, "preempt", d->preempt);
 	if (d->linux_offered)
@@ -399,6 +407,8 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 		rec_u64(&r, "prim_calls", p->prim_calls);
 		rec_u64(&r, "prim_calls_max", p->prim_calls_max);
 	}
+	if (p->has_rethunk_returns)
+		rec_u64(&r, "rethunk_returns", p->rethunk_returns);
 	if (p->fault)
 		rec_u64(&r, "fault_ticks", sum_u64(p->fault, p->faults));
 	if (p->clear)

@@ -45,6 +45,10 @@ struct bench_desc {
 	struct matrix_point at;		/* where in the matrix */
 	struct zero_plan plan;		/* what the planner runs there */
 	const char *preempt;		/* "off" or the model */
+	/* rethunk: "off" or "on"; the thunk its primitive returns through
+	 * ("none" with off); NULL both where there is no primitive of ours
+	 * (the companion's linux-fault) */
+	const char *rethunk, *rethunk_thunk;
 	/* order=linux: "yes" where x86 Linux 7.0 runs its plan, "no" under
 	 * none and voluntary (matrix_linux_offered()); else NULL */
 	const char *linux_offered;
@@ -81,6 +85,9 @@ struct bench_pass {
 	bool has_calls;
 	u64 prim_calls;
 	u32 prim_calls_max;
+	/* rethunk_count=: returns through a thunk in the pass's faults */
+	bool has_rethunk_returns;
+	u64 rethunk_returns;
 	const u64 *fault, *clear, *access_t;	/* per-folio ticks, or NULL */
 	const u64 *page;		/* faulting 4K page per folio, or NULL */
 	const char *verify;		/* ok, fail, n/a */
@@ -139,6 +146,8 @@ struct machine_id {
 	u32 family, model, stepping, phys_bits, line;
 	u64 microcode;			/* ~0: not readable */
 	u64 l1d, l2, l3, mem;
+	/* Linux's default return thunk for the CPU and why (lib/rethunk.h) */
+	const char *rethunk_linux, *rethunk_why;
 };
 
 struct timebase_id {

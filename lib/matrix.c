@@ -3,6 +3,7 @@
 #include "lib/matrix.h"
 #include "lib/order.h"
 #include "lib/prims.h"
+#include "lib/rethunk.h"
 
 struct axis_desc {
 	/* How many positions the axis has at this point of the outer axes. */
@@ -32,6 +33,17 @@ static u32 span_prezero(const struct hz_config *c, const struct matrix_point *p)
 static bool picked_prezero(const struct hz_config *c, u32 v)
 {
 	return c->prezeros ? c->prezeros >> v & 1 : v == PREZERO_NONE;
+}
+
+static u32 span_rethunk(const struct hz_config *c, const struct matrix_point *p)
+{
+	(void)c, (void)p;
+	return RETHUNK_MODE_COUNT;
+}
+
+static bool picked_rethunk(const struct hz_config *c, u32 v)
+{
+	return c->rethunks ? c->rethunks >> v & 1 : v == c->rethunk_default;
 }
 
 static u32 span_prim(const struct hz_config *c, const struct matrix_point *p)
@@ -70,6 +82,7 @@ static bool picked_all(const struct hz_config *c, u32 v)
 static const struct axis_desc axes[AXIS_COUNT] = {
 	[AXIS_PREEMPT] = { span_preempt, picked_preempt },
 	[AXIS_PREZERO] = { span_prezero, picked_prezero },
+	[AXIS_RETHUNK] = { span_rethunk, picked_rethunk },
 	[AXIS_PRIM] = { span_prim, picked_prim },
 	[AXIS_ORDER] = { span_order, picked_order },
 	[AXIS_CHUNK] = { span_chunk, picked_all },
@@ -145,14 +158,23 @@ void matrix_name(const struct hz_config *c, u32 folio,
 	char cs[16];
 
 	u32 model = p->v[AXIS_PREEMPT], pz = p->v[AXIS_PREZERO];
+	u32 rt = p->v[AXIS_RETHUNK];
 
 	/* Each axis named only when its key was given: older names hold. */
-	ksnprintf(buf, n, "%s%s%s%s%s%s.%s.%s%s%s", prefix,
+	ksnprintf(buf, n, "%s%s%s%s%s%s%s%s%s.%s.%s%s%s", prefix,
 		  model ? preempt_model_names[model] : "", model ? "." : "",
 		  c->prezeros ? prezero_names[pz] : "", c->prezeros ? "." : "",
-		  folio_names[folio], prim_names[p->v[AXIS_PRIM]],
+		  c->rethunks ? "rethunk-" : "",
+		  c->rethunks ? rethunk_mode_names[rt] : "",
+		  c->rethunks ? "." : "", folio_names[folio], prim_names[p->v[AXIS_PRIM]],
 		  order_choice_names[p->v[AXIS_ORDER]], chunk ? "." : "",
 		  chunk ? size_name(chunk, cs, sizeof(cs)) : "");
+}
+
+u32 matrix_rethunk_kind(const struct hz_config *c, const struct matrix_point *p)
+{
+	return p->v[AXIS_RETHUNK] == RETHUNK_ON ? c->rethunk_on_kind :
+	       RETHUNK_NONE;
 }
 
 const char *matrix_model_name(const struct matrix_point *p)

@@ -12,8 +12,8 @@
  * matrix.c's table and its field in the record: the walk, the count and
  * the names follow.
  */
-enum axis { AXIS_PREEMPT, AXIS_PREZERO, AXIS_PRIM, AXIS_ORDER, AXIS_CHUNK,
-	    AXIS_COUNT };
+enum axis { AXIS_PREEMPT, AXIS_PREZERO, AXIS_RETHUNK, AXIS_PRIM, AXIS_ORDER,
+	    AXIS_CHUNK, AXIS_COUNT };
 
 /* AXIS_PREEMPT: an enum preempt_model (PREEMPT_MODEL_OFF: preempt= not
  * given).  AXIS_ORDER: the planner's orders, then ORDER_LINUX, then
@@ -36,6 +36,10 @@ static inline u32 matrix_prezero(const struct matrix_point *p)
 {
 	return p->v[AXIS_PREZERO];
 }
+/* AXIS_RETHUNK: an enum rethunk_mode; without rethunk=, the one Linux's
+ * default picks for the CPU (hz_config's rethunk_default).  The thunk the
+ * point's primitive returns through (enum rethunk_kind): */
+u32 matrix_rethunk_kind(const struct hz_config *c, const struct matrix_point *p);
 /* "off" or the model's name. */
 const char *matrix_model_name(const struct matrix_point *p);
 /* Is the point's model preemptible (full, lazy: preempt_model_preemptible())? */

@@ -23,6 +23,7 @@
 #include "lib/params_parse.h"
 #include "lib/preset.h"
 #include "lib/prims.h"
+#include "lib/rethunk.h"
 #include "lib/string.h"
 
 const char *const exit_names[] = { "auto", "qemu", "halt", "reboot", NULL };
@@ -381,6 +382,26 @@ const struct param hz_params[] = {
 	  "`remote`/`interleave` configurations are skipped with the "
 	  "reason.",
 	  .more = "docs/smp.md" },
+	{ .key = "rethunk", .type = P_ENUM_LIST, .offset = F(rethunks),
+	  .choices = rethunk_mode_names, .bench = true,
+	  .unset = "what Linux's default mitigation picks for the CPU (the "
+	  "`machine` record's `rethunk_linux`), names as before",
+	  .meaning = "`on`: every primitive returns through the return thunk "
+	  "Linux's mitigation uses on this CPU (`retbleed_return_thunk`, "
+	  "`srso_return_thunk`, `srso_alias_return_thunk`, "
+	  "`call_depth_return_thunk`), as a 6.x `clear_page()` does per 4K "
+	  "page; `off`: a plain RET. Given, names gain `rethunk-MODE.`.",
+	  .more = "docs/hardware.md, \"Return thunks\"" },
+	{ .key = "rethunk_assume", .type = P_ENUM, .offset = F(rethunk_assume),
+	  .choices = rethunk_assume_names, .bench = true, .test_only = true,
+	  .meaning = "Take the return-thunk choice for a named CPU instead of "
+	  "this one (`zen4`: family 19h model 11h), so QEMU reaches every "
+	  "thunk; `machine` records say it was assumed." },
+	{ .key = "rethunk_count", .type = P_BOOL, .offset = F(rethunk_count),
+	  .bench = true, .test_only = true,
+	  .meaning = "Count every return through a thunk (an add to a per-CPU "
+	  "count per return, in the timed region): run records gain "
+	  "`rethunk_returns`. For tests, not for numbers." },
 	{ .key = "prezero", .type = P_ENUM_LIST, .offset = F(prezeros),
 	  .choices = prezero_names, .bench = true,
 	  .unset = "no pre-zeroing, records as before",

@@ -140,6 +140,15 @@ struct hz_config {
 	u64 prezero_idle_ms;	/* idle, dedicated: refill time before a pass */
 	u32 prezero_pool;	/* dedicated: enum prezero_pool */
 
+	/* Return thunks (docs/hardware.md, "Return thunks") */
+	u64 rethunks;		/* bitmask of enum rethunk_mode; 0: not given */
+	u32 rethunk_assume;	/* test-only: rethunk_assume_names[]; 0: none */
+	bool rethunk_count;	/* test-only: count the thunk's returns */
+	/* Not keys: Linux's default (enum rethunk_mode) and the thunk
+	 * rethunk=on runs, for this CPU (or rethunk_assume=), filled in by
+	 * the kernel and the companion once CPUID is read */
+	u32 rethunk_default, rethunk_on_kind;
+
 	/* Performance counters (docs/hardware.md, "Counters") */
 	u32 npmu;		/* 0: pmu=none */
 	u8 pmu[PMU_MAX_EVENTS];	/* indices in pmu_events, as given */

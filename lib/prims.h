@@ -7,14 +7,14 @@
 /*
  * The clearing primitives, each declared once, in PRIMS() below: its
  * clear= word (the name records and host tools use), its routine (a
- * label in arch/x86_64/clear.asm), whether it uses SSE/AVX registers (so
- * Linux would run it between kernel_fpu_begin() and kernel_fpu_end()),
+ * label in arch/x86_64/clear_body.inc), whether it uses SSE/AVX registers
+ * (so Linux would run it between kernel_fpu_begin() and kernel_fpu_end()),
  * the CPU feature it needs, and the Linux routine it mirrors (NULL: none,
  * a strategy proposed or used elsewhere).  Everything else -- the enum,
  * the names, the help text, arch/'s table of routines, the companion --
  * is made from this list; the host tools read names from the records.
  *
- * Adding a primitive: its routine in clear.asm, one row here, a line in
+ * Adding a primitive: its routine in clear_body.inc, one row here, a line in
  * docs/cmdline.md.  A new CPU feature is one more PRIM_FEAT_ value and
  * its test in arch/x86_64/clear.c, feature_ok().
  */

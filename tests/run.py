@@ -119,7 +119,7 @@ def host_unit() -> tuple[int, int]:
 # of its own, so that the many quick modules run beside them on the
 # other cores.
 SLOW_MODULES = ("test_linux_tree", "test_tree_zero", "test_lava", "test_readme",
-                "test_tree_seq")
+                "test_tree_seq", "test_rethunk")
 
 
 def script_module(name: str) -> tuple[str, int, int, str]:

@@ -301,7 +301,7 @@ class Wrappers(unittest.TestCase):
         k = linuxtree.Known("spy", "spy", abi, "NONE")
         with tempfile.TemporaryDirectory(prefix="hz-wrap-") as d:
             asm = Path(d) / "wrap.asm"
-            asm.write_text(linuxtree.wrappers([k], "spy").replace(
+            asm.write_text(linuxtree.wrappers([k], "spy", copies=()).replace(
                 linuxtree.wrapper(k), "wrap"))
             polite = abi in ("per-page", "range")
             (Path(d) / "spy.s").write_text(SPY.replace(

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""A primitive is one row of lib/prims.h and one routine in clear.asm.
+"""A primitive is one row of lib/prims.h and one routine in clear_body.inc.
 
 Built with make HZ_TEST_PRIM=1 (into build/test-prim), the test row's
 primitive, test-stosq, must be accepted by clear=, be part of clear=all,
@@ -56,7 +56,7 @@ class PrimRow(unittest.TestCase):
         self.assertEqual(where, {"lib/prims.h"})
         where = {str(p.relative_to(ROOT)) for p in sources()
                  if ROUTINE in p.read_text(errors="replace")}
-        self.assertEqual(where, {"lib/prims.h", "arch/x86_64/clear.asm"})
+        self.assertEqual(where, {"lib/prims.h", "arch/x86_64/clear_body.inc"})
         # The other names too: each primitive's clear= word in one file
         # (erms, avx2, clzero are also CPUID flags' names, /proc/cpuinfo's,
         # which the machine record lists: another thing, not checked).

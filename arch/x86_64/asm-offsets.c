@@ -32,6 +32,11 @@ _Static_assert(offsetof(struct trap_jmp, landing) == 56, "trap_jmp.landing");
 
 /* this_cpu() reads %gs:0; the CPU reads the TSS by the SDM's layout. */
 _Static_assert(offsetof(struct percpu, self) == 0, "this_cpu(): %gs:0");
+/* clear.asm's RT_DEPTH_OFF and RT_COUNT_OFF, clear.h's GS_* */
+_Static_assert(offsetof(struct percpu, call_depth) == GS_CALL_DEPTH,
+	       "RT_DEPTH_OFF");
+_Static_assert(offsetof(struct percpu, rethunk_returns) == GS_RETHUNK_RETURNS,
+	       "RT_COUNT_OFF");
 _Static_assert(offsetof(struct tss, rsp0) == 4, "TSS rsp0");
 _Static_assert(offsetof(struct tss, ist) == 36, "TSS ist1");
 _Static_assert(offsetof(struct tss, iomap_base) == 102, "TSS iomap base");

@@ -7,6 +7,12 @@
 ; restore the one register they use.  Position-independent: the same
 ; object links into the kernel and into the Linux companion.
 ;
+;
+; Each primitive is assembled once with a plain RET (clear_NAME) and once
+; per return thunk of lib/rethunk.h (clear_NAME_rt_KIND, and
+; clear_NAME_rtc_KIND counting each return for rethunk_count=); the
+; thunks are arch/x86_64/rethunk.inc's, shaped as Linux's retpoline.S.
+;
 ; Models: orig/rep/erms are arch/x86/lib/clear_page_64.S's
 ; clear_page_orig (8 x movq per 64 bytes), clear_page_rep (rep stosq) and
 ; clear_page_erms (rep stosb).
@@ -15,10 +21,42 @@ bits 64
 default rel
 section .text
 
+; Per-CPU, from GS base: call_depth_return_thunk's call depth, and the
+; count of returns (rethunk_count=); the kernel's struct percpu
+; (arch/x86_64/percpu.h, asm-offsets.c checks them), the companion's
+; struct gs_area (hosted/gs.c).
+%define RT_DEPTH_OFF 8
+%define RT_COUNT_OFF 16
+
+; RT_SUFFIX, RT_THUNK, RT_DEPTH: which copy of clear_body.inc is being
+; assembled (below); undefined for the plain one, whose names are bare.
 %macro ENTRY 1
+%ifdef RT_SUFFIX
+	global %1 %+ RT_SUFFIX
+	align 32
+%1 %+ RT_SUFFIX:
+%else
 	global %1
 	align 32
 %1:
+%endif
+%ifdef RT_DEPTH
+	; call_depth_return_thunk's other half: INCREMENT_CALL_DEPTH, which
+	; Linux's call thunk in the callee's padding runs before its body
+	sar qword [abs gs:RT_DEPTH_OFF], 5
+%endif
+%endmacro
+
+; Linux's RET (arch/x86/include/asm/linkage.h): `jmp __x86_return_thunk`
+; in a CONFIG_MITIGATION_RETHUNK kernel, the jump patched at boot to the
+; thunk the mitigation picked (alternative.c, patch_return()), or to a
+; plain ret where none is needed; here each copy has its own.
+%macro RET 0
+%ifdef RT_THUNK
+	jmp RT_THUNK
+%else
+	ret
+%endif
 %endmacro
 
 ; 8 x movq of RAX per 64 bytes over (RDI, RSI bytes): clear_page_orig's
@@ -40,171 +78,71 @@ section .text
 	dec rsi
 	jnz %%loop
 %%done:
-	ret
+	RET
 %endmacro
 
-ENTRY clear_orig
-	xor eax, eax
-	MOVQ_LOOP
-
 ; fill_movq(dst, len, pattern): the untimed fill before every run
-; (clear.h says why it is not memset).
+; (clear.h says why it is not memset); a plain ret always: a plain ret always.
 ENTRY fill_movq
 	mov rax, rdx
 	MOVQ_LOOP
 
-ENTRY clear_rep
-	mov rcx, rsi
-	shr rcx, 3
-	xor eax, eax
-	rep stosq
-	ret
+; The primitives: with a plain RET, then through each thunk (lib/rethunk.h
+; enum rethunk_kind; arch/x86_64/clear.c's table names the same suffixes).
+%include "arch/x86_64/clear_body.inc"
 
-ENTRY clear_erms
-	mov rcx, rsi
-	xor eax, eax
-	rep stosb
-	ret
+%define RT_SUFFIX _rt_retbleed
+%define RT_THUNK retbleed_return_thunk
+%include "arch/x86_64/clear_body.inc"
+%undef RT_THUNK
+%undef RT_SUFFIX
 
-ENTRY clear_movnti
-	xor eax, eax
-	shr rsi, 6
-	jz .done
-	align 16
-.loop:
-	movnti [rdi], rax
-	movnti [rdi + 8], rax
-	movnti [rdi + 16], rax
-	movnti [rdi + 24], rax
-	movnti [rdi + 32], rax
-	movnti [rdi + 40], rax
-	movnti [rdi + 48], rax
-	movnti [rdi + 56], rax
-	add rdi, 64
-	dec rsi
-	jnz .loop
-.done:
-	sfence
-	ret
+%define RT_SUFFIX _rt_srso
+%define RT_THUNK srso_return_thunk
+%include "arch/x86_64/clear_body.inc"
+%undef RT_THUNK
+%undef RT_SUFFIX
 
-ENTRY clear_movntdq
-	sub rsp, 16
-	movdqu [rsp], xmm0
-	pxor xmm0, xmm0
-	shr rsi, 6
-	jz .done
-	align 16
-.loop:
-	movntdq [rdi], xmm0
-	movntdq [rdi + 16], xmm0
-	movntdq [rdi + 32], xmm0
-	movntdq [rdi + 48], xmm0
-	add rdi, 64
-	dec rsi
-	jnz .loop
-.done:
-	sfence
-	movdqu xmm0, [rsp]
-	add rsp, 16
-	ret
+%define RT_SUFFIX _rt_srso_alias
+%define RT_THUNK srso_alias_return_thunk
+%include "arch/x86_64/clear_body.inc"
+%undef RT_THUNK
+%undef RT_SUFFIX
 
-ENTRY clear_avx2
-	sub rsp, 32
-	vmovdqu [rsp], ymm0
-	vpxor ymm0, ymm0, ymm0
-	shr rsi, 6
-	jz .done
-	align 16
-.loop:
-	vmovdqa [rdi], ymm0
-	vmovdqa [rdi + 32], ymm0
-	add rdi, 64
-	dec rsi
-	jnz .loop
-.done:
-	vmovdqu ymm0, [rsp]
-	add rsp, 32
-	ret
+%define RT_SUFFIX _rt_depth
+%define RT_THUNK call_depth_return_thunk
+%define RT_DEPTH
+%include "arch/x86_64/clear_body.inc"
+%undef RT_DEPTH
+%undef RT_THUNK
+%undef RT_SUFFIX
 
-ENTRY clear_avx2_nt
-	sub rsp, 32
-	vmovdqu [rsp], ymm0
-	vpxor ymm0, ymm0, ymm0
-	shr rsi, 6
-	jz .done
-	align 16
-.loop:
-	vmovntdq [rdi], ymm0
-	vmovntdq [rdi + 32], ymm0
-	add rdi, 64
-	dec rsi
-	jnz .loop
-.done:
-	sfence
-	vmovdqu ymm0, [rsp]
-	add rsp, 32
-	ret
+%define RT_SUFFIX _rtc_retbleed
+%define RT_THUNK rethunk_count_retbleed
+%include "arch/x86_64/clear_body.inc"
+%undef RT_THUNK
+%undef RT_SUFFIX
 
-ENTRY clear_avx512
-	sub rsp, 64
-	vmovdqu64 [rsp], zmm0
-	vpxord zmm0, zmm0, zmm0
-	shr rsi, 6
-	jz .done
-	align 16
-.loop:
-	vmovdqa64 [rdi], zmm0
-	add rdi, 64
-	dec rsi
-	jnz .loop
-.done:
-	vmovdqu64 zmm0, [rsp]
-	add rsp, 64
-	ret
+%define RT_SUFFIX _rtc_srso
+%define RT_THUNK rethunk_count_srso
+%include "arch/x86_64/clear_body.inc"
+%undef RT_THUNK
+%undef RT_SUFFIX
 
-ENTRY clear_avx512_nt
-	sub rsp, 64
-	vmovdqu64 [rsp], zmm0
-	vpxord zmm0, zmm0, zmm0
-	shr rsi, 6
-	jz .done
-	align 16
-.loop:
-	vmovntdq [rdi], zmm0
-	add rdi, 64
-	dec rsi
-	jnz .loop
-.done:
-	sfence
-	vmovdqu64 zmm0, [rsp]
-	add rsp, 64
-	ret
+%define RT_SUFFIX _rtc_srso_alias
+%define RT_THUNK rethunk_count_srso_alias
+%include "arch/x86_64/clear_body.inc"
+%undef RT_THUNK
+%undef RT_SUFFIX
 
-; CLZERO (AMD): zeroes the 64-byte line containing RAX, weakly ordered.
-ENTRY clear_clzero
-	mov rax, rdi
-	shr rsi, 6
-	jz .done
-	align 16
-.loop:
-	db 0x0f, 0x01, 0xfc		; clzero (rax)
-	add rax, 64
-	dec rsi
-	jnz .loop
-.done:
-	sfence
-	ret
+%define RT_SUFFIX _rtc_depth
+%define RT_THUNK rethunk_count_depth
+%define RT_DEPTH
+%include "arch/x86_64/clear_body.inc"
+%undef RT_DEPTH
+%undef RT_THUNK
+%undef RT_SUFFIX
+
+%include "arch/x86_64/rethunk.inc"
 
 section .note.GNU-stack noalloc noexec nowrite progbits
-
-%ifdef HZ_TEST_PRIM
-; make HZ_TEST_PRIM=1: the routine of lib/prims.h's test row (REP STOSQ
-; again under another name), to prove a primitive is one row and this.
-section .text
-ENTRY clear_test_stosq
-	mov rcx, rsi
-	shr rcx, 3
-	xor eax, eax
-	rep stosq
-	ret
-%endif

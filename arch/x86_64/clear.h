@@ -11,6 +11,34 @@ typedef void (*prim_fn)(void *dst, u64 len);
 extern const prim_fn prim_fns[PRIM_COUNT];
 
 /*
+ * Primitive @p returning through return thunk @kind (enum rethunk_kind,
+ * lib/rethunk.h; RETHUNK_NONE: prim_fns[@p]), each return counted in
+ * the CPU's count when @count (rethunk_returns_take()).  NULL, and @why
+ * (if not NULL) says so, where the build has no such copy.
+ */
+prim_fn prim_thunked(enum prim_id p, u32 kind, bool count, char *why,
+		     size_t whylen);
+/*
+ * Per CPU, from GS base (the kernel's struct percpu, the companion's
+ * hosted/gs.c): call_depth_return_thunk's depth at +8, set first as
+ * Linux's RESET_CALL_DEPTH leaves it on kernel entry; the returns the
+ * counted copies made at +16 (clear.asm RT_DEPTH_OFF, RT_COUNT_OFF).
+ */
+#define CALL_DEPTH_RESET (1ULL << 63)
+#define GS_CALL_DEPTH 8
+#define GS_RETHUNK_RETURNS 16
+
+/* This CPU's count of returns through a counted copy since the last
+ * take, and zero from now. */
+static inline u64 rethunk_returns_take(void)
+{
+	u64 n = 0;
+
+	__asm__ volatile("xchg %%gs:16, %0" : "+r"(n) : : "memory");
+	return n;
+}
+
+/*
  * The pattern fill before every run, the same on both sides: 8 x movq per
  * 64 bytes, plain temporal stores whatever the size, so cache=warm leaves
  * the fill's lines in the cache (glibc's memset and a long REP STOS may

@@ -122,6 +122,7 @@ static void load_idt(void)
 void percpu_init_ap(struct percpu *pc)
 {
 	pc->self = pc;
+	pc->call_depth = CALL_DEPTH_RESET;
 	gdt_init(pc);
 	load_idt();
 	wrmsr(MSR_GS_BASE, (u64)pc);
@@ -136,6 +137,7 @@ void percpu_init_bsp(void)
 	struct percpu *pc = &percpu_bsp;
 
 	pc->self = pc;
+	pc->call_depth = CALL_DEPTH_RESET;
 	pc->cpu = 0;
 	pc->apic_id = cpuid(1, 0).ebx >> 24;
 	pc->stacks = &bsp_stacks;

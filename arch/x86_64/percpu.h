@@ -5,6 +5,7 @@
 #include "lib/types.h"
 #include "arch/x86_64/traps.h"
 #include "lib/pmu.h"
+#include "arch/x86_64/clear.h"	/* CALL_DEPTH_RESET */
 
 #define MAX_CPUS 512	/* two sockets of 192-core Genoa are 384 */
 #define KSTACK_SIZE (64 * KiB)
@@ -48,6 +49,10 @@ enum { IST_DF = 1, IST_NMI = 2, IST_MC = 3 };
  */
 struct percpu {
 	struct percpu *self;		/* %gs:0 */
+	/* %gs:8: call_depth_return_thunk's depth (Linux's
+	 * __x86_call_depth), %gs:16: rethunk_count='s returns (clear.h) */
+	u64 call_depth;
+	u64 rethunk_returns;
 	u32 cpu;			/* logical number, BSP = 0 */
 	u32 apic_id;
 	struct cpu_stacks *stacks;

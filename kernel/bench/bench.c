@@ -50,6 +50,9 @@ static void member_up(struct bench_cfg *b)
 	if (b->count == 0 && !b->clamp_fail)
 		strlcpy(why, b->no_folio ? b->no_folio : "", sizeof(why));
 	else if (prim_supported(b->d.at.v[AXIS_PRIM], why, sizeof(why)) &&
+		 prim_thunked(b->d.at.v[AXIS_PRIM],
+			      matrix_rethunk_kind(b->c, &b->d.at),
+			      b->c->rethunk_count, why, sizeof(why)) &&
 		 prezero_can(b, why, sizeof(why)) &&
 		 model_up(b, why, sizeof(why)))
 		why[0] = '\0';

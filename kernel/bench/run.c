@@ -9,6 +9,7 @@
  * Everything a run touches is one CPU's (struct bench_cpu), reached from
  * the CPU number the entry point is given.
  */
+#include "arch/x86_64/clear.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/freq.h"
@@ -97,7 +98,10 @@ static void arm(struct bench_cfg *b)
 	fc->region_end = b->region + (u64)b->count * b->bytes;
 	fc->leaf = leaf_of(b->folio);
 	fc->pool = &bc->pool;
-	fc->prim = prim_fns[b->d.at.v[AXIS_PRIM]];
+	/* member_up() skipped the point where there is no such copy */
+	fc->prim = prim_thunked(b->d.at.v[AXIS_PRIM],
+				matrix_rethunk_kind(c, &b->d.at),
+				c->rethunk_count, NULL, 0);
 	fc->plan = b->d.plan;
 	fc->pte_linux = c->pte == PTE_MODE_LINUX;
 	fc->wrong_pa_fault = c->inject == INJECT_WRONG_PA ? b->count / 2 : ~0u;
@@ -193,6 +197,7 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	touch_plan(b->c, b->count, b->bytes, b->region, wl->addrs);
 	memset(wl->access_ticks, 0, (u64)b->count * 8);
 	arm(b);
+	(void)rethunk_returns_take();	/* this CPU's, from zero */
 	wl->args->count = b->count;
 	wl->args->folio_bytes = b->bytes;
 	wl->args->access = access;
@@ -248,6 +253,8 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	p->has_calls = true;
 	p->prim_calls = fc->prim_calls;
 	p->prim_calls_max = fc->prim_calls_max;
+	p->has_rethunk_returns = b->c->rethunk_count;
+	p->rethunk_returns = rethunk_returns_take();
 	p->fault = wl->fault_ticks;
 	p->clear = wl->clear_ticks;
 	p->access_t = wl->access_ticks;

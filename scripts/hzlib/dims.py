@@ -70,6 +70,9 @@ def of(fields: Mapping[str, str]) -> dict[str, str]:
     if out.get("prezero") == "none":
         for k in PREZERO_PARAMS:        # how nothing was zeroed ahead
             out.pop(k, None)
+    if out.get("rethunk") == "off":     # a plain RET, as in every format before 5
+        out.pop("rethunk")
+        out.pop("rethunk_thunk", None)
     return out
 
 

@@ -133,6 +133,12 @@ RECORDS: tuple[Record, ...] = (
         F("mem", BYTES, "RAM in the memory map (the companion: MemTotal)"),
         F("phys_bits", NUMBER, "physical address bits (CPUID 80000008h)"),
         F("features", LIST, "the CPUID features the primitives and timers depend on"),
+        F("rethunk_linux", enum("none", "retbleed_return_thunk", "srso_return_thunk",
+                                "srso_alias_return_thunk", "call_depth_return_thunk"),
+          "the return thunk Linux's default mitigation puts under every kernel RET on this CPU "
+          "(`bugs.c`; docs/hardware.md, \"Return thunks\"); what `rethunk=` defaults to", since=5),
+        F("rethunk_why", TEXT, "why `rethunk_linux` is that one; `rethunk_assume=NAME: …` where a "
+          "test named the CPU", since=5),
     ),
     record(
         "host", "companion", 1, "companion: once, after `timebase` (docs/companion.md, "
@@ -365,6 +371,12 @@ RECORDS: tuple[Record, ...] = (
           why_not="the group's regions on this CPU's LLC: follows from cpus and the machine"),
         F("pte", enum("linux", "clean"), "the page-table entries: as Linux makes them on a write "
           "fault (Accessed and Dirty set), or left to the hardware", since=2),
+        F("rethunk", enum("off", "on"), "`bench=fault` and `bare`: whether each primitive call "
+          "returned through a return thunk; without `rethunk=`, `on` where Linux's default "
+          "mitigation uses one on this CPU (docs/hardware.md, \"Return thunks\")", since=5),
+        F("rethunk_thunk", enum("none", "retbleed_return_thunk", "srso_return_thunk",
+                                "srso_alias_return_thunk", "call_depth_return_thunk"),
+          "with it: the thunk, Linux's name; `none` with `rethunk=off`", since=5),
         F("preempt", enum("off", "none", "voluntary", "full", "lazy"), "the preemption model; "
           "`off`: no model", since=2),
         F("linux_offered", enum("yes", "no"), "`order=linux` only: whether x86 Linux 7.0 runs the "
@@ -512,6 +524,9 @@ RECORDS: tuple[Record, ...] = (
           "(not those served by a folio zeroed in advance): one per range of the plan, counted in "
           "`folio_zero()` outside the timer's reads", since=3),
         F("prim_calls_max", COUNT, "the most calls one fault made", since=3),
+        F("rethunk_returns", COUNT, "`rethunk_count=1` (test-only): returns through a return "
+          "thunk in the pass's clears, counted per CPU by the thunks themselves; "
+          "`prim_calls` with `rethunk=on`, 0 with `off`", since=5),
         F("fault_ticks", TICKS, "the faults' total, raw; absent in `bare`"),
         F("clear_ticks", TICKS, "the clears' total, raw; absent in `linux-fault`"),
         F("access_ticks", TICKS, "the accesses' total, raw, with `access=write|read`"),

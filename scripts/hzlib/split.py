@@ -29,6 +29,9 @@ Row = dict[str, object]
 
 # What a strategy fixes; every other dimension should equal the fault's.
 STRATEGY_DIMS = ("bench", "clear", "order", "chunk", "radius",
+                 # How a primitive returns (docs/hardware.md, "Return
+                 # thunks"): part of the strategy, as the primitive is.
+                 "rethunk", "rethunk_thunk",
                  # The probe is a task beside the fault, not how it clears.
                  "probe", "probe_us", "probe_class", "probe_policy")
 # Linux 7.0's PROCESS_PAGES_NON_PREEMPT_BATCH and FOLIO_ZERO_LOCALITY_RADIUS
