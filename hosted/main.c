@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arch/x86_64/clear.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/tsc.h"
 #include "hosted/boost.h"
@@ -17,6 +18,7 @@
 #include "hosted/group.h"
 #include "hosted/interrupt.h"
 #include "hosted/kline.h"
+#include "hosted/msr.h"
 #include "hosted/preset.h"
 #include "hosted/restore.h"
 #include "lib/preset.h"
@@ -67,7 +69,8 @@ static u64 microcode(void)
 static void context(const char *line, u32 boost)
 {
 	const struct cpu_info *c = &cpu_info;
-	char feat[160];
+	char feat[160], why[320];
+	u32 fs = FAST_STRINGS_NA;
 	struct machine_id m;
 
 	bench_rec_boot(&records, "hugezero-linux", "linux", line);
@@ -75,7 +78,10 @@ static void context(const char *line, u32 boost)
 	m = (struct machine_id){ c->vendor, c->brand, c->hypervisor, feat,
 				 c->family, c->model, c->stepping, c->phys_bits,
 				 c->cache_line, microcode(), c->l1d, c->l2,
-				 c->l3, meminfo_bytes("MemTotal") };
+				 c->l3, meminfo_bytes("MemTotal"), NULL, NULL,
+				 NULL };
+	prim_linux_read(why, sizeof(why), &fs);
+	m.fast_strings = fast_strings_names[fs];
 	bench_rec_machine(&records, &m);
 	timebase_calibrate();
 	host_record();
@@ -257,6 +263,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	interrupt_init();
 	cpuid_init();
+	/* clear_page()'s choice reads fast strings as early_init_intel() */
+	prim_linux_reader(host_misc_enable_read);
 	group = config_given(&res, "cpus") ||
 		preset_sets(c.preset, true, "cpus");
 	if (!place(&c, group, &usable))

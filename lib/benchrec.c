@@ -93,6 +93,12 @@ void bench_rec_machine(struct rec_writer *w, const struct machine_id *m)
 	rec_u64(&r, "mem", m->mem);
 	rec_u64(&r, "phys_bits", m->phys_bits);
 	rec_str(&r, "features", m->features);
+	if (m->fast_strings)
+		rec_str(&r, "fast_strings", m->fast_strings);
+	if (m->linux_clear) {
+		rec_str(&r, "linux_clear", m->linux_clear);
+		rec_str(&r, "linux_clear_why", m->linux_clear_why);
+	}
 	rec_end(w, &r);
 }
 

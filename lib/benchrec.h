@@ -139,6 +139,10 @@ struct machine_id {
 	u32 family, model, stepping, phys_bits, line;
 	u64 microcode;			/* ~0: not readable */
 	u64 l1d, l2, l3, mem;
+	/* prim_linux_read(): IA32_MISC_ENABLE's fast strings (on, off,
+	 * unknown, n/a); the kernel's clear_page() and why (the companion
+	 * says them in its host record: NULL, not written) */
+	const char *fast_strings, *linux_clear, *linux_clear_why;
 };
 
 struct timebase_id {

@@ -133,6 +133,15 @@ RECORDS: tuple[Record, ...] = (
         F("mem", BYTES, "RAM in the memory map (the companion: MemTotal)"),
         F("phys_bits", NUMBER, "physical address bits (CPUID 80000008h)"),
         F("features", LIST, "the CPUID features the primitives and timers depend on"),
+        F("fast_strings", enum("on", "off", "unknown", "n/a"), "IA32_MISC_ENABLE bit 0 as "
+          "`prim_linux()` read it, as Linux's `early_init_intel()` does (Intel family 6 model >= "
+          "0xd or family > 6; else `n/a`); `off` drops ERMS and REP_GOOD; `unknown`: unreadable "
+          "(the companion: no `/dev/cpu/0/msr`), taken as on", since=5),
+        F("linux_clear", TEXT, "kernel: the primitive Linux's `clear_page()` is on this CPU "
+          "(`erms`, `rep`, `orig`), decided by `prim_linux()` (the companion: in `host`)",
+          side="kernel", since=5),
+        F("linux_clear_why", TEXT, "kernel: why, with what was read of IA32_MISC_ENABLE",
+          side="kernel", since=5),
     ),
     record(
         "host", "companion", 1, "companion: once, after `timebase` (docs/companion.md, "
@@ -164,8 +173,9 @@ RECORDS: tuple[Record, ...] = (
         F("init_on_free_source", TEXT, "where `init_on_free` was read and what it said, or why it "
           "is unknown", since=2),
         F("linux_clear", TEXT, "the primitive Linux's `clear_page()` is on this CPU (`erms`, "
-          "`rep`), decided by `prim_linux()`", since=2),
-        F("linux_clear_why", TEXT, "why `linux_clear` is that one", since=2),
+          "`rep`, `orig`), decided by `prim_linux()`", since=2),
+        F("linux_clear_why", TEXT, "why `linux_clear` is that one, with what was read of "
+          "IA32_MISC_ENABLE's fast strings (from format 5)", since=2),
         F("linux_batch", BYTES, "7.0's `PROCESS_PAGES_NON_PREEMPT_BATCH`", since=2),
         F("linux_radius", "pages", "7.0's `FOLIO_ZERO_LOCALITY_RADIUS`", since=2),
     ),
