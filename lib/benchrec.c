@@ -405,6 +405,8 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 		rec_u64(&r, "prim_calls", p->prim_calls);
 		rec_u64(&r, "prim_calls_max", p->prim_calls_max);
 	}
+	if (p->has_fpu_pairs)
+		rec_u64(&r, "kernel_fpu_pairs", p->fpu_pairs);
 	if (p->fault)
 		rec_u64(&r, "fault_ticks", sum_u64(p->fault, p->faults));
 	if (p->clear)

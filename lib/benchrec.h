@@ -81,6 +81,11 @@ struct bench_pass {
 	bool has_calls;
 	u64 prim_calls;
 	u32 prim_calls_max;
+	/* Kernel: kernel_fpu_begin()/end() pairs around the pass's SIMD
+	 * primitive calls (0 for another primitive); has_fpu_pairs false
+	 * where nothing counts them (the companion runs in user space) */
+	bool has_fpu_pairs;
+	u64 fpu_pairs;
 	const u64 *fault, *clear, *access_t;	/* per-folio ticks, or NULL */
 	const u64 *page;		/* faulting 4K page per folio, or NULL */
 	const char *verify;		/* ok, fail, n/a */

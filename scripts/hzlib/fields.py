@@ -501,6 +501,10 @@ RECORDS: tuple[Record, ...] = (
           "(not those served by a folio zeroed in advance): one per range of the plan, counted in "
           "`folio_zero()` outside the timer's reads", since=3),
         F("prim_calls_max", COUNT, "the most calls one fault made", since=3),
+        F("kernel_fpu_pairs", COUNT, "kernel: `kernel_fpu_begin()`/`kernel_fpu_end()` pairs the "
+          "pass's clears paid, one per SIMD primitive call (`prim_calls` for `movntdq`, `avx2`, "
+          "`avx2-nt`, `avx512`, `avx512-nt`), with a model or without; 0 for the others",
+          side="kernel", since=5),
         F("fault_ticks", TICKS, "the faults' total, raw; absent in `bare`"),
         F("clear_ticks", TICKS, "the clears' total, raw; absent in `linux-fault`"),
         F("access_ticks", TICKS, "the accesses' total, raw, with `access=write|read`"),
