@@ -602,9 +602,10 @@ RECORDS: tuple[Record, ...] = (
         F("probe_ns_p999", NS, "the same of each pass's 99.9th percentile", since=2),
         F("probe_ns_max", NS, "the largest over all passes", since=2),
         F("probe_lost", COUNT, "wake-ups owed and not had", since=2),
-        F("perfbench_gibps_milli", GIBPS_MILLI, "companion's `linux-fault` with `access=none`: "
-          "`perf bench mem mmap`'s figure, the bytes of every pass (warm-ups in) over the sum of "
-          "their `wall_ns` (lib/perfbench.c)", side="companion", since=3),
+        F("perfbench_gibps_milli", GIBPS_MILLI, "companion's `linux-fault` with `access=none`, "
+          "hugetlb only (from format 5; perf maps no other memory): `perf bench mem mmap`'s "
+          "figure, the bytes of every pass (warm-ups in) over the sum of their `wall_ns` "
+          "(lib/perfbench.c)", side="companion", since=3),
         F("perfbench_loops", COUNT, "the passes in it", side="companion", since=3),
         F("perfbench_first_gibps_milli", GIBPS_MILLI, "the first pass alone", side="companion",
           since=3),
@@ -768,7 +769,8 @@ GROUPS = {
     "zeroer": "where a row's run records have them (newer kernel logs, `prezero=` other than "
               "`none`)",
     "counters": "for each event any row's `pmu` names, in the order first named",
-    "perfbench": "where a row's run records carry `wall_ns` (the companion's `linux-fault`)",
+    "perfbench": "where a row's run records carry `wall_ns` (the companion's `linux-fault`) "
+    "and its backing is hugetlb",
     "newer": "where a row has them (newer logs)",
     "after": "always, after the dimensions",
 }
@@ -875,9 +877,9 @@ CSV: tuple[Column, ...] = (
       "damaged configuration (docs/hardware.md, \"Counters\")", "counters"),
     C("pmu.EVENT_per_4k", COUNT, "that over the folio's 4 KiB pages", "counters"),
     C("perfbench_gbps", GBPS, "what `perf bench mem mmap` would print for the passes: every pass "
-      "with `wall_ns` a loop, warm-ups in, all their bytes over the sum of their `wall_ns`; empty "
-      "with `access=write|read` and for a damaged configuration (docs/companion.md)",
-      "perfbench"),
+      "with `wall_ns` a loop, warm-ups in, all their bytes over the sum of their `wall_ns`; "
+      "hugetlb rows only (perf maps no THP or base pages); empty with `access=write|read` and "
+      "for a damaged configuration (docs/companion.md)", "perfbench"),
     C("perfbench_loops", COUNT, "how many loops", "perfbench"),
     C("perfbench_first_gbps", GBPS, "the first loop alone", "perfbench"),
     C("perfbench_measured_gbps", GBPS, "the measured passes alone", "perfbench"),
