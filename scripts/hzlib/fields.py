@@ -226,15 +226,25 @@ RECORDS: tuple[Record, ...] = (
           side="kernel", pattern=BOOST_REGS),
         F("hwp_guaranteed", NUMBER, "kernel, Intel with HWP enabled: HWP_CAPABILITIES bits 15:8, "
           "the guaranteed ratio", side="kernel"),
-        F("eff_khz", KHZ, "kernel, each CPU of `cpus=`: a busy loop's effective frequency "
-          "(APERF/MPERF against the TSC rate)", side="kernel"),
-        F("nominal_khz", KHZ, "kernel: the nominal frequency, the TSC's rate", side="kernel"),
-        F("ref", enum("tsc", "hwp-guaranteed"), "kernel: what `eff_khz` is held against: "
-          "`hwp-guaranteed` (`hwp_guaranteed` × 100 MHz) where above nominal", side="kernel"),
-        F("ref_khz", KHZ, "kernel: that reference", side="kernel"),
-        F("eff_why", TEXT, "kernel: why `eff_khz` is not measured", side="kernel"),
-        F("check", enum("ok", "over", "unmeasured"), "kernel, `boost=off`: `over` is more than "
-          "2 % above `ref_khz`", side="kernel"),
+        F("eff_khz", KHZ, "each CPU of `cpus=` (the companion: the CPU it runs on), `boost=off|on`:"
+          " a busy loop's effective frequency (APERF/MPERF against the TSC rate; the companion "
+          "reads them from `/dev/cpu/N/msr`)"),
+        F("nominal_khz", KHZ, "the nominal frequency, the TSC's rate"),
+        F("ref", enum("tsc", "hwp-guaranteed"), "what `eff_khz` is held against: "
+          "`hwp-guaranteed` (`hwp_guaranteed` × 100 MHz) where above nominal (kernel)"),
+        F("ref_khz", KHZ, "that reference"),
+        F("eff_why", TEXT, "why `eff_khz` is not measured: `cannot check: no APERF/MPERF …` with "
+          "`boost=off|on`; with `check_by=perf-ctl` what IA32_PERF_CTL asked"),
+        F("check", enum("ok", "over", "under", "unmeasured"), "`boost=off`: `over` is more than "
+          "2 % above `ref_khz`; `boost=on` (from format 5): `under` is not more than 2 % above it, "
+          "boost did not take effect; `unmeasured`: `eff_why` says why"),
+        F("check_by", enum("aperf-mperf", "perf-ctl"), "how `check` was decided: APERF/MPERF over "
+          "a busy loop, or, with `boost=on` on Intel without HWP and without APERF/MPERF, the "
+          "ratio IA32_PERF_CTL asks against the base ratio", since=5),
+        F("perf_ctl_ratio", NUMBER, "`check_by=perf-ctl`: IA32_PERF_CTL bits 15:8 as read after",
+          since=5),
+        F("base_ratio", NUMBER, "`check_by=perf-ctl`: the TSC's rate in 100 MHz units, rounded",
+          since=5),
         F("source", TEXT, "companion: each file read, what it said, and the cpufreq driver",
           side="companion"),
     ),
@@ -457,9 +467,11 @@ RECORDS: tuple[Record, ...] = (
         F("boost_state", enum("on", "off", "none", "unknown"), "kernel: this CPU's boost after "
           "`boost=` (its `boost` record's `after`)", side="kernel", since=3,
           why_not="what this CPU's boost MSRs held after boost= set them: the machine's state"),
-        F("boost_check", enum("ok", "over", "unmeasured"), "kernel, `boost=off`: the effect check "
-          "on this CPU (its `boost` record's `check`)", side="kernel", since=3,
-          why_not="boost=off: whether the CPU stayed within 2% of nominal, measured"),
+        F("boost_check", enum("ok", "over", "under", "unmeasured"), "kernel, `boost=off` (and "
+          "`boost=on` from format 5): the effect check on this CPU (its `boost` record's `check`)",
+          side="kernel", since=3,
+          why_not="boost=off|on: whether the CPU stayed within 2% of nominal, or went above it, "
+          "measured"),
         F("boost_eff_khz", KHZ, "kernel: the effective frequency the check measured",
           side="kernel", since=3,
           why_not="the CPU's effective frequency in the boost check: a measurement"),
