@@ -122,6 +122,10 @@ def boost_phrase(r: records.Record) -> str:
            f"found {before}, set by boost={asked}")
     if r.f.get("check") == "over":
         how += "; the clock ran more than 2% over nominal"
+    elif r.f.get("check") == "under":
+        how += "; it did not take effect: the clock ran no more than 2% over nominal"
+    elif r.f.get("check") == "unmeasured" and asked == "on":
+        how += "; whether it took effect could not be checked"
     more = r.f.get("source") or r.f.get("why", "")
     return f"{after} ({how}){': ' + more if more else ''}"
 
