@@ -73,7 +73,8 @@ static void measure_here(void *arg)
 	freq_snap(&f, &z);
 	dm = z.mperf - a.mperf;
 	if (!dm) {
-		boost_check(b, false, 0, khz, "MPERF did not count over the loop");
+		boost_check(b, false, 0, khz,
+			    "MPERF did not count over the loop");
 		return;
 	}
 	boost_check(b, true, mul_div_u64(khz, z.aperf - a.aperf, dm), khz,

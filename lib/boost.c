@@ -388,8 +388,9 @@ int boost_check_say(const struct boost_cpu *b, u32 cpu, char *buf, size_t n)
 
 	buf[0] = '\0';
 	if (b->check == BOOST_CHECK_UNMEASURED)
-		return ksnprintf(buf, n, "cpu %u: boost=%s %s: whether it took "
-				 "effect is not known", cpu, asked, b->check_why);
+		return ksnprintf(buf, n, "cpu %u: boost=%s %s: whether it "
+				 "took effect is not known", cpu, asked,
+				 b->check_why);
 	if (b->check == BOOST_CHECK_OVER)
 		return ksnprintf(buf, n, "WARNING: cpu %u ran %llu kHz busy, "
 				 "more than %u%% over its reference %llu kHz "
@@ -401,15 +402,16 @@ int boost_check_say(const struct boost_cpu *b, u32 cpu, char *buf, size_t n)
 	if (b->check != BOOST_CHECK_UNDER)
 		return 0;
 	if (b->check_by == BOOST_BY_PERF_CTL)
-		return ksnprintf(buf, n, "WARNING: cpu %u: boost=on did not take "
-				 "effect: %s, so turbo is never asked for; its "
-				 "config records say boost_check=under", cpu,
-				 b->check_why);
-	return ksnprintf(buf, n, "WARNING: cpu %u: boost=on did not take effect: "
-			 "it ran %llu kHz busy, not more than %u%% over its "
-			 "reference %llu kHz (%s); its config records say "
-			 "boost_check=under", cpu, (unsigned long long)b->eff_khz,
-			 BOOST_OVER_PCT, (unsigned long long)b->ref_khz,
+		return ksnprintf(buf, n, "WARNING: cpu %u: boost=on did not "
+				 "take effect: %s, so turbo is never asked "
+				 "for; its config records say "
+				 "boost_check=under", cpu, b->check_why);
+	return ksnprintf(buf, n, "WARNING: cpu %u: boost=on did not take "
+			 "effect: it ran %llu kHz busy, not more than %u%% over "
+			 "its reference %llu kHz (%s); its config records say "
+			 "boost_check=under", cpu,
+			 (unsigned long long)b->eff_khz, BOOST_OVER_PCT,
+			 (unsigned long long)b->ref_khz,
 			 boost_ref_names[b->ref]);
 }
 

@@ -77,6 +77,7 @@ static bool intel_has_misc_enable(const struct cpu_info *c)
 static u32 fast_strings(char *what, size_t n)
 {
 	char err[96] = "no reader registered";
+	bool on;
 	u64 v;
 
 	if (strcmp(cpu_info.vendor, "GenuineIntel") != 0) {
@@ -90,12 +91,14 @@ static u32 fast_strings(char *what, size_t n)
 	}
 	if (!misc_enable_reader || !misc_enable_reader(&v, err, sizeof(err))) {
 		ksnprintf(what, n, "IA32_MISC_ENABLE could not be read (%s): "
-			  "fast strings taken as on, as firmware leaves them", err);
+			  "fast strings taken as on, as firmware leaves them",
+			  err);
 		return FAST_STRINGS_UNKNOWN;
 	}
+	on = v & MISC_ENABLE_FAST_STRING;
 	ksnprintf(what, n, "IA32_MISC_ENABLE=%#llx, fast strings (bit 0) %s",
-		  (unsigned long long)v, v & MISC_ENABLE_FAST_STRING ? "on" : "off");
-	return v & MISC_ENABLE_FAST_STRING ? FAST_STRINGS_ON : FAST_STRINGS_OFF;
+		  (unsigned long long)v, on ? "on" : "off");
+	return on ? FAST_STRINGS_ON : FAST_STRINGS_OFF;
 }
 
 /*
@@ -142,10 +145,9 @@ enum prim_id prim_linux_read(char *why, size_t n, u32 *fs)
 		ksnprintf(why, n, "ERMS in CPUID; %s: clear_page_erms", what);
 		return PRIM_ERMS;
 	}
-	if (good) {
-		ksnprintf(why, n, "%s; REP_GOOD from %s; %s: clear_page_rep",
-			  cpu_info.has_erms ? "ERMS cleared" : "no ERMS in CPUID",
-			  who, what);
+	if (good) {	/* no ERMS: fast strings on, or not read */
+		ksnprintf(why, n, "no ERMS in CPUID; REP_GOOD from %s; %s: "
+			  "clear_page_rep", who, what);
 		return PRIM_REP;
 	}
 	ksnprintf(why, n, "%s; no REP_GOOD (%s%s); %s: clear_page_orig",
