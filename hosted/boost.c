@@ -283,5 +283,6 @@ void boost_record(u32 mode)
 	rec_str(&r, "before", found);
 	rec_str(&r, "after", b.state ? b.state : "unknown");
 	rec_str(&r, "source", b.source[0] ? b.source : "not read");
+	boost_effect(&r, mode, tsc_hz);
 	rec_end(&records, &r);
 }

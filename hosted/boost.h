@@ -35,4 +35,14 @@ bool boost_apply(u32 mode, char *why, size_t n);
  * found, the state the run had, and where it was read (docs/records.md). */
 void boost_record(u32 mode);
 
+struct rec;
+/*
+ * boost=off|on checked (hosted/boost_effect.c): the CPU this process
+ * runs on, busy, its APERF/MPERF from /dev/cpu/N/msr against @tsc_hz
+ * (lib/boost.c boost_check()); the check's fields into @r, the boost
+ * record, and a line on standard error when boost= did not take effect
+ * or cannot be checked.  Nothing with boost=firmware.
+ */
+void boost_effect(struct rec *r, u32 mode, u64 tsc_hz);
+
 #endif

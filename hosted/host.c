@@ -158,7 +158,7 @@ int host_pin(u64 want, char *err, size_t n)
  */
 static void linux_record(struct rec *r)
 {
-	char why[160];
+	char why[320];
 
 	rec_str(r, "linux_clear", prim_names[prim_linux(why, sizeof(why))]);
 	rec_str(r, "linux_clear_why", why);

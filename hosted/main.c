@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arch/x86_64/clear.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/rethunk.h"
 #include "arch/x86_64/tsc.h"
@@ -18,6 +19,7 @@
 #include "hosted/group.h"
 #include "hosted/interrupt.h"
 #include "hosted/kline.h"
+#include "hosted/msr.h"
 #include "hosted/preset.h"
 #include "hosted/restore.h"
 #include "lib/preset.h"
@@ -68,7 +70,8 @@ static u64 microcode(void)
 static void context(const char *line, u32 boost)
 {
 	const struct cpu_info *c = &cpu_info;
-	char feat[160];
+	char feat[160], why[320];
+	u32 fs = FAST_STRINGS_NA;
 	struct machine_id m;
 
 	bench_rec_boot(&records, "hugezero-linux", "linux", line);
@@ -78,7 +81,9 @@ static void context(const char *line, u32 boost)
 				 c->cache_line, microcode(), c->l1d, c->l2,
 				 c->l3, meminfo_bytes("MemTotal"),
 				 rethunk_names[rethunk_choice.linux_kind],
-				 rethunk_choice.why };
+				 rethunk_choice.why, NULL, NULL, NULL };
+	prim_linux_read(why, sizeof(why), &fs);
+	m.fast_strings = fast_strings_names[fs];
 	bench_rec_machine(&records, &m);
 	timebase_calibrate();
 	host_record();
@@ -264,6 +269,8 @@ int main(int argc, char **argv)
 	if (gs_setup())
 		fprintf(stderr, "hugezero-linux: note: %s: rethunk=on and "
 			"rethunk_count= may be skipped\n", gs_missing());
+	/* clear_page()'s choice reads fast strings as early_init_intel() */
+	prim_linux_reader(host_misc_enable_read);
 	group = config_given(&res, "cpus") ||
 		preset_sets(c.preset, true, "cpus");
 	if (!place(&c, group, &usable))

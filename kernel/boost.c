@@ -55,18 +55,6 @@ static void set_here(void *arg)
 	boost_done[cpu] = true;
 }
 
-/* Integer work, no memory traffic, until the TSC reaches @end. */
-static void busy_until(u64 end)
-{
-	u64 x = 1;
-
-	while (rdtsc() < end)
-		for (u32 i = 0; i < 256; i++) {
-			x = x * 3 + 1;
-			__asm__ volatile("" : "+r"(x));
-		}
-}
-
 static void measure_here(void *arg)
 {
 	struct boost_cpu *b = arg;
@@ -76,16 +64,17 @@ static void measure_here(void *arg)
 
 	freq_caps_read(&f);
 	if (!f.aperfmperf) {
-		boost_check(b, false, 0, 0, f.why_not_freq);
+		boost_check(b, false, 0, khz, f.why_not_freq);
 		return;
 	}
-	busy_until(rdtsc() + khz * WARM_MS);
+	tsc_busy_until(rdtsc() + khz * WARM_MS);
 	freq_snap(&f, &a);
-	busy_until(rdtsc() + khz * MEASURE_MS);
+	tsc_busy_until(rdtsc() + khz * MEASURE_MS);
 	freq_snap(&f, &z);
 	dm = z.mperf - a.mperf;
 	if (!dm) {
-		boost_check(b, false, 0, 0, "MPERF did not count over the loop");
+		boost_check(b, false, 0, khz,
+			    "MPERF did not count over the loop");
 		return;
 	}
 	boost_check(b, true, mul_div_u64(khz, z.aperf - a.aperf, dm), khz,
@@ -131,26 +120,22 @@ static void print_outcomes(const struct cpu_set *up)
 
 static void print_effect(u32 cpu, const struct boost_cpu *b)
 {
-	char check[32] = "";
+	char check[32] = "", say[320];
 
 	if (b->check != BOOST_CHECK_NONE)
 		ksnprintf(check, sizeof(check), " check=%s",
 			  boost_check_names[b->check]);
-	if (!b->measured) {
+	if (!b->measured)
 		printk("boost: cpu=%u eff_khz=unmeasured%s why=\"%s\"\n", cpu,
 		       check, b->check_why);
-		return;
-	}
-	printk("boost: cpu=%u eff_khz=%llu nominal_khz=%llu ref=%s ref_khz=%llu%s\n",
-	       cpu, (unsigned long long)b->eff_khz,
-	       (unsigned long long)b->nominal_khz, boost_ref_names[b->ref],
-	       (unsigned long long)b->ref_khz, check);
-	if (b->check == BOOST_CHECK_OVER)
-		printk("boost: WARNING: cpu %u ran %llu kHz busy, more than %u%% "
-		       "over its reference %llu kHz (%s) with boost=off; its "
-		       "config records say boost_check=over\n", cpu,
-		       (unsigned long long)b->eff_khz, BOOST_OVER_PCT,
-		       (unsigned long long)b->ref_khz, boost_ref_names[b->ref]);
+	else
+		printk("boost: cpu=%u eff_khz=%llu nominal_khz=%llu ref=%s "
+		       "ref_khz=%llu%s\n", cpu, (unsigned long long)b->eff_khz,
+		       (unsigned long long)b->nominal_khz,
+		       boost_ref_names[b->ref], (unsigned long long)b->ref_khz,
+		       check);
+	if (boost_check_say(b, cpu, say, sizeof(say)) > 0)
+		printk("boost: %s\n", say);
 }
 
 /* The boot CPU's accesses as a vendor path's line; its outcome's words. */

@@ -3,6 +3,7 @@
  * hugezero's C entry: bring the machine up layer by layer, run what the
  * command line asks for, report, and end the run the way it asks.
  */
+#include "arch/x86_64/clear.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpu_setup.h"
 #include "arch/x86_64/pmu.h"
@@ -386,6 +387,8 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	print_cmdline();
 	cpuid_init();
 	rethunk_setup(&config);
+	/* clear_page()'s choice reads fast strings as early_init_intel() */
+	prim_linux_reader(cpu_misc_enable_read);
 	cpuid_read_microcode(&ucode_msrs, ucode, sizeof(ucode));
 	print_machine();
 	cpulog_cpuid();

@@ -3,6 +3,7 @@
  * The records that describe the machine and the boot, written once per
  * boot before any result, and the closing count.
  */
+#include "arch/x86_64/clear.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/rethunk.h"
@@ -102,12 +103,15 @@ void report_context(void)
 {
 	const struct cpu_info *c = &cpu_info;
 	const struct timebase *t = &timebase;
-	char feat[160], refs[200], retries[120], outliers[80];
+	char feat[160], refs[200], retries[120], outliers[80], why[320];
+	u32 fs = FAST_STRINGS_NA;
+	enum prim_id lp = prim_linux_read(why, sizeof(why), &fs);
 	struct machine_id m = {
 		c->vendor, c->brand, c->hypervisor, feat, c->family, c->model,
 		c->stepping, c->phys_bits, c->cache_line, c->microcode, c->l1d,
 		c->l2, c->l3, memory.ram_bytes,
 		rethunk_names[rethunk_choice.linux_kind], rethunk_choice.why,
+		fast_strings_names[fs], prim_names[lp], why,
 	};
 	struct timebase_id tb = {
 		t->tsc_hz, t->source, refs, t->invariant,

@@ -97,6 +97,12 @@ void bench_rec_machine(struct rec_writer *w, const struct machine_id *m)
 		rec_str(&r, "rethunk_linux", m->rethunk_linux);
 		rec_str(&r, "rethunk_why", m->rethunk_why);
 	}
+	if (m->fast_strings)
+		rec_str(&r, "fast_strings", m->fast_strings);
+	if (m->linux_clear) {
+		rec_str(&r, "linux_clear", m->linux_clear);
+		rec_str(&r, "linux_clear_why", m->linux_clear_why);
+	}
 	rec_end(w, &r);
 }
 
@@ -409,6 +415,8 @@ void bench_rec_run(struct rec_writer *w, const struct bench_desc *d,
 	}
 	if (p->has_rethunk_returns)
 		rec_u64(&r, "rethunk_returns", p->rethunk_returns);
+	if (p->has_fpu_pairs)
+		rec_u64(&r, "kernel_fpu_pairs", p->fpu_pairs);
 	if (p->fault)
 		rec_u64(&r, "fault_ticks", sum_u64(p->fault, p->faults));
 	if (p->clear)

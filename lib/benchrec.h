@@ -88,6 +88,11 @@ struct bench_pass {
 	/* rethunk_count=: returns through a thunk in the pass's faults */
 	bool has_rethunk_returns;
 	u64 rethunk_returns;
+	/* Kernel: kernel_fpu_begin()/end() pairs around the pass's SIMD
+	 * primitive calls (0 for another primitive); has_fpu_pairs false
+	 * where nothing counts them (the companion runs in user space) */
+	bool has_fpu_pairs;
+	u64 fpu_pairs;
 	const u64 *fault, *clear, *access_t;	/* per-folio ticks, or NULL */
 	const u64 *page;		/* faulting 4K page per folio, or NULL */
 	const char *verify;		/* ok, fail, n/a */
@@ -148,6 +153,10 @@ struct machine_id {
 	u64 l1d, l2, l3, mem;
 	/* Linux's default return thunk for the CPU and why (lib/rethunk.h) */
 	const char *rethunk_linux, *rethunk_why;
+	/* prim_linux_read(): IA32_MISC_ENABLE's fast strings (on, off,
+	 * unknown, n/a); the kernel's clear_page() and why (the companion
+	 * says them in its host record: NULL, not written) */
+	const char *fast_strings, *linux_clear, *linux_clear_why;
 };
 
 struct timebase_id {

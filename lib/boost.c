@@ -36,7 +36,10 @@ const char *const boost_reg_names[BOOST_NREGS] = {
 const char *const boost_state_names[] = { "unknown", "none", "off", "on", NULL };
 const char *const boost_try_names[] = { "-", "set", "already", "ignored",
 					"read-faulted", "write-faulted", NULL };
-const char *const boost_check_names[] = { "-", "unmeasured", "ok", "over", NULL };
+const char *const boost_check_names[] = { "-", "unmeasured", "ok", "over",
+					  "under", NULL };
+const char *const boost_check_by_names[] = { "-", "aperf-mperf", "perf-ctl",
+					     NULL };
 const char *const boost_ref_names[] = { "tsc", "hwp-guaranteed", NULL };
 
 static const char no_cpb[] =
@@ -312,26 +315,104 @@ u64 boost_reference(const struct boost_cpu *b, u64 nominal_khz, u32 *ref)
 	return g > nominal_khz ? g : nominal_khz;
 }
 
+/*
+ * boost=on, unmeasured, Intel without HWP: the ratio IA32_PERF_CTL asks
+ * after the writes (bits 15:8) against the base ratio, @nominal_khz in
+ * HWP's 100 MHz units, rounded; @why: why APERF/MPERF could not.  False
+ * where it cannot say (check_why then says so): another
+ * vendor, HWP on (PERF_CTL ignored), PERF_CTL unread, no rate.
+ */
+static bool by_perf_ctl(struct boost_cpu *b, u64 nominal_khz,
+			const char *why)
+{
+	const struct boost_regs *r = &b->after;
+	u32 base = (u32)((nominal_khz + BOOST_HWP_UNIT_KHZ / 2) /
+			 BOOST_HWP_UNIT_KHZ);
+	u32 asked = (u32)(r->v[BOOST_PERF_CTL] >> 8) & 0xff;
+	size_t len = strlen(b->check_why);
+
+	if (b->caps.vendor != BOOST_VENDOR_INTEL || hwp_on(&b->caps, r) ||
+	    !has(r, BOOST_PERF_CTL) || !base)
+		return false;
+	if (!asked) {
+		ksnprintf(b->check_why + len, sizeof(b->check_why) - len,
+			  "; IA32_PERF_CTL asks no ratio (0)");
+		return false;
+	}
+	b->check_by = BOOST_BY_PERF_CTL;
+	b->ratio_asked = asked;
+	b->ratio_base = base;
+	b->check = asked > base ? BOOST_CHECK_OK : BOOST_CHECK_UNDER;
+	ksnprintf(b->check_why, sizeof(b->check_why), "%s; by IA32_PERF_CTL: "
+		  "ratio %u asked, %s the base ratio %u (the TSC's rate)",
+		  why ? why : "unmeasured", asked,
+		  asked > base ? "above" : "not above", base);
+	return true;
+}
+
 void boost_check(struct boost_cpu *b, bool measured, u64 eff_khz,
 		 u64 nominal_khz, const char *why)
 {
 	u32 ref = BOOST_REF_TSC;
 	u64 ref_khz = boost_reference(b, nominal_khz, &ref);
+	bool above = eff_khz * 100 > ref_khz * (100 + BOOST_OVER_PCT);
 
 	b->measured = measured;
 	b->eff_khz = measured ? eff_khz : 0;
 	b->nominal_khz = measured ? nominal_khz : 0;
 	b->ref = measured ? ref : BOOST_REF_TSC;
 	b->ref_khz = measured ? ref_khz : 0;
-	b->check_why = measured ? NULL : why;
-	if (b->mode != BOOST_OFF)
+	b->check_by = measured ? BOOST_BY_APERF_MPERF : BOOST_BY_NONE;
+	b->ratio_asked = b->ratio_base = 0;
+	b->check_why[0] = '\0';
+	if (!measured)
+		ksnprintf(b->check_why, sizeof(b->check_why), "%s%s",
+			  b->mode == BOOST_FIRMWARE ? "" : "cannot check: ",
+			  why ? why : "unmeasured");
+	if (b->mode == BOOST_FIRMWARE)
 		b->check = BOOST_CHECK_NONE;
+	else if (!measured && b->mode == BOOST_ON &&
+		 by_perf_ctl(b, nominal_khz, why))
+		return;
 	else if (!measured)
 		b->check = BOOST_CHECK_UNMEASURED;
-	else if (eff_khz * 100 > ref_khz * (100 + BOOST_OVER_PCT))
-		b->check = BOOST_CHECK_OVER;
+	else if (b->mode == BOOST_OFF)
+		b->check = above ? BOOST_CHECK_OVER : BOOST_CHECK_OK;
 	else
-		b->check = BOOST_CHECK_OK;
+		b->check = above ? BOOST_CHECK_OK : BOOST_CHECK_UNDER;
+}
+
+int boost_check_say(const struct boost_cpu *b, u32 cpu, char *buf, size_t n)
+{
+	const char *asked = boost_names[b->mode];
+
+	buf[0] = '\0';
+	if (b->check == BOOST_CHECK_UNMEASURED)
+		return ksnprintf(buf, n, "cpu %u: boost=%s %s: whether it "
+				 "took effect is not known", cpu, asked,
+				 b->check_why);
+	if (b->check == BOOST_CHECK_OVER)
+		return ksnprintf(buf, n, "WARNING: cpu %u ran %llu kHz busy, "
+				 "more than %u%% over its reference %llu kHz "
+				 "(%s) with boost=off; its config records say "
+				 "boost_check=over", cpu,
+				 (unsigned long long)b->eff_khz, BOOST_OVER_PCT,
+				 (unsigned long long)b->ref_khz,
+				 boost_ref_names[b->ref]);
+	if (b->check != BOOST_CHECK_UNDER)
+		return 0;
+	if (b->check_by == BOOST_BY_PERF_CTL)
+		return ksnprintf(buf, n, "WARNING: cpu %u: boost=on did not "
+				 "take effect: %s, so turbo is never asked "
+				 "for; its config records say "
+				 "boost_check=under", cpu, b->check_why);
+	return ksnprintf(buf, n, "WARNING: cpu %u: boost=on did not take "
+			 "effect: it ran %llu kHz busy, not more than %u%% over "
+			 "its reference %llu kHz (%s); its config records say "
+			 "boost_check=under", cpu,
+			 (unsigned long long)b->eff_khz, BOOST_OVER_PCT,
+			 (unsigned long long)b->ref_khz,
+			 boost_ref_names[b->ref]);
 }
 
 static bool same_str(const char *a, const char *b)
@@ -425,17 +506,28 @@ void boost_rec(struct rec_writer *w, u32 cpu, const struct boost_cpu *b)
 		rec_regs(&r, &b->after, "after");
 	if (b->hwp_guaranteed)
 		rec_u64(&r, "hwp_guaranteed", b->hwp_guaranteed);
+	boost_rec_check(&r, b);
+	rec_end(w, &r);
+}
+
+void boost_rec_check(struct rec *r, const struct boost_cpu *b)
+{
 	if (b->measured) {
-		rec_u64(&r, "eff_khz", b->eff_khz);
-		rec_u64(&r, "nominal_khz", b->nominal_khz);
-		rec_str(&r, "ref", boost_ref_names[b->ref]);
-		rec_u64(&r, "ref_khz", b->ref_khz);
+		rec_u64(r, "eff_khz", b->eff_khz);
+		rec_u64(r, "nominal_khz", b->nominal_khz);
+		rec_str(r, "ref", boost_ref_names[b->ref]);
+		rec_u64(r, "ref_khz", b->ref_khz);
 	}
 	if (b->check != BOOST_CHECK_NONE)
-		rec_str(&r, "check", boost_check_names[b->check]);
-	if (b->check_why)
-		rec_str(&r, "eff_why", b->check_why);
-	rec_end(w, &r);
+		rec_str(r, "check", boost_check_names[b->check]);
+	if (b->check_by != BOOST_BY_NONE)
+		rec_str(r, "check_by", boost_check_by_names[b->check_by]);
+	if (b->check_by == BOOST_BY_PERF_CTL) {
+		rec_u64(r, "perf_ctl_ratio", b->ratio_asked);
+		rec_u64(r, "base_ratio", b->ratio_base);
+	}
+	if (b->check_why[0])
+		rec_str(r, "eff_why", b->check_why);
 }
 
 void boost_rec_config(struct rec *r, const struct boost_cpu *b)

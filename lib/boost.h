@@ -74,12 +74,24 @@ enum boost_try { BOOST_TRY_NONE, BOOST_TRY_SET, BOOST_TRY_ALREADY,
 		 BOOST_TRY_IGNORED, BOOST_TRY_READ_FAULT, BOOST_TRY_WRITE_FAULT };
 extern const char *const boost_try_names[];
 
-/* The effect check (boost_check()): asked only with boost=off. */
+/*
+ * The effect check (boost_check()), with boost=off and boost=on: off is
+ * over where the busy CPU ran above its reference, on is under where it
+ * did not (boost did not take effect); unmeasured: it cannot say why.
+ */
 enum boost_check { BOOST_CHECK_NONE, BOOST_CHECK_UNMEASURED, BOOST_CHECK_OK,
-		   BOOST_CHECK_OVER };
+		   BOOST_CHECK_OVER, BOOST_CHECK_UNDER };
 extern const char *const boost_check_names[];
-/* boost=off: the effective frequency may exceed the reference by this. */
+/* boost=off: the effective frequency may exceed the reference by this;
+ * boost=on: it must exceed it by more. */
 #define BOOST_OVER_PCT 2
+/* How it was checked: APERF/MPERF over a busy loop, or, with boost=on
+ * on Intel without HWP and no APERF/MPERF, the ratio IA32_PERF_CTL asks
+ * (bits 15:8) against the base ratio, the TSC's rate in 100 MHz units:
+ * turbo runs only where a ratio above the base one is asked, as
+ * intel_pstate's non-HWP path asks the turbo ratio (core_get_val()). */
+enum boost_check_by { BOOST_BY_NONE, BOOST_BY_APERF_MPERF, BOOST_BY_PERF_CTL };
+extern const char *const boost_check_by_names[];
 /*
  * What the check holds the effective frequency against: the TSC's rate
  * (nominal), or, on Intel with HWP enabled, the guaranteed performance
@@ -107,7 +119,9 @@ struct boost_cpu {
 	u32 hwp_guaranteed;	/* HWP_CAPABILITIES[15:8] with HWP on; 0 */
 	u32 ref;		/* enum boost_ref, when measured */
 	u64 ref_khz;		/* what eff_khz is held against */
-	const char *check_why;	/* why unmeasured */
+	u32 check_by;		/* enum boost_check_by */
+	u32 ratio_asked, ratio_base;	/* BOOST_BY_PERF_CTL */
+	char check_why[192];	/* why unmeasured, or what PERF_CTL said; "" */
 };
 
 /* A guarded RDMSR / WRMSR: false when the access faulted. */
@@ -131,12 +145,20 @@ void boost_set(struct boost_cpu *b, u32 mode, const struct boost_caps *c,
 /* Whether @b ended as asked (firmware: always). */
 bool boost_as_asked(const struct boost_cpu *b);
 /*
- * The effect measured after (@measured: @eff_khz against @nominal_khz;
- * else @why): with boost=off, over when @eff_khz exceeds the reference
- * (boost_reference()) by more than BOOST_OVER_PCT percent.
+ * The effect measured after (@measured: @eff_khz against @nominal_khz,
+ * the TSC's rate, given either way; else @why): with boost=off, over
+ * when @eff_khz exceeds the reference (boost_reference()) by more than
+ * BOOST_OVER_PCT percent; with boost=on, under when it does not.
+ * Unmeasured with boost=on on Intel without HWP, IA32_PERF_CTL's ratio
+ * as read after decides where it asks one (boost_check_by).
  */
 void boost_check(struct boost_cpu *b, bool measured, u64 eff_khz,
 		 u64 nominal_khz, const char *why);
+/*
+ * The console's sentence for CPU @cpu where the check found boost= not
+ * in effect (over, under) or could not check: "" (0) otherwise.
+ */
+int boost_check_say(const struct boost_cpu *b, u32 cpu, char *buf, size_t n);
 /*
  * The reference for @b measured against @nominal_khz: the larger of it
  * and, with Intel's HWP enabled, b->hwp_guaranteed in kHz (@ref: which
@@ -152,6 +174,9 @@ bool boost_same(const struct boost_cpu *a, const struct boost_cpu *b);
 int boost_describe(const struct boost_cpu *b, char *buf, size_t n);
 /* The boost record of CPU @cpu (docs/records.md). */
 void boost_rec(struct rec_writer *w, u32 cpu, const struct boost_cpu *b);
+/* The check's fields of a boost record (eff_khz .. eff_why), the
+ * kernel's and the companion's alike. */
+void boost_rec_check(struct rec *r, const struct boost_cpu *b);
 /* Its fields in a config record of a configuration run on that CPU. */
 void boost_rec_config(struct rec *r, const struct boost_cpu *b);
 

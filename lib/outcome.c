@@ -291,8 +291,10 @@ void bench_rec_summary(struct rec_writer *w, const struct bench_desc *d,
 		if (o->has_probe)
 			probe_summary(&r, o, hz);
 		/* perf's loop touches and nothing more: an access in the
-		 * window is not its figure. */
-		if (d->c->access == ACCESS_NONE)
+		 * window is not its figure; and it maps hugetlb pages (its
+		 * -p 2MB/1GB: MAP_HUGETLB), never THP's or madvised base
+		 * pages, so no other backing is its figure either. */
+		if (d->c->access == ACCESS_NONE && perfbench_backing(d->backing))
 			perfbench_rec(&r, &o->perfbench);
 		if (flag_runs(o, flags, sizeof(flags)))
 			rec_str(&r, "flagged", flags);

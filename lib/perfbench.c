@@ -8,8 +8,14 @@
  */
 #include "lib/calib.h"
 #include "lib/perfbench.h"
+#include "lib/string.h"
 
 #define NSEC_PER_SEC 1000000000ULL
+
+bool perfbench_backing(const char *backing)
+{
+	return backing && !strcmp(backing, "hugetlb");
+}
 
 void perfbench_add(struct perfbench *pb, u64 bytes, u64 ns)
 {

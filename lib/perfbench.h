@@ -21,6 +21,14 @@ struct perfbench {
 	u64 first_bytes, first_ns;	/* the first loop alone */
 };
 
+/*
+ * Whether @backing (the companion's hugetlb, thp, base; NULL in the
+ * kernel) is memory perf bench mem mmap maps: hugetlb only, its -p 2MB
+ * or 1GB (do_mmap(): MAP_HUGETLB); its 4KB mapping is neither madvised
+ * nor hugetlb, so not the companion's thp or base.  Elsewhere the figure
+ * is absent, never 0.
+ */
+bool perfbench_backing(const char *backing);
 /* One loop of @bytes that took @ns of wall time. */
 void perfbench_add(struct perfbench *pb, u64 bytes, u64 ns);
 /* 2^30 B/s x 1000 of @bytes in @ns nanoseconds, rounded down; 0 for no time. */

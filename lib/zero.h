@@ -20,7 +20,8 @@ struct zero_ops {
 	void (*resched)(void *ctx);		/* cond_resched(); may be NULL */
 	void *ctx;
 	/* Around each primitive call, or NULL: a SIMD primitive's
-	 * kernel_fpu_begin()/end(), so a resched point between two calls
+	 * kernel_fpu_begin()/end(), with a scheduling model or without
+	 * (any kernel SIMD user must), so a resched point between two calls
 	 * is still one. */
 	void (*enter)(void *ctx), (*leave)(void *ctx);
 	/* might_sleep() in order=tree's code: might_resched(), a resched

@@ -179,6 +179,35 @@ def fpu_once_per_fault(res) -> str | None:  # type: ignore[no-untyped-def]
     return None
 
 
+def fpu_pairs_per_call(res) -> str | None:  # type: ignore[no-untyped-def]
+    """Every SIMD primitive call pays a kernel_fpu_begin()/end() pair, as
+    any kernel SIMD user must, with a scheduling model or without: the run
+    record's kernel_fpu_pairs equals its prim_calls (> 0) for movntdq and
+    avx2, and is 0 for a primitive that uses no vector registers."""
+    clear = {}
+    runs = []
+    for b in records.parse(res.log):
+        for r in b.records:
+            if r.type == "config":
+                clear[r.int("cfg")] = r.f.get("clear", "")
+            elif r.type == "run":
+                runs.append(r)
+    if not runs:
+        return "no run record"
+    seen = set()
+    for r in runs:
+        prim = clear.get(r.int("cfg"), "?")
+        seen.add(prim)
+        pairs, calls = r.int("kernel_fpu_pairs", -1), r.int("prim_calls", -1)
+        want = calls if prim in ("movntdq", "avx2") else 0
+        if pairs != want or calls <= 0:
+            return (f"{prim} {r.f.get('pass')}: kernel_fpu_pairs={r.f.get('kernel_fpu_pairs')} "
+                    f"prim_calls={calls}, expected {want}")
+    if "movntdq" not in seen:
+        return f"no movntdq run among {sorted(seen)}"
+    return None
+
+
 def no_model_no_noise(res) -> str | None:  # type: ignore[no-untyped-def]
     for c in by_name(res).values():
         for r in c.runs:
@@ -262,8 +291,13 @@ CASES = [
            args=["bench=fault", "folio=2M", "size=8M", "runs=1", "warmups=0",
                  "selftest=off", "preempt=full", "clear=movntdq,avx2",
                  "order=converging-page", f"cpl={cpl}"],
-           check=all_of(passes, bench_ok(2), fpu_once_per_fault))
+           check=all_of(passes, bench_ok(2), fpu_once_per_fault, fpu_pairs_per_call))
       for tag, cpl in (("", 3), ("-cpl0", 0))),
+    # No model: the SIMD calls still pay the pair (kernel_fpu_pairs).
+    Case("sched-off-simd-pays-fpu", args=["bench=fault", "folio=2M", "size=8M", "runs=1",
+                                          "warmups=0", "selftest=off", "clear=movntdq,erms",
+                                          "order=converging-page,contiguous-page"],
+         check=all_of(passes, bench_ok(4), fpu_pairs_per_call, no_model_no_noise)),
     Case("sched-off-is-quiet", args=["bench=fault", "folio=2M", "size=8M", "runs=1",
                                      "clear=erms", "order=contiguous-page", "selftest=off"],
          check=all_of(passes, no_model_no_noise)),

@@ -7,6 +7,7 @@ the fake files do not let write: nobody, when the tests run as root."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -210,6 +211,36 @@ class SetTest(BoostTest):
         self.assertEqual((f["asked"], f["before"], f["after"]), ("off", "unknown", "unknown"))
         self.assertIn("boost=off: nothing to set", r.stderr)
         self.assertIn("the run goes on as found", r.stderr)
+
+
+class CheckTest(BoostTest):
+    """boost=off|on is checked as the kernel's is (hosted/boost_effect.c,
+    lib/boost.c boost_check()): APERF/MPERF from /dev/cpu/N/msr over a busy
+    loop.  The fake tree has no /dev/cpu, and most VMs lack APERF/MPERF:
+    either way it cannot check, and says why in the record and on standard
+    error; the decision on readings is tested on the host with faked
+    ones (tests/host/test_boost.c).  boost=firmware checks nothing."""
+
+    def test_on_says_it_cannot_check(self) -> None:
+        self.t.intel_pstate(no_turbo=1)
+        r = run(self.tmp.name, "boost=on")
+        f = boost_record(r)
+        self.assertEqual(f.get("check"), "unmeasured", f)
+        why = f.get("eff_why", "")
+        self.assertTrue(why.startswith("cannot check: "), why)
+        self.assertTrue("no APERF/MPERF" in why or "/dev/cpu/" in why, why)
+        self.assertRegex(r.stderr, r"hugezero-linux: boost: cpu \d+: boost=on cannot check: "
+                         + re.escape(why.removeprefix("cannot check: ")) +
+                         ": whether it took effect is not known")
+
+    def test_off_is_checked_too(self) -> None:
+        f = boost_record(run(self.tmp.name, "boost=off"))
+        self.assertEqual(f.get("check"), "unmeasured", f)
+
+    def test_firmware_checks_nothing(self) -> None:
+        f = boost_record(run(self.tmp.name))
+        self.assertNotIn("check", f)
+        self.assertNotIn("eff_why", f)
 
 
 class RefusedTest(BoostTest):

@@ -134,6 +134,31 @@ class FormatTest(unittest.TestCase):
         self.assertIn("  !1 format 2's summary netted a pre-zeroed fault", t)
         self.assertNotIn("!", row(t, "erms", "prezero=none"))
 
+    def test_simd_with_no_model_across_format_5_is_marked(self) -> None:
+        # Format 5 pays kernel_fpu_begin/end around every SIMD call with no
+        # model too; its run records count them (kernel_fpu_pairs).
+        def nomodel(fmt: int) -> Log:
+            lg = Log(boot=f'version=0.3 format={fmt} firmware=bios cmdline="bench=fault"')
+            pairs = " kernel_fpu_pairs=1024" if fmt >= 5 else ""
+            lg.config(kernel_config(name="2M.avx2.converging-page", clear="avx2",
+                                    order="converging-page"), runs(1000),
+                      run_extra=f"prim_calls=1024 prim_calls_max=512{pairs}")
+            lg.config(kernel_config(), runs(2000),
+                      run_extra="prim_calls=2 prim_calls_max=1" +
+                      (" kernel_fpu_pairs=0" if fmt >= 5 else ""))
+            return lg
+        with Files() as f:
+            rc, t = cmp(f, nomodel(4), nomodel(5))
+            rc5, t5 = cmp(f, nomodel(5), nomodel(5))
+        self.assertEqual(rc, 1, t)
+        self.assertIn("A: record format 4, B: record format 5\n", t)
+        self.assertTrue(row(t, "avx2").endswith("  !1"), t)
+        self.assertIn("  !1 format 4 ran a SIMD clear with no model outside "
+                      "kernel_fpu_begin/end", t)
+        self.assertNotIn("!", row(t, "erms"))
+        self.assertEqual(rc5, 0, t5)
+        self.assertNotIn("like with like", t5)
+
     def test_two_reasons_numbered_once_each(self) -> None:
         with Files() as f:
             _, t = cmp(f, log(2, 1000, prezero=True), log(3, 500, prezero=True))

@@ -371,12 +371,12 @@ def parse_header(log: Path, *rows: str) -> list[str]:
 
 def every_group_log() -> str:
     """A synthetic boot whose CSV has every optional column group: a newer
-    dimension (hz), the zeroers' counts, counters, perf bench's figure and
-    the newer columns."""
+    dimension (hz), the zeroers' counts, counters, perf bench's figure (a
+    hugetlb row's, the only kind that has it) and the newer columns."""
     log = prezero_log()
     log.config(kernel_config(name="z", prezero="request", prezero_n="1", hz="250",
                              prezero_clear="erms", prezero_order="contiguous-page",
-                             order="linux", linux_offered="no"),
+                             order="linux", linux_offered="no", backing="hugetlb"),
                [{"fault": [1000, 1000], "clear": [900, 900]}],
                run_extra="prezeroed_faults=0 prezero_by=request prezero_ticks=10 "
                "prezero_folios=1 prezero_resched=0 prezero_waits=1 prezero_wait_ticks=5 "

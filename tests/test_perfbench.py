@@ -63,7 +63,7 @@ LOOPS = [(5 * NS, 5 * NS + 205_000_000), (6 * NS, 6 * NS + 6_400_000),
 
 
 def fault_log(access: str = "none", walls: bool = True, preset: bool = False,
-              measured_runs: int = 3) -> Log:
+              measured_runs: int = 3, backing: str = "hugetlb") -> Log:
     """A companion's linux-fault 2M hugetlb configuration (warmups=1) with
     its passes' wall times, and a bare erms pair for the split and the
     seed-001 table; the faults' TSC windows (1 GHz) a little inside each
@@ -75,8 +75,8 @@ def fault_log(access: str = "none", walls: bool = True, preset: bool = False,
                 'chose="size=64M" why="half the free memory" scaled="64 MiB" linux_clear=erms')
     common = f"folio=2M chunk=0 size={SIZE} folios=32 touch=seq offset=first cache=linux"
     log.cfgs += 1
-    log.add("config", f"cfg=1 name=linux.2M.hugetlb bench=linux-fault clear=linux "
-            f"order=linux backing=hugetlb access={access} warmups=1 runs={measured_runs} "
+    log.add("config", f"cfg=1 name=linux.2M.{backing} bench=linux-fault clear=linux "
+            f"order=linux backing={backing} access={access} warmups=1 runs={measured_runs} "
             f"{common}")
     for i, (start, end) in enumerate(LOOPS[:1 + measured_runs]):
         per = (end - start) * 9 // 10 // 32
@@ -141,6 +141,46 @@ class PerfFigure(unittest.TestCase):
         out = io.StringIO()
         table.write(boots(log), "text", out)
         self.assertNotIn("as perf", out.getvalue())
+
+    def test_only_hugetlb_rows_have_perfs_figure(self) -> None:
+        """perf bench mem mmap maps hugetlb pages only (-p 2MB|1GB:
+        MAP_HUGETLB): a thp or base row has wall times but no perf figure,
+        absent everywhere, neither 0 nor a dash."""
+        for backing in ("thp", "base"):
+            log = fault_log(backing=backing, preset=True)
+            r = fault_row(log)
+            self.assertEqual(r["backing"], backing)
+            self.assertFalse([k for k in r if k.startswith("perfbench")], backing)
+            self.assertFalse([c for c in results.csv_columns(results.rows(boots(log)))
+                              if c.startswith("perfbench")], backing)
+            out = io.StringIO()
+            split.write(boots(log), out)
+            self.assertNotIn("as perf", out.getvalue(), backing)
+            self.assertNotIn("GB/sec", out.getvalue(), backing)
+            out = io.StringIO()
+            table.write(boots(log), "text", out)
+            self.assertIn("Linux", out.getvalue(), backing)
+            self.assertNotIn("as perf", out.getvalue(), backing)
+        # a thp row beside a hugetlb one: the column, the hugetlb figure alone
+        both = fault_log(preset=True)
+        both.cfgs += 1
+        both.add("config", "cfg=9 name=linux.2M.thp bench=linux-fault clear=linux order=linux "
+                 "backing=thp access=none warmups=0 runs=1 folio=2M chunk=0 "
+                 f"size={SIZE} folios=32 touch=seq offset=first cache=linux")
+        both.add("run", "cfg=9 run=0 pass=measure access=none faults=32 resched=0 "
+                 "fault_ticks=3200000 wall_ns=4000000")
+        both.add("samples", f"cfg=9 run=0 kind=fault first=0 v={','.join(['100000'] * 32)} n=32")
+        both.add("summary", "cfg=9 status=ok runs=1")
+        out = io.StringIO()
+        table.write(boots(both), "text", out)
+        text = out.getvalue()
+        self.assertIn("as perf bench mem mmap prints it", text)
+        self.assertIn("hugetlb 1.", text)
+        self.assertNotIn("thp n/a", text)
+        rows = {r["backing"]: r for r in results.rows(boots(both))
+                if r["bench"] == "linux-fault"}
+        self.assertIn("perfbench_gbps", rows["hugetlb"])
+        self.assertNotIn("perfbench_gbps", rows["thp"])
 
     def test_csv_has_the_columns_when_there(self) -> None:
         cols = results.csv_columns(results.rows(boots(fault_log())))

@@ -141,6 +141,15 @@ class TableTest(unittest.TestCase):
                   f"check={'over' if c == 3 else 'ok'}" for c in range(4)],
                  "boost: off (found on, set by boost=off) on CPUs 0-2; off (found on, set "
                  "by boost=off; the clock ran more than 2% over nominal) on CPU 3"),
+                # boost=on checked: not in effect, or not checkable.
+                (["cpu=0 asked=on vendor=amd before=off after=on tried=hwcr:set "
+                  "check=under check_by=aperf-mperf"],
+                 "boost: on (found off, set by boost=on; it did not take effect: the clock "
+                 "ran no more than 2% over nominal) on CPU 0"),
+                ([f'asked=on before=off after=on source="{src}" check=unmeasured '
+                  'eff_why="cannot check: no APERF/MPERF (CPUID 06H:ECX[0] clear)"'],
+                 f"boost: on (found off, set by boost=on; whether it took effect could not "
+                 f"be checked): {src}"),
                 (['cpu=0 asked=off vendor=other before=none after=none tried=none '
                   'why="no boost on this CPU"'],
                  "boost: none (boost=off asked; not set): no boost on this CPU on CPU 0")):

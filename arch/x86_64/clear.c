@@ -8,6 +8,7 @@
 #include "arch/x86_64/cpuid.h"
 #include "lib/format.h"
 #include "lib/rethunk.h"
+#include "lib/string.h"
 
 #define DECLARE(id, name, fn, simd, feat, linux) void fn(void *, u64);
 PRIMS(DECLARE)
@@ -100,16 +101,115 @@ static bool feature_ok(enum prim_feature f, char *why, size_t n)
 	return need(false, why, n, "unknown CPU feature");
 }
 
-enum prim_id prim_linux(char *why, size_t n)
+const char *const fast_strings_names[] = {
+	[FAST_STRINGS_NA] = "n/a", [FAST_STRINGS_ON] = "on",
+	[FAST_STRINGS_OFF] = "off", [FAST_STRINGS_UNKNOWN] = "unknown",
+};
+
+static misc_enable_fn misc_enable_reader;
+
+void prim_linux_reader(misc_enable_fn fn)
 {
-	if (cpu_info.has_erms) {
-		ksnprintf(why, n, "ERMS in CPUID: clear_page_erms");
+	misc_enable_reader = fn;
+}
+
+/* The Intel CPUs whose IA32_MISC_ENABLE early_init_intel() reads. */
+static bool intel_has_misc_enable(const struct cpu_info *c)
+{
+	return c->family > 6 || (c->family == 6 && c->model >= 0xd);
+}
+
+/*
+ * early_init_intel(): fast strings off in IA32_MISC_ENABLE[0] clears
+ * X86_FEATURE_REP_GOOD and X86_FEATURE_ERMS for good (setup_clear_cpu_cap()).
+ * @what says what was read, or why nothing was.
+ */
+static u32 fast_strings(char *what, size_t n)
+{
+	char err[96] = "no reader registered";
+	bool on;
+	u64 v;
+
+	if (strcmp(cpu_info.vendor, "GenuineIntel") != 0) {
+		ksnprintf(what, n, "IA32_MISC_ENABLE not read (not Intel)");
+		return FAST_STRINGS_NA;
+	}
+	if (!intel_has_misc_enable(&cpu_info)) {
+		ksnprintf(what, n, "IA32_MISC_ENABLE not read (Intel before "
+			  "family 6 model 0xd)");
+		return FAST_STRINGS_NA;
+	}
+	if (!misc_enable_reader || !misc_enable_reader(&v, err, sizeof(err))) {
+		ksnprintf(what, n, "IA32_MISC_ENABLE could not be read (%s): "
+			  "fast strings taken as on, as firmware leaves them",
+			  err);
+		return FAST_STRINGS_UNKNOWN;
+	}
+	on = v & MISC_ENABLE_FAST_STRING;
+	ksnprintf(what, n, "IA32_MISC_ENABLE=%#llx, fast strings (bit 0) %s",
+		  (unsigned long long)v, on ? "on" : "off");
+	return on ? FAST_STRINGS_ON : FAST_STRINGS_OFF;
+}
+
+/*
+ * Whether Linux sets X86_FEATURE_REP_GOOD on this 64-bit CPU: init_intel()
+ * on family 6; init_amd() from family 10h, init_amd_k8() on rev C+ K8
+ * (CPUID 1 EAX 0xf48..0xf4f, >= 0xf58); init_hygon() always.  Other
+ * vendors have tables of their own, not mirrored: taken as set.
+ */
+static bool rep_good(const struct cpu_info *c, const char **who)
+{
+	u32 sig = c->signature;	/* cpuid_eax(1), whole, as Linux compares it */
+
+	if (!strcmp(c->vendor, "GenuineIntel")) {
+		*who = "init_intel(): family 6";
+		return c->family == 6;
+	}
+	if (!strcmp(c->vendor, "AuthenticAMD")) {
+		*who = c->family >= 0x10 ? "init_amd(): family >= 10h" :
+		       "init_amd_k8(): K8 rev C+";
+		return c->family >= 0x10 || (sig >= 0x0f48 && sig < 0x0f50) ||
+		       sig >= 0x0f58;
+	}
+	if (!strcmp(c->vendor, "HygonGenuine")) {
+		*who = "init_hygon()";
+		return true;
+	}
+	*who = "another vendor's table, taken as set";
+	return true;
+}
+
+enum prim_id prim_linux_read(char *why, size_t n, u32 *fs)
+{
+	const char *who = "";
+	char what[160];
+	u32 f = fast_strings(what, sizeof(what));
+	bool good = rep_good(&cpu_info, &who);
+	bool erms = cpu_info.has_erms;
+
+	if (fs)
+		*fs = f;
+	if (f == FAST_STRINGS_OFF)
+		erms = good = false;	/* setup_clear_cpu_cap() of both */
+	if (erms) {
+		ksnprintf(why, n, "ERMS in CPUID; %s: clear_page_erms", what);
 		return PRIM_ERMS;
 	}
-	ksnprintf(why, n, "no ERMS in CPUID: clear_page_rep, if the kernel "
-		  "set REP_GOOD, which it does from its own CPU tables, "
-		  "invisible from CPUID (without it, clear_page_orig)");
-	return PRIM_REP;
+	if (good) {	/* no ERMS: fast strings on, or not read */
+		ksnprintf(why, n, "no ERMS in CPUID; REP_GOOD from %s; %s: "
+			  "clear_page_rep", who, what);
+		return PRIM_REP;
+	}
+	ksnprintf(why, n, "%s; no REP_GOOD (%s%s); %s: clear_page_orig",
+		  cpu_info.has_erms ? "ERMS cleared" : "no ERMS in CPUID",
+		  f == FAST_STRINGS_OFF ? "cleared with fast strings off, "
+		  "not set by " : "not set by ", who, what);
+	return PRIM_ORIG;
+}
+
+enum prim_id prim_linux(char *why, size_t n)
+{
+	return prim_linux_read(why, n, NULL);
 }
 
 bool prim_supported(enum prim_id p, char *why, size_t n)

@@ -56,11 +56,32 @@ bool prim_supported(enum prim_id p, char *why, size_t whylen);
 
 /*
  * Linux's clear_page() on this CPU, as alternative_call_2() in
- * arch/x86/include/asm/page_64.h picks it: clear_page_erms with ERMS,
- * else clear_page_rep (X86_FEATURE_REP_GOOD, which Linux sets on every
- * 64-bit CPU it would run this on); @why says so.  The one place that
- * decides: the kernel's and the companion's records carry the answer.
+ * arch/x86/include/asm/page_64.h picks it: clear_page_erms with
+ * X86_FEATURE_ERMS, else clear_page_rep with X86_FEATURE_REP_GOOD
+ * (which the vendor's init sets from its own tables), else
+ * clear_page_orig.  On Intel it first reads IA32_MISC_ENABLE's
+ * fast-strings bit as early_init_intel() does, and with it clear takes
+ * both away.  @why says what was read and why; @fs (or NULL) gets the
+ * enum fast_strings read.  The one place that decides: the kernel's and
+ * the companion's records carry the answer.
  */
+enum prim_id prim_linux_read(char *why, size_t whylen, u32 *fs);
 enum prim_id prim_linux(char *why, size_t whylen);
+
+/* IA32_MISC_ENABLE[0]: fast-string operation enabled (SDM vol. 4). */
+#define MISC_ENABLE_MSR		0x1a0
+#define MISC_ENABLE_FAST_STRING	(1ULL << 0)
+enum fast_strings { FAST_STRINGS_NA, FAST_STRINGS_ON, FAST_STRINGS_OFF,
+		    FAST_STRINGS_UNKNOWN };
+extern const char *const fast_strings_names[];
+
+/*
+ * How prim_linux() reads IA32_MISC_ENABLE, registered from above (arch/
+ * calls nothing above it): the kernel's guarded RDMSR, the companion's
+ * /dev/cpu/0/msr, a host test's fake.  True with *@val; else false and
+ * @err says why.  None registered: it is not read, and said so.
+ */
+typedef bool (*misc_enable_fn)(u64 *val, char *err, size_t n);
+void prim_linux_reader(misc_enable_fn fn);
 
 #endif

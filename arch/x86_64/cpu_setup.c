@@ -6,6 +6,7 @@
  * STOS's speed).  Ring 0; MSRs guarded, since a hypervisor may fault on
  * them, and traced for the boot's "msr:" lines.
  */
+#include "arch/x86_64/clear.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpu_setup.h"
 #include "arch/x86_64/cpuid.h"
@@ -16,8 +17,6 @@
 #define MSR_IA32_PAT		0x277
 #define MSR_AMD64_DE_CFG	0xc0011029
 #define DE_CFG_LFENCE_SERIALIZE	(1ULL << 1)
-#define MSR_IA32_MISC_ENABLE	0x1a0
-#define MISC_ENABLE_FAST_STRING	(1ULL << 0)
 #define PAT_WB			6
 #define PAT_UC			0
 
@@ -103,7 +102,7 @@ static void misc_enable_check(struct cpu_setup *s)
 			sizeof(s->misc_enable));
 		return;
 	}
-	if (rdmsrq_traced(&s->misc_enable_msrs, MSR_IA32_MISC_ENABLE, &v)) {
+	if (rdmsrq_traced(&s->misc_enable_msrs, MISC_ENABLE_MSR, &v)) {
 		strlcpy(s->misc_enable, "unreadable: fast strings unknown",
 			sizeof(s->misc_enable));
 		return;
@@ -130,6 +129,16 @@ static void pat_check(struct cpu_setup *s)
 	ksnprintf(s->pat, sizeof(s->pat), "%#llx%s", (unsigned long long)pat,
 		  s->pat_ok ? "" : ": entry 0 not write-back or entry 3 not "
 		  "uncached");
+}
+
+bool cpu_misc_enable_read(u64 *val, char *err, size_t n)
+{
+	u64 e = rdmsrq_safe(MISC_ENABLE_MSR, val);
+
+	if (e)
+		ksnprintf(err, n, "RDMSR 0x1a0 raised vector %llu",
+			  (unsigned long long)(e - 1));
+	return !e;
 }
 
 void cpu_setup(struct cpu_setup *s)

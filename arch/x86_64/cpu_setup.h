@@ -17,4 +17,8 @@ struct cpu_setup {
 
 void cpu_setup(struct cpu_setup *s);
 
+/* prim_linux()'s reader in the kernel (clear.h, misc_enable_fn): a
+ * guarded RDMSR of IA32_MISC_ENABLE, a #GP said in @err. */
+bool cpu_misc_enable_read(u64 *val, char *err, size_t n);
+
 #endif

@@ -53,4 +53,20 @@ static inline u64 rdtsc(void)
 	return ((u64)hi << 32) | lo;
 }
 
+/*
+ * Integer work, no memory traffic, until the TSC reaches @end: a busy
+ * core for APERF/MPERF to measure (the boost checks, kernel/boost.c and
+ * hosted/boost_effect.c).
+ */
+static inline void tsc_busy_until(u64 end)
+{
+	u64 x = 1;
+
+	while (rdtsc() < end)
+		for (u32 i = 0; i < 256; i++) {
+			x = x * 3 + 1;
+			__asm__ volatile("" : "+r"(x));
+		}
+}
+
 #endif

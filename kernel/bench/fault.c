@@ -38,18 +38,19 @@ static void resched_might(void *ctx)
 }
 
 /*
- * Under a model, around each primitive call: a probe that runs now ran
- * inside a call of fault `current`; a SIMD call runs between
- * kernel_fpu_begin() and kernel_fpu_end(), as Linux's kernel SIMD, so it
- * is not preemptible but the resched points between calls still are; the
- * first begin of a fault saves the workload's registers, the return to
- * it loads them (kernel/sched/fpu.h).
+ * Around each primitive call: a probe that runs now ran inside a call of
+ * fault `current`; a SIMD call runs between kernel_fpu_begin() and
+ * kernel_fpu_end(), as Linux's kernel SIMD, model or none (Linux has no
+ * kernel SIMD without them), so it is not preemptible but the resched
+ * points between calls still are; under a model the first begin of a
+ * fault saves the workload's registers, the return to it loads them
+ * (kernel/sched/fpu.h).  Each pair is counted.
  */
 static void call_enter(void *ctx)
 {
 	struct fault_ctx *fc = ctx;
 
-	if (fc->fpu_area)
+	if (fc->simd)
 		kernel_fpu_begin();
 	fc->current = fc->nfaults;
 }
@@ -59,8 +60,10 @@ static void call_leave(void *ctx)
 	struct fault_ctx *fc = ctx;
 
 	fc->current = ~0ULL;
-	if (fc->fpu_area)
+	if (fc->simd) {
 		kernel_fpu_end();
+		fc->fpu_pairs++;
+	}
 }
 
 /*
@@ -150,9 +153,11 @@ static bool fault_handle(struct regs *r)
 	ops.prim = fc->prim;
 	/* do_user_addr_fault(): local_irq_enable() if the faulting context
 	 * had interrupts on.  Without a model nothing here changes. */
-	if (fc->model_on) {
+	if (fc->model_on || fc->simd) {
 		ops.enter = call_enter;
 		ops.leave = call_leave;
+	}
+	if (fc->model_on) {
 		ops.might_resched = resched_might;
 		if (r->rflags & RFLAGS_IF)
 			irq_enable();

@@ -54,10 +54,12 @@ struct fault_ctx {
 	u32 prim_calls_max;
 	u64 last_entry;		/* the leaf as installed by the last fault */
 	/* Under a scheduling model: interrupts on while clearing, as Linux's
-	 * fault path runs; a SIMD primitive between kernel_fpu_begin/end. */
+	 * fault path runs. */
 	bool model_on;
-	void *fpu_area;		/* non-NULL: the primitive is SIMD (the
-				 * workload's registers are kept there) */
+	/* A SIMD primitive: each call between kernel_fpu_begin/end, with a
+	 * model or without (any kernel SIMD user must); the pairs, this run */
+	bool simd;
+	u64 fpu_pairs;
 	volatile u64 current;	/* the fault whose folio_zero() runs; ~0 */
 };
 

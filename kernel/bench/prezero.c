@@ -53,17 +53,9 @@ static void zero_with(struct prezero *z, struct folio *f,
 		z->resched += (u64)points;
 }
 
-/* dedicated: interrupts off on a CPU of its own, no model, no points. */
-static void zero_one(struct prezero *z, struct folio *f)
-{
-	struct zero_ops ops = { z->prim, NULL, NULL, NULL, NULL, NULL };
-
-	zero_with(z, f, &ops);
-}
-
 /* A SIMD zeroer's kernel_fpu_begin()/end() around each primitive call,
- * as the fault path's (fault.c call_enter()): not preemptible inside a
- * call, preemptible between calls. */
+ * as the fault path's (fault.c call_enter()), model or none: not
+ * preemptible inside a call, preemptible between calls. */
 static void zeroer_enter(void *ctx)
 {
 	struct prezero *z = ctx;
@@ -78,6 +70,16 @@ static void zeroer_leave(void *ctx)
 
 	if (z->simd)
 		kernel_fpu_end();
+}
+
+/* dedicated: interrupts off on a CPU of its own, no model, no points;
+ * a SIMD primitive still between kernel_fpu_begin() and end(). */
+static void zero_one(struct prezero *z, struct folio *f)
+{
+	struct zero_ops ops = { z->prim, NULL, z, zeroer_enter, zeroer_leave,
+				NULL };
+
+	zero_with(z, f, &ops);
 }
 
 static void zeroer_resched(void *ctx)
@@ -337,7 +339,7 @@ void prezero_config(struct bench_cfg *b)
 	 * run: a kernel task for the FPU then, as the idle task is, so
 	 * kernel_fpu_begin() saves nothing (docs/sched.md, "Kernel SIMD"). */
 	z->model_on = b->d.at.v[AXIS_PREEMPT] != PREEMPT_MODEL_OFF;
-	z->simd = z->model_on && prim_is_simd(zeroer_prim(b));
+	z->simd = prim_is_simd(zeroer_prim(b));
 }
 
 /* prezero_pool=apart: as many folios again, for the zeroer alone. */

@@ -26,7 +26,7 @@ struct prezero {
 	volatile u32 run, running;
 	bool filling;		/* between the watermarks, going up */
 	struct pool *apart;	/* dedicated, prezero_pool=apart: its own */
-	/* A SIMD zeroer under a model: each call between kernel_fpu_begin()
+	/* A SIMD zeroer, model or none: each call between kernel_fpu_begin()
 	 * and kernel_fpu_end(), in a task that is a kernel task for the FPU
 	 * (idle; the benchmark's own outside the workload's run) */
 	bool simd;

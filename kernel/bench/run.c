@@ -122,8 +122,7 @@ static void arm(struct bench_cfg *b)
 	}
 	fc->current = ~0ULL;
 	fc->model_on = b->d.at.v[AXIS_PREEMPT] != PREEMPT_MODEL_OFF;
-	if (fc->model_on && prim_is_simd(b->d.at.v[AXIS_PRIM]))
-		fc->fpu_area = bc->fpu_area;	/* size checked in model_up() */
+	fc->simd = prim_is_simd(b->d.at.v[AXIS_PRIM]);
 	fault_arm(bc->cpu, fc);
 }
 
@@ -255,6 +254,8 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	p->prim_calls_max = fc->prim_calls_max;
 	p->has_rethunk_returns = b->c->rethunk_count;
 	p->rethunk_returns = rethunk_returns_take();
+	p->has_fpu_pairs = true;
+	p->fpu_pairs = fc->fpu_pairs;
 	p->fault = wl->fault_ticks;
 	p->clear = wl->clear_ticks;
 	p->access_t = wl->access_ticks;

@@ -182,7 +182,7 @@ static void arm_simd(struct simd_run *s)
 	s->fc.clear_ticks = s->ticks;
 	s->fc.fault_page = s->page;
 	s->fc.model_on = true;
-	s->fc.fpu_area = area;
+	s->fc.simd = true;
 	s->fc.current = ~0ULL;
 	for (u32 k = 0; k < FAULTS; k++)
 		s->wl.addrs[k] = va + k * SZ_2M + 5 * SZ_4K;

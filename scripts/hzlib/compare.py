@@ -103,6 +103,9 @@ class Side:
     note: str = ""          # results.offered_note() of its rows
     formats: set[int] = field(default_factory=set)  # of the boots it pools
     fpu: bool = False       # a SIMD clear under a model (kernel_fpu_* fields)
+    # a SIMD clear that paid kernel_fpu_begin/end (run records'
+    # kernel_fpu_pairs > 0: format 5 on, model or none)
+    pairs: bool = False
     # order=tree: the texts it ran, as display.entry_head() names each
     # (one, or the side is refused: one_entry()).
     entries: set[str] = field(default_factory=set)
@@ -135,7 +138,7 @@ def table(boots: list[Boot]) -> Table:
                 out.setdefault(k, Side(k)).runs.extend(g for _, g in keyed)
                 out[k].rounds.extend(results.round_key(b, c, r) for r, _ in keyed)
                 out[k].note = out[k].note or results.offered_note(row)
-                mark_side(out[k], b, [c.rec])
+                mark_side(out[k], b, [c.rec], c.runs)
                 counts.setdefault(k, []).append(counters.of(c))
     for k, side in out.items():
         side.counts = counters.pool(counts[k])
@@ -193,13 +196,15 @@ def trees_named(boots: list[Boot], tbl: Table,
     return {t for bt in boots if (t := tree_of(bt))} if named else set()
 
 
-def mark_side(side: Side, boot: Boot, recs: list[Record]) -> None:
-    """What @side learns from a boot's configuration records @recs: the
-    boot's record format, and whether the kernel ran a SIMD primitive under
-    a model (it records the kernel_fpu_* costs then, and only then: no list
-    of primitives lives here)."""
+def mark_side(side: Side, boot: Boot, recs: list[Record], runs: list[Record] = ()) -> None:
+    """What @side learns from a boot's configuration records @recs (and
+    their @runs): the boot's record format, and whether the kernel ran a
+    SIMD primitive under a model (it records the kernel_fpu_* costs then,
+    and only then) or paid kernel_fpu_begin/end around one (its run
+    records' kernel_fpu_pairs, format 5): no list of primitives lives here."""
     side.formats.add(record_format(boot))
     side.fpu = side.fpu or any(k.startswith("kernel_fpu_") for r in recs for k in r.f)
+    side.pairs = side.pairs or any(r.int("kernel_fpu_pairs", 0) > 0 for r in runs)
     b = boot.first("boot")
     side.entries |= {display.entry_head(e) for r in recs
                      if (e := display.Entry.of(b.f if b else {}, r.f))}
@@ -242,6 +247,10 @@ CHANGED: list[tuple[int, Callable[[dict[str, str], "Side", "Side"], bool], str]]
     (3, lambda d, a, b: d.get("bench") == "fault" and d.get("prezero", "none") != "none",
      "format 2's summary netted a pre-zeroed fault by two timer pairs, format 3's by "
      "one, and format 3's zeroers take resched points under a model (docs/records.md)"),
+    (5, lambda d, a, b: d.get("bench") == "fault" and d.get("preempt", "off") == "off"
+     and (a.pairs or b.pairs),
+     "format 4 ran a SIMD clear with no model outside kernel_fpu_begin/end, format 5 "
+     "pays the pair around every call (docs/records.md)"),
 ]
 
 

@@ -139,6 +139,15 @@ RECORDS: tuple[Record, ...] = (
           "(`bugs.c`; docs/hardware.md, \"Return thunks\"); what `rethunk=` defaults to", since=5),
         F("rethunk_why", TEXT, "why `rethunk_linux` is that one; `rethunk_assume=NAME: …` where a "
           "test named the CPU", since=5),
+        F("fast_strings", enum("on", "off", "unknown", "n/a"), "IA32_MISC_ENABLE bit 0 as "
+          "`prim_linux()` read it, as Linux's `early_init_intel()` does (Intel family 6 model >= "
+          "0xd or family > 6; else `n/a`); `off` drops ERMS and REP_GOOD; `unknown`: unreadable "
+          "(the companion: no `/dev/cpu/0/msr`), taken as on", since=5),
+        F("linux_clear", TEXT, "kernel: the primitive Linux's `clear_page()` is on this CPU "
+          "(`erms`, `rep`, `orig`), decided by `prim_linux()` (the companion: in `host`)",
+          side="kernel", since=5),
+        F("linux_clear_why", TEXT, "kernel: why, with what was read of IA32_MISC_ENABLE",
+          side="kernel", since=5),
     ),
     record(
         "host", "companion", 1, "companion: once, after `timebase` (docs/companion.md, "
@@ -170,8 +179,9 @@ RECORDS: tuple[Record, ...] = (
         F("init_on_free_source", TEXT, "where `init_on_free` was read and what it said, or why it "
           "is unknown", since=2),
         F("linux_clear", TEXT, "the primitive Linux's `clear_page()` is on this CPU (`erms`, "
-          "`rep`), decided by `prim_linux()`", since=2),
-        F("linux_clear_why", TEXT, "why `linux_clear` is that one", since=2),
+          "`rep`, `orig`), decided by `prim_linux()`", since=2),
+        F("linux_clear_why", TEXT, "why `linux_clear` is that one, with what was read of "
+          "IA32_MISC_ENABLE's fast strings (from format 5)", since=2),
         F("linux_batch", BYTES, "7.0's `PROCESS_PAGES_NON_PREEMPT_BATCH`", since=2),
         F("linux_radius", "pages", "7.0's `FOLIO_ZERO_LOCALITY_RADIUS`", since=2),
     ),
@@ -222,15 +232,25 @@ RECORDS: tuple[Record, ...] = (
           side="kernel", pattern=BOOST_REGS),
         F("hwp_guaranteed", NUMBER, "kernel, Intel with HWP enabled: HWP_CAPABILITIES bits 15:8, "
           "the guaranteed ratio", side="kernel"),
-        F("eff_khz", KHZ, "kernel, each CPU of `cpus=`: a busy loop's effective frequency "
-          "(APERF/MPERF against the TSC rate)", side="kernel"),
-        F("nominal_khz", KHZ, "kernel: the nominal frequency, the TSC's rate", side="kernel"),
-        F("ref", enum("tsc", "hwp-guaranteed"), "kernel: what `eff_khz` is held against: "
-          "`hwp-guaranteed` (`hwp_guaranteed` × 100 MHz) where above nominal", side="kernel"),
-        F("ref_khz", KHZ, "kernel: that reference", side="kernel"),
-        F("eff_why", TEXT, "kernel: why `eff_khz` is not measured", side="kernel"),
-        F("check", enum("ok", "over", "unmeasured"), "kernel, `boost=off`: `over` is more than "
-          "2 % above `ref_khz`", side="kernel"),
+        F("eff_khz", KHZ, "each CPU of `cpus=` (the companion: the CPU it runs on), `boost=off|on`:"
+          " a busy loop's effective frequency (APERF/MPERF against the TSC rate; the companion "
+          "reads them from `/dev/cpu/N/msr`)"),
+        F("nominal_khz", KHZ, "the nominal frequency, the TSC's rate"),
+        F("ref", enum("tsc", "hwp-guaranteed"), "what `eff_khz` is held against: "
+          "`hwp-guaranteed` (`hwp_guaranteed` × 100 MHz) where above nominal (kernel)"),
+        F("ref_khz", KHZ, "that reference"),
+        F("eff_why", TEXT, "why `eff_khz` is not measured: `cannot check: no APERF/MPERF …` with "
+          "`boost=off|on`; with `check_by=perf-ctl` what IA32_PERF_CTL asked"),
+        F("check", enum("ok", "over", "under", "unmeasured"), "`boost=off`: `over` is more than "
+          "2 % above `ref_khz`; `boost=on` (from format 5): `under` is not more than 2 % above it, "
+          "boost did not take effect; `unmeasured`: `eff_why` says why"),
+        F("check_by", enum("aperf-mperf", "perf-ctl"), "how `check` was decided: APERF/MPERF over "
+          "a busy loop, or, with `boost=on` on Intel without HWP and without APERF/MPERF, the "
+          "ratio IA32_PERF_CTL asks against the base ratio", since=5),
+        F("perf_ctl_ratio", NUMBER, "`check_by=perf-ctl`: IA32_PERF_CTL bits 15:8 as read after",
+          since=5),
+        F("base_ratio", NUMBER, "`check_by=perf-ctl`: the TSC's rate in 100 MHz units, rounded",
+          since=5),
         F("source", TEXT, "companion: each file read, what it said, and the cpufreq driver",
           side="companion"),
     ),
@@ -480,9 +500,11 @@ RECORDS: tuple[Record, ...] = (
         F("boost_state", enum("on", "off", "none", "unknown"), "kernel: this CPU's boost after "
           "`boost=` (its `boost` record's `after`)", side="kernel", since=3,
           why_not="what this CPU's boost MSRs held after boost= set them: the machine's state"),
-        F("boost_check", enum("ok", "over", "unmeasured"), "kernel, `boost=off`: the effect check "
-          "on this CPU (its `boost` record's `check`)", side="kernel", since=3,
-          why_not="boost=off: whether the CPU stayed within 2% of nominal, measured"),
+        F("boost_check", enum("ok", "over", "under", "unmeasured"), "kernel, `boost=off` (and "
+          "`boost=on` from format 5): the effect check on this CPU (its `boost` record's `check`)",
+          side="kernel", since=3,
+          why_not="boost=off|on: whether the CPU stayed within 2% of nominal, or went above it, "
+          "measured"),
         F("boost_eff_khz", KHZ, "kernel: the effective frequency the check measured",
           side="kernel", since=3,
           why_not="the CPU's effective frequency in the boost check: a measurement"),
@@ -527,6 +549,10 @@ RECORDS: tuple[Record, ...] = (
         F("rethunk_returns", COUNT, "`rethunk_count=1` (test-only): returns through a return "
           "thunk in the pass's clears, counted per CPU by the thunks themselves; "
           "`prim_calls` with `rethunk=on`, 0 with `off`", since=5),
+        F("kernel_fpu_pairs", COUNT, "kernel: `kernel_fpu_begin()`/`kernel_fpu_end()` pairs the "
+          "pass's clears paid, one per SIMD primitive call (`prim_calls` for `movntdq`, `avx2`, "
+          "`avx2-nt`, `avx512`, `avx512-nt`), with a model or without; 0 for the others",
+          side="kernel", since=5),
         F("fault_ticks", TICKS, "the faults' total, raw; absent in `bare`"),
         F("clear_ticks", TICKS, "the clears' total, raw; absent in `linux-fault`"),
         F("access_ticks", TICKS, "the accesses' total, raw, with `access=write|read`"),
@@ -624,9 +650,10 @@ RECORDS: tuple[Record, ...] = (
         F("probe_ns_p999", NS, "the same of each pass's 99.9th percentile", since=2),
         F("probe_ns_max", NS, "the largest over all passes", since=2),
         F("probe_lost", COUNT, "wake-ups owed and not had", since=2),
-        F("perfbench_gibps_milli", GIBPS_MILLI, "companion's `linux-fault` with `access=none`: "
-          "`perf bench mem mmap`'s figure, the bytes of every pass (warm-ups in) over the sum of "
-          "their `wall_ns` (lib/perfbench.c)", side="companion", since=3),
+        F("perfbench_gibps_milli", GIBPS_MILLI, "companion's `linux-fault` with `access=none`, "
+          "hugetlb only (from format 5; perf maps no other memory): `perf bench mem mmap`'s "
+          "figure, the bytes of every pass (warm-ups in) over the sum of their `wall_ns` "
+          "(lib/perfbench.c)", side="companion", since=3),
         F("perfbench_loops", COUNT, "the passes in it", side="companion", since=3),
         F("perfbench_first_gibps_milli", GIBPS_MILLI, "the first pass alone", side="companion",
           since=3),
@@ -790,7 +817,8 @@ GROUPS = {
     "zeroer": "where a row's run records have them (newer kernel logs, `prezero=` other than "
               "`none`)",
     "counters": "for each event any row's `pmu` names, in the order first named",
-    "perfbench": "where a row's run records carry `wall_ns` (the companion's `linux-fault`)",
+    "perfbench": "where a row's run records carry `wall_ns` (the companion's `linux-fault`) "
+    "and its backing is hugetlb",
     "newer": "where a row has them (newer logs)",
     "after": "always, after the dimensions",
 }
@@ -897,9 +925,9 @@ CSV: tuple[Column, ...] = (
       "damaged configuration (docs/hardware.md, \"Counters\")", "counters"),
     C("pmu.EVENT_per_4k", COUNT, "that over the folio's 4 KiB pages", "counters"),
     C("perfbench_gbps", GBPS, "what `perf bench mem mmap` would print for the passes: every pass "
-      "with `wall_ns` a loop, warm-ups in, all their bytes over the sum of their `wall_ns`; empty "
-      "with `access=write|read` and for a damaged configuration (docs/companion.md)",
-      "perfbench"),
+      "with `wall_ns` a loop, warm-ups in, all their bytes over the sum of their `wall_ns`; "
+      "hugetlb rows only (perf maps no THP or base pages); empty with `access=write|read` and "
+      "for a damaged configuration (docs/companion.md)", "perfbench"),
     C("perfbench_loops", COUNT, "how many loops", "perfbench"),
     C("perfbench_first_gbps", GBPS, "the first loop alone", "perfbench"),
     C("perfbench_measured_gbps", GBPS, "the measured passes alone", "perfbench"),

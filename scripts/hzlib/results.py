@@ -489,11 +489,14 @@ def perfbench_figures(c: Config) -> dict[str, object]:
     carries `wall_ns` (the mmap and touch loop on the wall clock), warm-ups
     included, is a loop; the figure is their bytes over the sum of their
     times, in 2^30 B/s; the first loop alone, and the measured passes
-    alone, beside.  Nothing for a log without wall_ns; NaN where the window
+    alone, beside.  Nothing for a log without wall_ns, and nothing for a
+    backing perf's loop cannot map: it maps hugetlb pages only (`-p 2MB`,
+    `1GB`: MAP_HUGETLB), never THP's or madvised base pages, so a thp or
+    base row has no such figure (absent, not 0).  NaN where the window
     held an access (access=write|read: not perf's loop) or the
     configuration is damaged (a lost run record would be a lost loop)."""
     loops = sorted((r for r in c.runs if "wall_ns" in r.f), key=lambda r: r.int("run"))
-    if not loops:
+    if not loops or not perfbench_backing(c.rec.f.get("backing", "")):
         return {}
     size = c.rec.int("size", 0)
     usable = c.dims.get("access", "none") == "none" and not c.problems
@@ -505,6 +508,12 @@ def perfbench_figures(c: Config) -> dict[str, object]:
     return {"perfbench_gbps": rate(loops), "perfbench_loops": len(loops),
             "perfbench_first_gbps": rate(loops[:1]),
             "perfbench_measured_gbps": rate([r for r in loops if r.f.get("pass") == "measure"])}
+
+
+def perfbench_backing(backing: str) -> bool:
+    """Memory perf bench mem mmap maps: hugetlb alone (lib/perfbench.c
+    perfbench_backing())."""
+    return backing == "hugetlb"
 
 
 def perf_bps(x: float) -> str:

@@ -122,6 +122,10 @@ def boost_phrase(r: records.Record) -> str:
            f"found {before}, set by boost={asked}")
     if r.f.get("check") == "over":
         how += "; the clock ran more than 2% over nominal"
+    elif r.f.get("check") == "under":
+        how += "; it did not take effect: the clock ran no more than 2% over nominal"
+    elif r.f.get("check") == "unmeasured" and asked == "on":
+        how += "; whether it took effect could not be checked"
     more = r.f.get("source") or r.f.get("why", "")
     return f"{after} ({how}){': ' + more if more else ''}"
 
@@ -247,7 +251,10 @@ def demand_fault(rs: list[dict[str, object]]) -> str:
 
 def as_perf(rs: list[dict[str, object]]) -> str:
     """Linux's fault of one folio size as perf bench mem mmap prints it,
-    per backing, with its loops and the first loop's figure."""
+    per hugetlb row (perf maps no other memory: a thp or base row has
+    no such figure), with its loops and the first loop's figure."""
+    rs = [r for r in rs if results.perfbench_backing(str(r["backing"]))]
+
     def one(r: dict[str, object]) -> str:
         if "perfbench_gbps" not in r:
             return f"{r['backing']} n/a (no wall times: an older companion)"
@@ -257,7 +264,7 @@ def as_perf(rs: list[dict[str, object]]) -> str:
         first = float(r["perfbench_first_gbps"])  # type: ignore[arg-type]
         return (f"{r['backing']} {results.perf_bps(g * results.GIB)} ({r['perfbench_loops']} "
                 f"loops; the first {results.perf_bps(first * results.GIB)})")
-    return "; ".join(one(r) for r in rs) or "n/a"
+    return "; ".join(one(r) for r in rs) or "none: no hugetlb row, all perf maps"
 
 
 def tree_notes(s: Side) -> list[str]:

@@ -427,8 +427,8 @@ TEST(boost_check_two_percent)
 	EXPECT_EQ(b.check, BOOST_CHECK_OVER);
 	boost_check(&b, false, 0, 0, "no APERF/MPERF");
 	EXPECT_EQ(b.check, BOOST_CHECK_UNMEASURED);
-	EXPECT_STR(b.check_why, "no APERF/MPERF");
-	/* only boost=off is checked; the figures are kept */
+	EXPECT_STR(b.check_why, "cannot check: no APERF/MPERF");
+	/* firmware is not checked; the figures are kept */
 	b.mode = BOOST_FIRMWARE;
 	boost_check(&b, true, 3500000, 2000000, NULL);
 	EXPECT_EQ(b.check, BOOST_CHECK_NONE);
@@ -540,7 +540,7 @@ TEST(boost_records)
 	EXPECT_STR(rec_line, "@hz1 1 boost cpu=3 asked=off vendor=amd cpb=1 "
 		   "before=on after=off tried=hwcr:set hwcr_before=0x30010 "
 		   "hwcr_after=0x2030010 eff_khz=2100000 nominal_khz=2000000 "
-		   "ref=tsc ref_khz=2000000 check=over");
+		   "ref=tsc ref_khz=2000000 check=over check_by=aperf-mperf");
 
 	config_rec(&w, &b);
 	EXPECT(strstr(rec_line, "config boost_state=off boost_check=over "
@@ -572,9 +572,107 @@ TEST(boost_records_hwp_reference)
 	boost_rec(&w, 1, &b);
 	EXPECT(strstr(rec_line, " hwp_guaranteed=28 eff_khz=2850000 "
 		      "nominal_khz=2000000 ref=hwp-guaranteed ref_khz=2800000 "
-		      "check=ok #") != NULL, "%s", rec_line);
+		      "check=ok check_by=aperf-mperf #") != NULL, "%s", rec_line);
 	config_rec(&w, &b);
 	EXPECT(strstr(rec_line, "config boost_state=off boost_check=ok "
 		      "boost_eff_khz=2850000 boost_ref=hwp-guaranteed #") != NULL,
 	       "%s", rec_line);
+}
+
+/*
+ * boost=on: the busy CPU must run more than BOOST_OVER_PCT over its
+ * reference, else boost did not take effect (under); measured by
+ * APERF/MPERF, faked here as the readings the kernel's loop would take.
+ */
+TEST(boost_check_on_took_effect_or_not)
+{
+	struct boost_cpu b;
+	char say[320];
+
+	memset(&b, 0, sizeof(b));
+	b.mode = BOOST_ON;
+	boost_check(&b, true, 3100000, 2000000, NULL);
+	EXPECT_EQ(b.check, BOOST_CHECK_OK);
+	EXPECT_EQ(b.check_by, BOOST_BY_APERF_MPERF);
+	EXPECT_EQ(boost_check_say(&b, 0, say, sizeof(say)), 0);
+	boost_check(&b, true, 2040001, 2000000, NULL);
+	EXPECT_EQ(b.check, BOOST_CHECK_OK);
+	boost_check(&b, true, 2040000, 2000000, NULL);	/* 2 %: not over */
+	EXPECT_EQ(b.check, BOOST_CHECK_UNDER);
+	EXPECT(boost_check_say(&b, 5, say, sizeof(say)) > 0);
+	EXPECT_STR(say, "WARNING: cpu 5: boost=on did not take effect: it ran "
+		   "2040000 kHz busy, not more than 2% over its reference "
+		   "2000000 kHz (tsc); its config records say boost_check=under");
+	/* no APERF/MPERF (QEMU's TCG, most VMs): it cannot say, and says so */
+	boost_check(&b, false, 0, 2000000,
+		    "no APERF/MPERF (CPUID 06H:ECX[0] clear)");
+	EXPECT_EQ(b.check, BOOST_CHECK_UNMEASURED);
+	EXPECT_EQ(b.check_by, BOOST_BY_NONE);
+	EXPECT(boost_check_say(&b, 0, say, sizeof(say)) > 0);
+	EXPECT_STR(say, "cpu 0: boost=on cannot check: no APERF/MPERF (CPUID "
+		   "06H:ECX[0] clear): whether it took effect is not known");
+}
+
+/* Intel without HWP and no APERF/MPERF: the ratio PERF_CTL asks. */
+static void intel_perf_ctl(struct boost_cpu *b, u64 perf_ctl, bool hwp)
+{
+	memset(b, 0, sizeof(*b));
+	b->mode = BOOST_ON;
+	b->caps.vendor = BOOST_VENDOR_INTEL;
+	b->caps.hwp = hwp;
+	b->after.read = 1u << BOOST_PERF_CTL | 1u << BOOST_PM_ENABLE;
+	b->after.v[BOOST_PERF_CTL] = perf_ctl;
+	b->after.v[BOOST_PM_ENABLE] = hwp;
+	boost_check(b, false, 0, 2095000, "no APERF/MPERF (CPUID 06H:ECX[0] clear)");
+}
+
+TEST(boost_check_on_by_perf_ctl)
+{
+	struct boost_cpu b;
+	char say[320];
+
+	intel_perf_ctl(&b, 0x2300, false);	/* ratio 35 over base 21 */
+	EXPECT_EQ(b.check, BOOST_CHECK_OK);
+	EXPECT_EQ(b.check_by, BOOST_BY_PERF_CTL);
+	EXPECT_EQ(b.ratio_asked, 35);
+	EXPECT_EQ(b.ratio_base, 21);		/* 2095 MHz, rounded */
+	EXPECT_EQ(boost_check_say(&b, 0, say, sizeof(say)), 0);
+	intel_perf_ctl(&b, 0x1500, false);	/* the base ratio: no turbo */
+	EXPECT_EQ(b.check, BOOST_CHECK_UNDER);
+	EXPECT(boost_check_say(&b, 2, say, sizeof(say)) > 0);
+	EXPECT_STR(say, "WARNING: cpu 2: boost=on did not take effect: no "
+		   "APERF/MPERF (CPUID 06H:ECX[0] clear); by IA32_PERF_CTL: "
+		   "ratio 21 asked, not above the base ratio 21 (the TSC's "
+		   "rate), so turbo is never asked for; its config records "
+		   "say boost_check=under");
+	/* a PERF_CTL never written asks nothing: unmeasured, said */
+	intel_perf_ctl(&b, 0, false);
+	EXPECT_EQ(b.check, BOOST_CHECK_UNMEASURED);
+	EXPECT(strstr(b.check_why, "cannot check: no APERF/MPERF") == b.check_why);
+	EXPECT(strstr(b.check_why, "; IA32_PERF_CTL asks no ratio (0)") != NULL,
+	       "%s", b.check_why);
+	/* HWP on: PERF_CTL is ignored by the hardware, so not read as asked */
+	intel_perf_ctl(&b, 0x2300, true);
+	EXPECT_EQ(b.check, BOOST_CHECK_UNMEASURED);
+	EXPECT_EQ(b.check_by, BOOST_BY_NONE);
+	/* boost=off keeps APERF/MPERF's check alone */
+	intel_perf_ctl(&b, 0x2300, false);
+	b.mode = BOOST_OFF;
+	boost_check(&b, false, 0, 2095000, "no APERF/MPERF");
+	EXPECT_EQ(b.check, BOOST_CHECK_UNMEASURED);
+}
+
+TEST(boost_records_perf_ctl)
+{
+	struct rec_writer w;
+	struct boost_cpu b;
+
+	intel_perf_ctl(&b, 0x1500, false);
+	rec_writer_init(&w, keep, NULL);
+	boost_rec(&w, 0, &b);
+	EXPECT(strstr(rec_line, " check=under check_by=perf-ctl "
+		      "perf_ctl_ratio=21 base_ratio=21 eff_why=") != NULL, "%s",
+	       rec_line);
+	config_rec(&w, &b);
+	EXPECT(strstr(rec_line, " boost_check=under #") != NULL, "%s", rec_line);
 }

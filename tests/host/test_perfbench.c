@@ -230,6 +230,7 @@ TEST(perfbench_in_the_records)
 	d.c = &c;
 	d.name[0] = 'x';
 	d.bench = d.folio = d.clear = d.order = "linux";
+	d.backing = "hugetlb";
 	d.size = 2 * GiB;
 	rec_writer_init(&w, keep, NULL);
 	j.w = &w;
@@ -259,4 +260,22 @@ TEST(perfbench_in_the_records)
 	EXPECT(bench_run_config(&j, NULL));
 	EXPECT(!strstr(lines[nlines - 1], "perfbench"), "%s", lines[nlines - 1]);
 	EXPECT(strstr(lines[1], " wall_ns=") != NULL, "%s", lines[1]);
+	/* THP (or base pages): memory perf's loop cannot map, no figure
+	 * either, the wall times kept. */
+	c.access = ACCESS_NONE;
+	d.backing = "thp";
+	npass = nlines = 0;
+	EXPECT(bench_run_config(&j, NULL));
+	EXPECT(!strstr(lines[nlines - 1], "perfbench"), "%s", lines[nlines - 1]);
+	EXPECT(strstr(lines[1], " wall_ns=") != NULL, "%s", lines[1]);
+}
+
+/* perf bench mem mmap maps hugetlb pages only: the companion's thp and
+ * base rows (and the kernel, NULL) get no figure. */
+TEST(perfbench_hugetlb_only)
+{
+	EXPECT(perfbench_backing("hugetlb"));
+	EXPECT(!perfbench_backing("thp"));
+	EXPECT(!perfbench_backing("base"));
+	EXPECT(!perfbench_backing(NULL));
 }
