@@ -119,6 +119,8 @@ static void walk_root(u64 pa, u32 entry_size)
 
 		add_table(t);
 	}
+	printk("acpi: %.4s lists %u table%s, %u used\n", root->sig, n,
+	       n == 1 ? "" : "s", acpi.ntables);
 }
 
 const void *acpi_find(const char *sig)
