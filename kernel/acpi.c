@@ -59,13 +59,26 @@ static const u8 *find_rsdp_in_bios(void)
 
 /*
  * A table hugezero needs memory to read and cannot get: the boot ends
- * (rc 3) rather than going on without it, unsaid.
+ * (rc 3) rather than going on without it.
  */
 static __noreturn void no_memory(const char *what, u32 n, u64 bytes)
 {
 	printk("hugezero: FATAL: acpi: no memory for %s (%u entries, %llu "
 	       "bytes): the boot ends\n", what, n, (unsigned long long)bytes);
 	finish(RC_FATAL);
+}
+
+/* Room for @n entries of @size bytes, from vmem_alloc(); none for 0. */
+static void *table_room(const char *what, u32 n, u64 size)
+{
+	void *p;
+
+	if (!n)
+		return NULL;
+	p = vmem_alloc((u64)n * size);
+	if (!p)
+		no_memory(what, n, (u64)n * size);
+	return p;
 }
 
 static void add_table(u64 pa)
@@ -108,10 +121,8 @@ static void walk_root(u64 pa, u32 entry_size)
 	if (!n)
 		return;
 	/* As many as the root lists: no table goes unread for want of room. */
-	acpi.tables = vmem_alloc((u64)n * sizeof(*acpi.tables));
-	if (!acpi.tables)
-		no_memory("the root table's list", n,
-			  (u64)n * sizeof(*acpi.tables));
+	acpi.tables = table_room("the root table's list", n,
+				 sizeof(*acpi.tables));
 	for (u32 i = 0; i < n; i++) {
 		const u8 *e = (const u8 *)(root + 1) + i * entry_size;
 		u64 t = entry_size == 8 ? get_unaligned_le64(e) :
@@ -192,20 +203,6 @@ static void describe_ids(const struct madt *m, char *buf, size_t size)
 	}
 }
 
-/* Room for every processor entry the MADT @h has, from vmem_alloc(). */
-static struct madt_cpu *madt_room(const struct sdt_header *h, u32 *n)
-{
-	struct madt_cpu *cpu;
-
-	*n = madt_processor_entries(h, h->length);
-	if (!*n)
-		return NULL;
-	cpu = vmem_alloc((u64)*n * sizeof(*cpu));
-	if (!cpu)
-		no_memory("the MADT's processors", *n, (u64)*n * sizeof(*cpu));
-	return cpu;
-}
-
 /* The processors, for bringing up the others (and for saying how many). */
 static void parse_madt(void)
 {
@@ -219,7 +216,8 @@ static void parse_madt(void)
 		printk("acpi: no MADT: one CPU (the one running)\n");
 		return;
 	}
-	cpu = madt_room(h, &n);
+	n = madt_processor_entries(h, h->length);
+	cpu = table_room("the MADT's processors", n, sizeof(*cpu));
 	if (!madt_parse(h, h->length, &acpi.madt, cpu, n)) {
 		printk("acpi: MADT of %u bytes unreadable: one CPU\n", h->length);
 		return;
@@ -290,12 +288,16 @@ static void parse_srat(void)
 {
 	const struct sdt_header *h = acpi_find("SRAT");
 	struct srat *s = &acpi.srat;
+	struct srat_cpu *cpu;
+	u32 n;
 
 	if (!h) {
 		printk("acpi: SRAT: none (one NUMA node)\n");
 		return;
 	}
-	if (!srat_parse(h, h->length, s)) {
+	n = srat_processor_entries(h, h->length);
+	cpu = table_room("the SRAT's processors", n, sizeof(*cpu));
+	if (!srat_parse(h, h->length, s, cpu, n)) {
 		printk("acpi: SRAT: %u bytes, unreadable (one NUMA node)\n",
 		       h->length);
 		return;
