@@ -68,14 +68,14 @@ static __noreturn void no_memory(const char *what, u32 n, u64 bytes)
 	finish(RC_FATAL);
 }
 
-/* Room for @n entries of @size bytes, from vmem_alloc(); none for 0. */
+/* Room for @n entries of @size bytes, from boot_table_alloc(); none for 0. */
 static void *table_room(const char *what, u32 n, u64 size)
 {
 	void *p;
 
 	if (!n)
 		return NULL;
-	p = vmem_alloc((u64)n * size);
+	p = boot_table_alloc((u64)n * size);
 	if (!p)
 		no_memory(what, n, (u64)n * size);
 	return p;

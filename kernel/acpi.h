@@ -20,7 +20,7 @@ struct acpi_info {
 	u8 revision;
 	char oem[7];
 	/* As many as the root lists (no limit: a server may have hundreds
-	 * of SSDTs), in memory from vmem_alloc() sized by that count. */
+	 * of SSDTs), in memory from boot_table_alloc() sized by that count. */
 	u32 nroot;		/* entries in the root table */
 	u32 ntables;		/* of them, usable */
 	struct acpi_table *tables;
@@ -34,7 +34,7 @@ struct acpi_info {
 	/* From the HPET table */
 	u64 hpet_base;
 	/* From the MADT: every processor, enabled or not (its cpu[] sized
-	 * by the table's processor entries, from vmem_alloc()) */
+	 * by the table's processor entries, from boot_table_alloc()) */
 	bool has_madt;
 	struct madt madt;
 	/*

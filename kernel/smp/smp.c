@@ -136,7 +136,7 @@ static struct smp_cpu *entries(const struct madt *m)
 
 	if (!m || !m->ncpus)
 		return &alone;
-	e = vmem_alloc(bytes);
+	e = boot_table_alloc(bytes);
 	if (!e) {
 		printk("hugezero: FATAL: smp: no memory for the table of %u "
 		       "processors (%llu bytes): the boot ends\n", m->ncpus + 1,

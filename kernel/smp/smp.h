@@ -37,7 +37,7 @@ struct smp_info {
 	u32 present;		/* processors in the MADT (1 without one) */
 	u32 nentries;
 	/* The boot CPU first, then the MADT's others: room for the MADT's
-	 * processors and the boot CPU, which it may not list (vmem_alloc()
+	 * processors and the boot CPU, which it may not list (boot_table_alloc()
 	 * sized by the count; the boot CPU alone without a MADT). */
 	struct smp_cpu *entry;
 	u32 over_max;		/* enabled processors beyond MAX_CPUS */
