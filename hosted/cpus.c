@@ -16,12 +16,18 @@
 #define SYS_CPU "/sys/devices/system/cpu"
 #define SYS_NODE "/sys/devices/system/node"
 
-/* A sysfs cpulist file ("0-3,8"); false when absent or unreadable. */
+/*
+ * A sysfs cpulist file ("0-3,8"); false when absent or unreadable.  Room
+ * for any list of CPUs below CPUSET_MAX (every other one of 1024 is some
+ * 2000 characters); a line that fills it is taken as unreadable, never
+ * parsed cut.
+ */
 static bool read_cpulist(const char *path, struct cpu_set *s)
 {
-	char buf[4096], err[160];
+	char buf[16384], err[160];
 
 	return host_read_line(path, buf, sizeof(buf)) &&
+	       strlen(buf) < sizeof(buf) - 1 &&
 	       cpulist_parse(buf, strlen(buf), s, err, sizeof(err));
 }
 

@@ -184,6 +184,7 @@ static int keys(void)
 static bool place(const struct hz_config *c, bool group, struct cpu_set *usable)
 {
 	char err[160];
+	int len;
 
 	if (!group) {
 		if (host_pin(c->cpu, err, sizeof(err)) >= 0)
@@ -198,7 +199,15 @@ static bool place(const struct hz_config *c, bool group, struct cpu_set *usable)
 		return false;
 	}
 	host.cpu = -1;
-	cpulist_format(usable, host.cpus, sizeof(host.cpus));
+	/* cpus= fit (config_check()); the usable ones may list longer. */
+	len = cpulist_format(usable, host.cpus, sizeof(host.cpus));
+	if (len > CPULIST_TEXT_MAX) {
+		fprintf(stderr, "hugezero-linux: cpus=: the CPUs that can run "
+			"here list in %d characters, more than the %d records "
+			"keep: give fewer CPUs, or runs of consecutive ones "
+			"(N-M)\n", len, CPULIST_TEXT_MAX);
+		return false;
+	}
 	return true;
 }
 

@@ -9,8 +9,11 @@
 #include "kernel/acpi.h"
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
+#include "kernel/main.h"
+#include "kernel/mm/vmem.h"
 #include "lib/format.h"
 #include "lib/string.h"
+#include "lib/unaligned.h"
 
 struct acpi_info acpi;
 
@@ -22,7 +25,6 @@ struct sdt_header {
 	u32 oem_rev, creator, creator_rev;
 } __packed;
 
-static const void *mapped[ACPI_MAX_TABLES];
 /* The signatures of the tables a bad checksum kept out, to say why. */
 static char bad_sigs[8][4];
 
@@ -55,13 +57,40 @@ static const u8 *find_rsdp_in_bios(void)
 	return NULL;
 }
 
+/*
+ * A table hugezero needs memory to read and cannot get: the boot ends
+ * (rc 3) rather than going on without it.
+ */
+static __noreturn void no_memory(const char *what, u32 n, u64 bytes)
+{
+	printk("hugezero: FATAL: acpi: no memory for %s (%u entries, %llu "
+	       "bytes): the boot ends\n", what, n, (unsigned long long)bytes);
+	finish(RC_FATAL);
+}
+
+/* Room for @n entries of @size bytes, from boot_table_alloc(); none for 0. */
+static void *table_room(const char *what, u32 n, u64 size)
+{
+	void *p;
+
+	if (!n)
+		return NULL;
+	p = boot_table_alloc((u64)n * size);
+	if (!p)
+		no_memory(what, n, (u64)n * size);
+	return p;
+}
+
 static void add_table(u64 pa)
 {
 	const struct sdt_header *h = map_table(pa);
-	u32 i = acpi.ntables;
+	struct acpi_table *t = &acpi.tables[acpi.ntables];
 
-	if (!h || i == ACPI_MAX_TABLES)
+	if (!h) {
+		printk("hugezero: acpi: the table at %#llx is unmappable or its "
+		       "length implausible; not used\n", (unsigned long long)pa);
 		return;
+	}
 	if (!checksum_ok(h, h->length)) {
 		printk("hugezero: acpi: %.4s at %#llx has a bad checksum; "
 		       "not used\n", h->sig, (unsigned long long)pa);
@@ -70,10 +99,10 @@ static void add_table(u64 pa)
 		acpi.bad_checksums++;
 		return;
 	}
-	memcpy(acpi.sigs[i], h->sig, 4);
-	acpi.sigs[i][4] = '\0';
-	acpi.table_pa[i] = pa;
-	mapped[i] = h;
+	memcpy(t->sig, h->sig, 4);
+	t->sig[4] = '\0';
+	t->pa = pa;
+	t->map = h;
 	acpi.ntables++;
 }
 
@@ -88,19 +117,28 @@ static void walk_root(u64 pa, u32 entry_size)
 		return;
 	}
 	n = (root->length - sizeof(*root)) / entry_size;
+	acpi.nroot = n;
+	if (!n)
+		return;
+	/* As many as the root lists: no table goes unread for want of room. */
+	acpi.tables = table_room("the root table's list", n,
+				 sizeof(*acpi.tables));
 	for (u32 i = 0; i < n; i++) {
 		const u8 *e = (const u8 *)(root + 1) + i * entry_size;
-		u64 t = entry_size == 8 ? *(const u64 *)e : *(const u32 *)e;
+		u64 t = entry_size == 8 ? get_unaligned_le64(e) :
+			get_unaligned_le32(e);
 
 		add_table(t);
 	}
+	printk("acpi: %.4s lists %u table%s, %u used\n", root->sig, n,
+	       n == 1 ? "" : "s", acpi.ntables);
 }
 
 const void *acpi_find(const char *sig)
 {
 	for (u32 i = 0; i < acpi.ntables; i++)
-		if (memcmp(acpi.sigs[i], sig, 4) == 0)
-			return mapped[i];
+		if (memcmp(acpi.tables[i].sig, sig, 4) == 0)
+			return acpi.tables[i].map;
 	return NULL;
 }
 
@@ -146,38 +184,57 @@ static void parse_hpet(void)
 		acpi.hpet_base = ((const struct acpi_gas *)(h + 40))->address;
 }
 
+/* "0,2(off),5(x),...": the first APIC IDs, as many as fit (madt_line()
+ * in tests/qemu_cases.py reads it). */
+static void describe_ids(const struct madt *m, char *buf, size_t size)
+{
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	for (u32 i = 0; i < m->ncpus; i++) {
+		if (pos + 24 >= size) {	/* the count is on the line */
+			ksnprintf(buf + pos, size - pos, ",...");
+			return;
+		}
+		pos += (size_t)ksnprintf(buf + pos, size - pos, "%s%u%s",
+					 i ? "," : "", m->cpu[i].apic_id,
+					 m->cpu[i].enabled ? "" :
+					 m->cpu[i].online_capable ? "(off)" : "(x)");
+	}
+}
+
 /* The processors, for bringing up the others (and for saying how many). */
 static void parse_madt(void)
 {
 	const struct sdt_header *h = acpi_find("APIC");
 	const struct madt *m = &acpi.madt;
+	struct madt_cpu *cpu;
 	char ids[160];
-	size_t pos = 0;
+	u32 n;
 
 	if (!h) {
 		printk("acpi: no MADT: one CPU (the one running)\n");
 		return;
 	}
-	if (!madt_parse(h, h->length, &acpi.madt)) {
+	n = madt_processor_entries(h, h->length);
+	cpu = table_room("the MADT's processors", n, sizeof(*cpu));
+	if (!madt_parse(h, h->length, &acpi.madt, cpu, n)) {
 		printk("acpi: MADT of %u bytes unreadable: one CPU\n", h->length);
 		return;
 	}
 	acpi.has_madt = true;
-	ids[0] = '\0';
-	for (u32 i = 0; i < m->ncpus && pos + 16 < sizeof(ids); i++)
-		pos += (size_t)ksnprintf(ids + pos, sizeof(ids) - pos, "%s%u%s",
-					 i ? "," : "", m->cpu[i].apic_id,
-					 m->cpu[i].enabled ? "" :
-					 m->cpu[i].online_capable ? "(off)" : "(x)");
-	printk("acpi: MADT: %u processor%s, %u enabled, APIC IDs %s%s; local "
-	       "APIC at %#llx%s%s%s\n", m->ncpus, m->ncpus == 1 ? "" : "s",
-	       m->nenabled, ids,
-	       pos + 16 >= sizeof(ids) ? ",..." : "",
-	       (unsigned long long)m->lapic_base,
+	describe_ids(m, ids, sizeof(ids));
+	printk("acpi: MADT: %u processor%s, %u enabled, APIC IDs %s; local "
+	       "APIC at %#llx%s%s\n", m->ncpus, m->ncpus == 1 ? "" : "s",
+	       m->nenabled, ids, (unsigned long long)m->lapic_base,
 	       m->bad ? "; a malformed entry ended the list" : "",
-	       m->dropped ? "; more processors than hugezero keeps" : "",
 	       m->invalid_id ? "; entries with the invalid APIC ID 0xff or "
 			       "0xffffffff ignored" : "");
+	if (m->x2apic_low)
+		printk("acpi: MADT: %u x2APIC entr%s with an APIC ID below 0xff "
+		       "ignored beside the local APIC entries (as Linux's "
+		       "acpi_parse_x2apic())\n", m->x2apic_low,
+		       m->x2apic_low == 1 ? "y" : "ies");
 }
 
 /* "node 0: [0x0, 0xa0000) [0x100000, ...); node 1: ...", cut to fit. */
@@ -231,12 +288,16 @@ static void parse_srat(void)
 {
 	const struct sdt_header *h = acpi_find("SRAT");
 	struct srat *s = &acpi.srat;
+	struct srat_cpu *cpu;
+	u32 n;
 
 	if (!h) {
 		printk("acpi: SRAT: none (one NUMA node)\n");
 		return;
 	}
-	if (!srat_parse(h, h->length, s)) {
+	n = srat_processor_entries(h, h->length);
+	cpu = table_room("the SRAT's processors", n, sizeof(*cpu));
+	if (!srat_parse(h, h->length, s, cpu, n)) {
 		printk("acpi: SRAT: %u bytes, unreadable (one NUMA node)\n",
 		       h->length);
 		return;

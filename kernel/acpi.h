@@ -8,15 +8,22 @@
 #include "lib/srat.h"
 #include "lib/types.h"
 
-#define ACPI_MAX_TABLES 64
+/* One table the root (XSDT or RSDT) lists, checksum verified. */
+struct acpi_table {
+	char sig[5];
+	u64 pa;
+	const void *map;
+};
 
 struct acpi_info {
 	bool present;
 	u8 revision;
 	char oem[7];
-	u32 ntables;
-	char sigs[ACPI_MAX_TABLES][5];
-	u64 table_pa[ACPI_MAX_TABLES];
+	/* As many as the root lists (no limit: a server may have hundreds
+	 * of SSDTs), in memory from boot_table_alloc() sized by that count. */
+	u32 nroot;		/* entries in the root table */
+	u32 ntables;		/* of them, usable */
+	struct acpi_table *tables;
 	u32 bad_checksums;
 	/* From the FADT */
 	u16 pm_timer_port;
@@ -26,7 +33,8 @@ struct acpi_info {
 	u8 reset_value;
 	/* From the HPET table */
 	u64 hpet_base;
-	/* From the MADT: every processor, enabled or not */
+	/* From the MADT: every processor, enabled or not (its cpu[] sized
+	 * by the table's processor entries, from boot_table_alloc()) */
 	bool has_madt;
 	struct madt madt;
 	/*

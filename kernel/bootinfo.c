@@ -44,6 +44,7 @@ static void copy_string(char *dst, size_t size, const u8 *p, u32 len,
 	dst[n] = '\0';
 }
 
+/* Tag 6: (entry size, version), then E820 entries. */
 static void parse_mmap(const u8 *p, u32 len)
 {
 	u32 esize = *(const u32 *)p;
@@ -53,22 +54,13 @@ static void parse_mmap(const u8 *p, u32 len)
 		error("memory map entry size below 24", TAG_MMAP);
 		return;
 	}
-	for (u32 off = 8; off + esize <= len; off += esize) {
-		u64 base = *(const u64 *)(p + off);
-		u64 size = *(const u64 *)(p + off + 8);
-		u32 type = *(const u32 *)(p + off + 16);
-
-		if (b->nbios == MEMMAP_MAX_INPUT) {
-			b->map_overflow = true;
-			return;
-		}
-		b->bios[b->nbios].start = base;
-		b->bios[b->nbios].end = base + size;
-		b->bios[b->nbios].type = mem_type_from_e820(type);
-		b->nbios++;
-	}
+	b->bios_given = memmap_from_e820(p + 8, len - 8, esize, b->bios,
+					 MEMMAP_MAX_INPUT);
+	b->nbios = MIN(b->bios_given, (u32)MEMMAP_MAX_INPUT);
+	b->map_overflow |= b->bios_given > MEMMAP_MAX_INPUT;
 }
 
+/* Tag 17: (descriptor size, version), then the firmware's descriptors. */
 static void parse_efi_mmap(const u8 *p, u32 len)
 {
 	u32 dsize = *(const u32 *)p;
@@ -78,20 +70,10 @@ static void parse_efi_mmap(const u8 *p, u32 len)
 		error("EFI memory descriptor size below 40", TAG_EFI_MMAP);
 		return;
 	}
-	for (u32 off = 8; off + dsize <= len; off += dsize) {
-		u32 type = *(const u32 *)(p + off);
-		u64 start = *(const u64 *)(p + off + 8);
-		u64 pages = *(const u64 *)(p + off + 24);
-
-		if (b->nefi == MEMMAP_MAX_INPUT) {
-			b->map_overflow = true;
-			return;
-		}
-		b->efi[b->nefi].start = start;
-		b->efi[b->nefi].end = start + pages * SZ_4K;
-		b->efi[b->nefi].type = mem_type_from_efi(type);
-		b->nefi++;
-	}
+	b->efi_given = memmap_from_efi(p + 8, len - 8, dsize, b->efi,
+				       MEMMAP_MAX_INPUT);
+	b->nefi = MIN(b->efi_given, (u32)MEMMAP_MAX_INPUT);
+	b->map_overflow |= b->efi_given > MEMMAP_MAX_INPUT;
 }
 
 static void parse_module(const u8 *p, u32 len)

@@ -28,6 +28,9 @@ struct boot_info {
 	u32 nbios, nefi;		/* raw entries from tags 6 and 17 */
 	struct mem_range bios[MEMMAP_MAX_INPUT];
 	struct mem_range efi[MEMMAP_MAX_INPUT];
+	/* Entries the tags hold: above MEMMAP_MAX_INPUT, map_overflow, and
+	 * memory_init() ends the boot naming the count. */
+	u32 bios_given, efi_given;
 	bool map_overflow;
 	u32 nmodules;
 	struct boot_module modules[BOOT_MODULES_MAX];

@@ -131,5 +131,8 @@ void report_context(void)
 
 void report_end(void)
 {
-	bench_rec_end(&records);
+	/* A boot ended before report_init() (a firmware table past a
+	 * limit, no memory for one) has no writer yet, and no records. */
+	if (records.emit)
+		bench_rec_end(&records);
 }

@@ -12,6 +12,15 @@
  * processors in table order; the companion uses Linux's numbers.
  */
 #define CPUSET_MAX 1024
+/*
+ * The longest cpulist text records keep (a record is one line of at most
+ * RECORD_MAX bytes, with the configuration beside it): a cpus= whose
+ * canonical list is longer is refused on the command line, in the kernel
+ * and the companion alike (config_check()), and a group whose members'
+ * list outgrows it fails with a message, never cut.  Parsing itself has
+ * no limit on the text's length.
+ */
+#define CPULIST_TEXT_MAX 127
 
 struct cpu_set {
 	u64 bits[CPUSET_MAX / 64];
@@ -39,7 +48,8 @@ u32 cpu_set_nth(const struct cpu_set *s, u32 k, u32 limit);
 /* The first @k CPUs of @s below @limit, as a set of their own. */
 void cpu_set_first(const struct cpu_set *s, u32 k, u32 limit,
 		   struct cpu_set *out);
-/* Canonical cpulist text ("0-3,8"; "all" stays "all"): ranges merged. */
+/* Canonical cpulist text ("0-3,8"; "all" stays "all"): ranges merged.
+ * Returns its whole length, as snprintf(): @n or more means it was cut. */
 int cpulist_format(const struct cpu_set *s, char *buf, size_t n);
 
 #endif

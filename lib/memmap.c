@@ -3,11 +3,12 @@
  * Memory map normalization by a sweep over range boundaries: between two
  * consecutive boundaries every input range either covers the whole
  * interval or none of it, so the interval's type is the strongest type
- * among the ranges that cover it.  Quadratic, but firmware maps hold a
- * few hundred entries at most.
+ * among the ranges that cover it.  The next boundary is found by a scan,
+ * not a sorted copy: no scratch, so no limit on the input's length.
+ * Quadratic: a map of 4096 entries is some 10^8 steps at most, once.
  */
 #include "lib/memmap.h"
-#include "lib/stats.h"
+#include "lib/unaligned.h"
 
 u32 mem_type_from_e820(u32 t)
 {
@@ -53,6 +54,43 @@ bool mem_type_is_ram(u32 t)
 	return t == MEM_USABLE || t == MEM_ACPI || t == MEM_NVS;
 }
 
+u32 memmap_from_efi(const u8 *p, u32 len, u32 dsize, struct mem_range *out,
+		    u32 cap)
+{
+	u32 n = 0;
+
+	for (u32 off = 0; dsize >= 40 && len >= dsize && off <= len - dsize;
+	     off += dsize, n++) {
+		u64 start = get_unaligned_le64(p + off + 8);
+		u64 pages = get_unaligned_le64(p + off + 24);
+
+		if (n >= cap)
+			continue;
+		out[n].start = start;
+		out[n].end = start + pages * SZ_4K;
+		out[n].type = mem_type_from_efi(get_unaligned_le32(p + off));
+	}
+	return n;
+}
+
+u32 memmap_from_e820(const u8 *p, u32 len, u32 esize, struct mem_range *out,
+		     u32 cap)
+{
+	u32 n = 0;
+
+	for (u32 off = 0; esize >= 20 && len >= esize && off <= len - esize;
+	     off += esize, n++) {
+		u64 base = get_unaligned_le64(p + off);
+
+		if (n >= cap)
+			continue;
+		out[n].start = base;
+		out[n].end = base + get_unaligned_le64(p + off + 8);
+		out[n].type = mem_type_from_e820(get_unaligned_le32(p + off + 16));
+	}
+	return n;
+}
+
 /* Larger enum values are more restrictive; that is the order above. */
 static u32 strongest(u32 a, u32 b)
 {
@@ -85,29 +123,43 @@ static u32 emit(struct mem_range *out, u32 cap, u32 count, u64 lo, u64 hi,
 	return count + 1;
 }
 
+/* The smallest boundary (a start or an end) above @after, or false. */
+static bool next_boundary(const struct mem_range *in, u32 n, u64 after,
+			  u64 *out)
+{
+	bool found = false;
+	u64 best = 0;
+
+	for (u32 i = 0; i < n; i++) {
+		const u64 b[2] = { in[i].start, in[i].end };
+
+		if (in[i].start >= in[i].end)
+			continue;
+		for (u32 k = 0; k < 2; k++)
+			if (b[k] > after && (!found || b[k] < best)) {
+				best = b[k];
+				found = true;
+			}
+	}
+	*out = best;
+	return found;
+}
+
 u32 memmap_normalize(const struct mem_range *in, u32 n, struct mem_range *out,
 		     u32 cap)
 {
-	u64 b[2 * MEMMAP_MAX_INPUT];
-	u32 nb = 0, count = 0;
+	u64 lo = ~0ULL, hi;
+	u32 count = 0;
 
-	if (n > MEMMAP_MAX_INPUT)
-		n = MEMMAP_MAX_INPUT;
-	for (u32 i = 0; i < n; i++) {
-		if (in[i].start >= in[i].end)
-			continue;
-		b[nb++] = in[i].start;
-		b[nb++] = in[i].end;
-	}
-	sort_u64(b, nb);
-	for (u32 i = 0; i + 1 < nb; i++) {
-		u32 t;
+	for (u32 i = 0; i < n; i++)
+		if (in[i].start < in[i].end)
+			lo = MIN(lo, in[i].start);
+	while (lo != ~0ULL && next_boundary(in, n, lo, &hi)) {
+		u32 t = type_at(in, n, lo, hi);
 
-		if (b[i] == b[i + 1])
-			continue;
-		t = type_at(in, n, b[i], b[i + 1]);
 		if (t)
-			count = emit(out, cap, count, b[i], b[i + 1], t);
+			count = emit(out, cap, count, lo, hi, t);
+		lo = hi;
 	}
 	return count;
 }

@@ -362,8 +362,9 @@ const struct param hz_params[] = {
 	  .meaning = "The CPUs that run the workload at once, each over its "
 	  "own region of `size`. The kernel numbers CPUs boot CPU first, then "
 	  "the MADT's enabled processors in table order; one not up (or "
-	  "absent) is left out with a message. KTAP cases are then named "
-	  "`cpusLIST.NAME`.",
+	  "absent) is left out with a message. Its list in records is at "
+	  "most 127 characters (a longer one is refused). KTAP cases are "
+	  "then named `cpusLIST.NAME`.",
 	  .more = "docs/smp.md" },
 	{ .key = "scale", .type = P_CUSTOM, .offset = F(scale),
 	  .parse = parse_scale, .show = show_scale, .bench = true,

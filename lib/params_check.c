@@ -97,6 +97,18 @@ static void check_auto(const struct hz_config *c, struct cmdline_result *res)
 		       "cpus= of more than one CPU or scale=, give runs=N");
 }
 
+/* A list records could not keep whole: refused now, not cut later. */
+static void check_cpulist(const struct hz_config *c, struct cmdline_result *res)
+{
+	char text[CPULIST_TEXT_MAX + 1];
+	int len = cpulist_format(&c->cpus, text, sizeof(text));
+
+	if (len > CPULIST_TEXT_MAX)
+		refuse(res, "cpus= lists its CPUs in %d characters, more than "
+		       "the %d records keep: give fewer CPUs, or runs of "
+		       "consecutive ones (N-M)", len, CPULIST_TEXT_MAX);
+}
+
 bool config_check(const struct hz_config *c, struct cmdline_result *res)
 {
 	u32 before = res->nerrors;
@@ -121,6 +133,7 @@ bool config_check(const struct hz_config *c, struct cmdline_result *res)
 	if (given(res, "cpu") && given(res, "cpus"))
 		refuse(res, "cpu= pins one process; cpus= runs one per CPU: "
 		       "give one of them");
+	check_cpulist(c, res);
 	for (u32 f = 0; f < FOLIO_COUNT; f++) {
 		if (!(c->folios & (1ULL << f)))
 			continue;

@@ -89,7 +89,7 @@ static void add_cpu(struct srat *s, u32 apic_id, u32 pxm, u32 flags, bool x2)
 	node = node_of_pxm(s, pxm);
 	while (i < s->ncpus && s->cpu[i].apic_id != apic_id)
 		i++;
-	if (node == NUMA_NO_NODE || i == SRAT_MAX_CPUS) {
+	if (node == NUMA_NO_NODE || i == s->cpu_cap) {
 		s->dropped++;
 		return;
 	}
@@ -155,12 +155,28 @@ static void walk(struct srat *s, const u8 *t, u32 end, bool memory)
 	}
 }
 
-bool srat_parse(const void *table, u32 len, struct srat *s)
+u32 srat_processor_entries(const void *table, u32 len)
+{
+	const u8 *t = table;
+	u32 end, bad = 0, n = 0;
+
+	if (len < SRAT_FIXED || memcmp(t, "SRAT", 4) != 0)
+		return 0;
+	end = walk_end(t, len, &bad);
+	for (u32 off = SRAT_FIXED; off < end; off += t[off + 1])
+		n += t[off] == SRAT_LAPIC || t[off] == SRAT_X2APIC;
+	return n;
+}
+
+bool srat_parse(const void *table, u32 len, struct srat *s,
+		struct srat_cpu *cpu, u32 cap)
 {
 	const u8 *t = table;
 	u32 end;
 
 	memset(s, 0, sizeof(*s));
+	s->cpu = cpu;
+	s->cpu_cap = cpu ? cap : 0;
 	if (len < SRAT_FIXED || memcmp(t, "SRAT", 4) != 0)
 		return false;
 	s->revision = t[8];

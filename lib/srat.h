@@ -10,9 +10,10 @@
  * parsed from their bytes: which NUMA node each processor (by APIC ID)
  * and each memory range belongs to, and how far apart the nodes are.
  * Pure, as lib/madt.c: the kernel hands it mapped, checksummed tables;
- * host tests hand it synthetic ones.
+ * host tests hand it synthetic ones.  The processors have no fixed limit:
+ * the caller sizes their array by srat_processor_entries() (the kernel
+ * from its allocator); nodes and memory ranges are bounded by lib/numa.h.
  */
-#define SRAT_MAX_CPUS 1024
 
 struct srat_cpu {
 	u32 apic_id;
@@ -25,7 +26,8 @@ struct srat {
 	u32 nnodes;
 	u32 pxm[NUMA_MAX_NODES];	/* each node's proximity domain */
 	u32 ncpus;
-	struct srat_cpu cpu[SRAT_MAX_CPUS];
+	u32 cpu_cap;		/* room in cpu[] */
+	struct srat_cpu *cpu;
 	u32 nmem;
 	struct mem_node_range mem[NUMA_MAX_RANGES];
 	/* Entries skipped: not enabled; memory empty or wrapping */
@@ -40,11 +42,18 @@ struct srat {
 };
 
 /*
- * Parse the @len bytes of an SRAT at @table (header included).  False when
- * it is too short to be one; a malformed entry ends the walk, counted in
- * @s->bad, and what came before it is kept.
+ * How many processor affinity entries (types 0 and 2) the SRAT at @table
+ * has up to the first malformed one: room enough for srat_parse().
  */
-bool srat_parse(const void *table, u32 len, struct srat *s);
+u32 srat_processor_entries(const void *table, u32 len);
+/*
+ * Parse the @len bytes of an SRAT at @table (header included), its
+ * processors into @cpu (room for @cap; beyond it dropped, counted).  False
+ * when it is too short to be one; a malformed entry ends the walk,
+ * counted in @s->bad, and what came before it is kept.
+ */
+bool srat_parse(const void *table, u32 len, struct srat *s,
+		struct srat_cpu *cpu, u32 cap);
 /*
  * Take the node distances from the SLIT at @table.  False when it is not
  * usable (too short, distances cut off, a node not at 10 from itself or

@@ -267,6 +267,15 @@ CASES = [
     scalable(2, lambda n: Case("bios-smp2", smp=n, check=all_of(passes, expect_log(
         madt_line(n), "every processor from the MADT")))),
     # No HPET: the TSC is still calibrated, against the PM timer and the PIT.
+    # A server's many SSDTs: 100 more tables (header-only, QEMU sums
+    # them) than QEMU's own, past the 64 once kept; every one read.
+    Case("acpi-many-tables", args=["selftest=on"],
+         extra=tuple(a for i in range(100) for a in (
+             "-acpitable", f"sig=SSDT,oem_id=HZTEST,oem_table_id=HZSSDT{i:02d},"
+             "data=/dev/null")),
+         check=all_of(passes, expect_log(
+             r"acpi: (XSDT|RSDT) lists (1\d\d) tables, \2 used",
+             "every table of a root listing 100+ read"))),
     Case("no-hpet", machine="q35,hpet=off", check=all_of(
         passes, expect_log(r"tsc: hpet +unusable: no HPET table in ACPI",
                            "the HPET reported unusable"),

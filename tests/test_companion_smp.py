@@ -224,6 +224,17 @@ class CompanionSmpTest(unittest.TestCase):
         self.assertIn("cpu= pins one process; cpus= runs one per CPU", r.stderr)
         self.assertEqual(r.stdout, "")
 
+    def test_cpus_list_too_long_for_records_refused(self) -> None:
+        # Every other CPU of 1024, written out and again: 4096+ characters.
+        evens = ",".join(str(c) for c in range(0, 1024, 2))
+        long = ",".join([evens] * 3)
+        self.assertGreaterEqual(len(long), 4096)
+        r = run("bench=linux-fault", f"cpus={long}", "folio=4K", "size=64K")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("cpus= lists its CPUs in 2004 characters, more than the 127 "
+                      "records keep", r.stderr)
+        self.assertEqual(r.stdout, "")
+
     def test_scale_step_too_large_is_skipped(self) -> None:
         r = run("bench=linux-fault", "cpus=0", "scale=1,2", "folio=4K",
                 "backing=base", "size=64K", "runs=1", "warmups=0")

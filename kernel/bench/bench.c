@@ -231,8 +231,12 @@ static void bench_worker(void *arg)
 
 static struct bench_group group;
 
-/* The members: the first @want CPUs of @s with their state made. */
-static u32 make_group(struct bench_group *g, const struct cpu_set *s, u32 want)
+/*
+ * The members: the first @want CPUs of @s with their state made.  0 with
+ * *@long_list when their list would not fit a record.
+ */
+static u32 make_group(struct bench_group *g, const struct cpu_set *s, u32 want,
+		      bool *long_list)
 {
 	struct cpu_set set;
 
@@ -253,8 +257,9 @@ static u32 make_group(struct bench_group *g, const struct cpu_set *s, u32 want)
 		cpu_set_add(&set, cpu);
 	}
 	/* A list that does not fit a record would be cut into another. */
-	if ((size_t)cpulist_format(&set, g->cpus, sizeof(g->cpus)) >=
-	    sizeof(g->cpus))
+	*long_list = (size_t)cpulist_format(&set, g->cpus, sizeof(g->cpus)) >=
+		     sizeof(g->cpus);
+	if (*long_list)
 		return 0;
 	smp_barrier_init(&g->bar, g->n, g->bar_slot, g->cpu);
 	return g->n;
@@ -298,9 +303,36 @@ static void skip_step(struct ktap *k, const struct hz_config *c, u32 want,
 	}
 }
 
+/*
+ * A step without a group: its configurations skipped, named.  A list
+ * too long for records (cpus= fit, but the CPUs up among them list
+ * longer) fails the run: fewer CPUs than asked never ends rc 0.
+ */
+static void step_not_run(struct ktap *k, const struct hz_config *c, u32 want,
+			 bool long_list)
+{
+	char why[200];
+
+	if (long_list)
+		ksnprintf(why, sizeof(why), "the list of its CPUs up is longer "
+			  "than the %d characters records keep: give cpus= "
+			  "as fewer CPUs or runs of consecutive ones (N-M)",
+			  CPULIST_TEXT_MAX);
+	else
+		ksnprintf(why, sizeof(why), "its CPUs have no memory for their "
+			  "state");
+	printk("hugezero: bench: step of %u CPUs not run: %s\n", want, why);
+	skip_step(k, c, want, why);
+	if (long_list) {
+		ktap_diag(k, "step of %u CPUs: %s", want, why);
+		k->fail++;
+	}
+}
+
 void bench_run(struct ktap *k, const struct hz_config *c)
 {
 	u32 steps = c->nscale ? c->nscale : 1, fails = k->fail, have, n;
+	bool long_list;
 	struct bench_group *g = &group;
 	struct cpu_set usable;
 
@@ -331,15 +363,9 @@ void bench_run(struct ktap *k, const struct hz_config *c)
 		}
 		g->c = c;
 		g->k = k;
-		n = make_group(g, &usable, want);
+		n = make_group(g, &usable, want, &long_list);
 		if (!n) {
-			ksnprintf(why, sizeof(why), "its CPUs have no memory for "
-				  "their state, or their list is longer than the "
-				  "%zu characters records keep: give it as ranges",
-				  sizeof(g->cpus) - 1);
-			printk("hugezero: bench: step of %u CPUs not run: %s\n",
-			       want, why);
-			skip_step(k, c, want, why);
+			step_not_run(k, c, want, long_list);
 			continue;
 		}
 		/* Names stay as before SMP for the boot CPU alone. */

@@ -32,7 +32,7 @@ struct bench_group {
 	struct ktap *k;
 	u32 n;
 	u32 cpu[MAX_CPUS];		/* member -> CPU */
-	char cpus[128];			/* their cpulist, as records keep it */
+	char cpus[CPULIST_TEXT_MAX + 1];	/* their cpulist, as records keep it */
 	/* Names and records say the CPUs: false for the boot CPU alone
 	 * without scale=, whose records are as before SMP (docs/smp.md). */
 	bool says_cpus;

@@ -7,6 +7,7 @@
 #include "arch/x86_64/spinlock.h"
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
+#include "kernel/main.h"
 #include "kernel/mm/memory.h"
 #include "kernel/watch.h"
 #include "lib/string.h"

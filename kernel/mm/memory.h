@@ -6,7 +6,8 @@
 #include "lib/memmap.h"
 #include "lib/numa.h"
 
-#define MEMMAP_MAX 256
+/* Ranges kept after normalization: a longer map ends the boot. */
+#define MEMMAP_MAX MEMMAP_MAX_INPUT
 #define RESERVED_MAX 16
 #define FRAME_NONE EXTENT_NONE
 #define LOW_RESERVED (1 * MiB)	/* BIOS data, EBDA, later the AP trampoline */

@@ -70,3 +70,19 @@ void vmem_free(void *p)
 	h = (struct vmem_head *)((u8 *)p - SZ_4K);
 	unmap_free((u8 *)h, h, h->nframes);
 }
+
+void *boot_table_alloc(u64 bytes)
+{
+	u64 n = (bytes + SZ_4K - 1) / SZ_4K, got, pa;
+
+	if (!bytes)
+		return NULL;
+	pa = frame_alloc_run(SZ_4K, n, 0, FRAME_ANY_NODE, &got);
+	if (pa != FRAME_NONE && got == n) {
+		memset(phys_to_virt(pa), 0, n * SZ_4K);
+		return phys_to_virt(pa);
+	}
+	if (pa != FRAME_NONE)	/* the longest free run is shorter */
+		frame_free_range(pa, pa + got * SZ_4K);
+	return vmem_alloc(bytes);
+}

@@ -11,5 +11,13 @@
  */
 void *vmem_alloc(u64 bytes);
 void vmem_free(void *p);
+/*
+ * Zeroed memory for a table kept for the whole boot, never freed (the
+ * firmware's processors, the ACPI root's tables): one physically
+ * contiguous run of 4K frames seen through the direct map, sized by the
+ * count found rather than a 2M frame each; vmem_alloc() when no run that
+ * long is free.  NULL without memory.
+ */
+void *boot_table_alloc(u64 bytes);
 
 #endif

@@ -14,13 +14,16 @@
 #include "arch/x86_64/smpboot.h"
 #include "arch/x86_64/traps.h"
 #include "kernel/console.h"
+#include "kernel/main.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/memory.h"
+#include "kernel/mm/vmem.h"
 #include "kernel/smp/smp.h"
 #include "kernel/time/timer.h"
 #include "kernel/time/watchdog.h"
 #include "kernel/timebase.h"
 #include "kernel/watch.h"
+#include "lib/cpunum.h"
 #include "lib/format.h"
 #include "lib/params.h"
 #include "lib/string.h"
@@ -140,45 +143,71 @@ static bool start_one(struct smp_cpu *c, u32 timeout_ms, bool fail)
 	return c->callin == 1;
 }
 
+/*
+ * Room for the boot CPU and every processor of @m: the boot CPU need not
+ * be among them (firmware that leaves it out, or lists it disabled), and
+ * it is entry 0 whatever the MADT says.
+ */
+static struct smp_cpu *entries(const struct madt *m)
+{
+	static struct smp_cpu alone;
+	u64 bytes = ((u64)(m ? m->ncpus : 0) + 1) * sizeof(struct smp_cpu);
+	struct smp_cpu *e;
+
+	if (!m || !m->ncpus)
+		return &alone;
+	e = boot_table_alloc(bytes);
+	if (!e) {
+		printk("hugezero: FATAL: smp: no memory for the table of %u "
+		       "processors (%llu bytes): the boot ends\n", m->ncpus + 1,
+		       (unsigned long long)bytes);
+		finish(RC_FATAL);
+	}
+	return e;
+}
+
+/* One entry of lib/cpunum's walk into smp.entry[]. */
+static void add_entry(void *ctx, const struct cpunum *n)
+{
+	u32 (*node_of)(u32) = *(u32 (**)(u32))ctx;
+	struct smp_cpu *c = &smp.entry[smp.nentries++];
+
+	*c = (struct smp_cpu){ .cpu = n->cpu, .apic_id = n->apic_id,
+			       .uid = n->uid,
+			       .node = node_of ? node_of(n->apic_id) : 0 };
+	switch (n->kind) {
+	case CPUNUM_BOOT:
+		c->state = SMP_UP;
+		c->x2apic = apic_cpu_x2apic();
+		break;
+	case CPUNUM_DISABLED:
+		c->state = SMP_DISABLED;
+		strlcpy(c->reason, n->online_capable ?
+			"not enabled (online-capable: hot-add only)" :
+			"not enabled by firmware", sizeof(c->reason));
+		break;
+	case CPUNUM_OVER_MAX:
+		smp.over_max++;
+		c->state = SMP_OVER_MAX;
+		ksnprintf(c->reason, sizeof(c->reason), "beyond the %d CPUs "
+			  "hugezero keeps", MAX_CPUS);
+		break;
+	case CPUNUM_CPU:
+		c->state = SMP_NO_ANSWER;
+		break;
+	}
+	if (c->cpu != ~0u)
+		smp.by_cpu[c->cpu] = c;
+}
+
 /* The boot CPU, then the MADT's processors in table order. */
 static void enumerate(const struct madt *m, u32 (*node_of)(u32))
 {
-	u32 bsp = this_cpu()->apic_id;
-	struct smp_cpu *c = &smp.entry[0];
-
-	smp.nentries = 1;
-	*c = (struct smp_cpu){ .cpu = 0, .apic_id = bsp, .state = SMP_UP,
-			       .node = node_of ? node_of(bsp) : 0,
-			       .x2apic = apic_cpu_x2apic() };
-	smp.by_cpu[0] = c;
-	smp.ncpus = 1;
+	smp.entry = entries(m);
+	smp.nentries = 0;
 	smp.present = m ? m->ncpus : 1;
-	for (u32 i = 0; m && i < m->ncpus; i++) {
-		const struct madt_cpu *e = &m->cpu[i];
-
-		if (e->apic_id == bsp) {
-			smp.entry[0].uid = e->uid;
-			continue;
-		}
-		c = &smp.entry[smp.nentries++];
-		*c = (struct smp_cpu){ .cpu = ~0u, .apic_id = e->apic_id,
-				       .uid = e->uid,
-				       .node = node_of ? node_of(e->apic_id) : 0 };
-		if (!e->enabled) {
-			c->state = SMP_DISABLED;
-			strlcpy(c->reason, e->online_capable ?
-				"not enabled (online-capable: hot-add only)" :
-				"not enabled by firmware", sizeof(c->reason));
-		} else if (smp.ncpus == MAX_CPUS) {
-			c->state = SMP_OVER_MAX;
-			ksnprintf(c->reason, sizeof(c->reason), "beyond the %d "
-				  "CPUs hugezero keeps", MAX_CPUS);
-		} else {
-			c->cpu = smp.ncpus++;
-			c->state = SMP_NO_ANSWER;
-			smp.by_cpu[c->cpu] = c;
-		}
-	}
+	cpunum_walk(m, this_cpu()->apic_id, MAX_CPUS, add_entry, &node_of,
+		    &smp.ncpus);
 }
 
 /* Linux's smp_quirk_init_udelay(): the MP spec's 10 ms only on CPUs
@@ -218,6 +247,10 @@ void smp_init(const struct madt *m, u32 (*node_of)(u32), u32 timeout_ms,
 
 	enumerate(m, node_of);
 	smp.nup = 1;
+	if (smp.over_max)
+		printk("smp: %u enabled processor%s beyond the %d CPUs hugezero "
+		       "keeps: left out (their cpu records say so)\n",
+		       smp.over_max, smp.over_max == 1 ? "" : "s", MAX_CPUS);
 	want = smp.ncpus - 1;
 	if (!want) {
 		printk("smp: one CPU (APIC ID %u)\n", smp.entry[0].apic_id);

@@ -36,7 +36,11 @@ struct smp_cpu {
 struct smp_info {
 	u32 present;		/* processors in the MADT (1 without one) */
 	u32 nentries;
-	struct smp_cpu entry[MADT_MAX_CPUS];
+	/* The boot CPU first, then the MADT's others: room for the MADT's
+	 * processors and the boot CPU, which it may not list (boot_table_alloc()
+	 * sized by the count; the boot CPU alone without a MADT). */
+	struct smp_cpu *entry;
+	u32 over_max;		/* enabled processors beyond MAX_CPUS */
 	u32 ncpus;		/* logical numbers given */
 	u32 nup;
 	struct smp_cpu *by_cpu[MAX_CPUS];

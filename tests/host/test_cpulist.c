@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Host tests of the cpulist parser and the cpus=, scale=, numa= keys. */
+#include <stdio.h>
+#include <stdlib.h>
 #include "lib/cpulist.h"
 #include "lib/order.h"
 #include "lib/params.h"
@@ -137,4 +139,80 @@ TEST(cmdline_prezero_keys)
 	EXPECT(!parse("bench=fault prezero_low=60 prezero_high=50", &c, &r));
 	EXPECT(strstr(r.errors[0], "below"), "%s", r.errors[0]);
 	EXPECT(!parse("bench=fault prezero_n=262145", &c, &r));
+}
+
+/* "0,2,4,...,1022" and again until @min characters: a list as long as a
+ * lab's script may write, every part valid. */
+static char *even_list(size_t min)
+{
+	size_t cap = min + 4096, len = 0;
+	char *s = malloc(cap);
+
+	s[0] = '\0';
+	while (len < min)
+		for (u32 c = 0; c < 1024; c += 2)
+			len += (size_t)snprintf(s + len, cap - len, "%s%u",
+						len ? "," : "", c);
+	return s;
+}
+
+/* A text of 4096+ characters parses whole (no limit on the text); its
+ * canonical list is cut only by the buffer, the length said in full. */
+TEST(cpulist_4096_characters)
+{
+	char *s = even_list(4096), err[160], *buf = malloc(4096), small[128];
+	struct cpu_set c;
+	int len;
+
+	EXPECT(strlen(s) >= 4096);
+	EXPECT(list(s, &c, err), "%s", err);
+	EXPECT_EQ(cpu_set_count(&c, CPUSET_MAX), 512);
+	EXPECT(cpu_set_has(&c, 1022) && !cpu_set_has(&c, 1023));
+	len = cpulist_format(&c, buf, 4096);
+	EXPECT_EQ(len, strlen(buf));
+	EXPECT(strncmp(buf, "0,2,4,6,8,10,", 13) == 0, "%s", buf);
+	EXPECT(strcmp(buf + len - 10, "1020,1022") == 0 ||
+	       strcmp(buf + len - 9, "1020,1022") == 0, "%s", buf + len - 10);
+	EXPECT_EQ(cpulist_format(&c, small, sizeof(small)), len);
+	EXPECT(strlen(small) < sizeof(small));
+	free(buf);
+	free(s);
+}
+
+/*
+ * cpus= whose list records could not keep whole (CPULIST_TEXT_MAX):
+ * refused with its length named, kernel and companion alike; as ranges
+ * the same CPUs fit.
+ */
+TEST(cpus_key_too_long_for_records)
+{
+	static struct hz_config cfg;
+	static struct cmdline_result r;
+	char *line, *s = even_list(4096);
+	size_t n = strlen(s) + 64;
+
+	line = malloc(n);
+	snprintf(line, n, "bench=fault cpus=%s", s);
+	config_defaults(&cfg);
+	EXPECT(!config_parse(line, &cfg, &r));
+	EXPECT(r.nerrors >= 1 && strstr(r.errors[r.nerrors - 1],
+					"more than the 127 records keep"),
+	       "%s", r.errors[0]);
+	snprintf(line, n, "bench=bare cpus=%s", s);
+	config_defaults(&cfg);
+	EXPECT(!config_parse_target(line, &cfg, &r, true));
+	EXPECT(r.nerrors == 1 && strstr(r.errors[0], "records keep"), "%s",
+	       r.errors[0]);
+	/* 0,2,...,62: 32 CPUs in 90 characters, kept. */
+	config_defaults(&cfg);
+	EXPECT(config_parse("bench=fault cpus=0-63:1/2", &cfg, &r), "%s",
+	       r.errors[0]);
+	/* 0,2,...,98: 144 characters, refused. */
+	config_defaults(&cfg);
+	EXPECT(!config_parse("bench=fault cpus=0-99:1/2", &cfg, &r));
+	config_defaults(&cfg);
+	EXPECT(config_parse("bench=fault cpus=0-383", &cfg, &r), "%s",
+	       r.errors[0]);
+	free(line);
+	free(s);
 }

@@ -3,13 +3,15 @@
  * The SRAT and SLIT parsers on synthetic tables: nodes numbered as Linux
  * numbers them, local APIC and x2APIC affinity (IDs above 255, 32-bit
  * domains), disabled entries, memory with holes, malformed lengths, the
- * bounds, and SLITs good and bad.
+ * bounds, and SLITs good and bad; 1100 x2APIC affinity entries in an
+ * array of exactly the size srat_processor_entries() asks (ASan).
  */
 #include "lib/srat.h"
 #include "lib/string.h"
 #include "tests/host/unit.h"
+#include <stdlib.h>
 
-static u8 tab[16384];
+static u8 tab[48 + 24 * 1200];
 static u32 len;
 
 static void put32(u8 *p, u32 v)
@@ -30,6 +32,17 @@ static void begin(const char *sig, u8 revision, u32 fixed)
 	memcpy(tab, sig, 4);
 	tab[8] = revision;
 	len = fixed;
+}
+
+/* Parse into exactly the room srat_processor_entries() asks for. */
+static bool parse(u32 n, struct srat *s)
+{
+	static struct srat_cpu *cpu;
+	u32 want = srat_processor_entries(tab, n);
+
+	free(cpu);
+	cpu = want ? malloc(want * sizeof(*cpu)) : NULL;
+	return srat_parse(tab, n, s, cpu, want);
 }
 
 static void srat(u8 revision)
@@ -113,7 +126,7 @@ TEST(srat_two_nodes_with_a_hole)
 	lapic(1, 7, 1);
 	mem(5, 0, 0xa0000, 1);
 	mem(5, 0x100000, 0x1ff00000, 1);	/* the hole 640K..1M */
-	EXPECT(srat_parse(tab, len, &s));
+	EXPECT(parse(len, &s));
 	EXPECT_EQ(s.nnodes, 2);
 	EXPECT_EQ(s.pxm[0], 5);	/* processors first, as Linux walks */
 	EXPECT_EQ(s.pxm[1], 7);
@@ -146,7 +159,7 @@ TEST(srat_x2apic_and_wide_domains)
 	lapic(4, 0x010102, 1);		/* domain bytes 2 and 9..11 */
 	lapic(4, 2, 1);		/* listed again: the later wins */
 	mem(0x10000, 0x100000000ULL, 1ULL << 32, 1 | 2 | 4);
-	EXPECT(srat_parse(tab, len, &s));
+	EXPECT(parse(len, &s));
 	EXPECT_EQ(s.nnodes, 3);
 	EXPECT_EQ(s.ncpus, 3);
 	EXPECT(s.cpu[0].apic_id == 300 && s.cpu[0].x2apic);
@@ -169,7 +182,7 @@ TEST(srat_revision_1_has_8_bit_domains)
 	srat(1);
 	lapic(0, 0x0301, 1);	/* the upper bytes were reserved then */
 	mem(0x0201, 0, 0x1000000, 1);
-	EXPECT(srat_parse(tab, len, &s));
+	EXPECT(parse(len, &s));
 	EXPECT_EQ(s.nnodes, 1);
 	EXPECT_EQ(s.pxm[0], 1);
 	EXPECT_EQ(s.mem[0].node, 0);
@@ -187,7 +200,7 @@ TEST(srat_skips_disabled_and_empty_entries)
 	mem(0, 0, 0, 1);		/* empty */
 	mem(0, ~0ULL - 0xfff, 0x2000, 1);	/* wraps */
 	mem(0, 0, 0x40000000, 1);
-	EXPECT(srat_parse(tab, len, &s));
+	EXPECT(parse(len, &s));
 	EXPECT_EQ(s.nnodes, 1);
 	EXPECT_EQ(s.ncpus, 1);
 	EXPECT_EQ(s.nmem, 1);
@@ -207,22 +220,22 @@ TEST(srat_stops_at_malformed_entries)
 	tab[len - 40 + 1] = 32;		/* shorter than a memory entry */
 	len -= 8;
 	lapic(1, 1, 1);			/* after it: not trusted */
-	EXPECT(srat_parse(tab, len, &s));
+	EXPECT(parse(len, &s));
 	EXPECT_EQ(s.bad, 1);
 	EXPECT_EQ(s.ncpus, 1);
 	EXPECT_EQ(s.nmem, 0);
 	srat(3);
 	lapic(0, 0, 1);
 	tab[len - 16 + 1] = 20;		/* type 0 must be exactly 16 */
-	EXPECT(srat_parse(tab, len + 4, &s));
+	EXPECT(parse(len + 4, &s));
 	EXPECT(s.bad == 1 && s.ncpus == 0);
 	srat(3);
 	x2apic(0, 0, 1);
-	EXPECT(srat_parse(tab, len - 1, &s));	/* cut inside the entry */
+	EXPECT(parse(len - 1, &s));	/* cut inside the entry */
 	EXPECT(s.bad == 1 && s.ncpus == 0);
 	srat(3);
 	tab[len + 1] = 0;		/* a zero length never advances */
-	EXPECT(srat_parse(tab, len + 2, &s));
+	EXPECT(parse(len + 2, &s));
 	EXPECT_EQ(s.bad, 1);
 }
 
@@ -231,11 +244,11 @@ TEST(srat_refuses_short_or_foreign_tables)
 	static struct srat s;
 
 	srat(3);
-	EXPECT(!srat_parse(tab, 47, &s));
-	EXPECT(srat_parse(tab, 48, &s));
+	EXPECT(!parse(47, &s));
+	EXPECT(parse(48, &s));
 	EXPECT_EQ(s.nnodes, 0);
 	memcpy(tab, "APIC", 4);
-	EXPECT(!srat_parse(tab, 48, &s));
+	EXPECT(!parse(48, &s));
 }
 
 TEST(srat_bounds_are_counted)
@@ -245,14 +258,14 @@ TEST(srat_bounds_are_counted)
 	srat(3);
 	for (u32 i = 0; i <= NUMA_MAX_NODES; i++)
 		lapic((u8)i, i, 1);
-	EXPECT(srat_parse(tab, len, &s));
+	EXPECT(parse(len, &s));
 	EXPECT_EQ(s.nnodes, NUMA_MAX_NODES);
 	EXPECT_EQ(s.ncpus, NUMA_MAX_NODES);
 	EXPECT_EQ(s.dropped, 1);
 	srat(3);
 	for (u32 i = 0; i <= NUMA_MAX_RANGES; i++)
 		mem(0, (u64)i << 30, 1ULL << 29, 1);
-	EXPECT(srat_parse(tab, len, &s));
+	EXPECT(parse(len, &s));
 	EXPECT_EQ(s.nmem, NUMA_MAX_RANGES);
 	EXPECT_EQ(s.dropped, 1);
 }
@@ -267,7 +280,7 @@ static void srat_domains_1_0_2(struct srat *s)
 	mem(1, 0, 1ULL << 30, 1);
 	mem(0, 1ULL << 30, 1ULL << 30, 1);
 	mem(2, 2ULL << 30, 1ULL << 30, 1);
-	EXPECT(srat_parse(tab, len, s));
+	EXPECT(parse(len, s));
 }
 
 TEST(slit_distances_by_domain)
@@ -336,4 +349,28 @@ TEST(slit_refused_with_a_reason)
 	EXPECT_STR(s.slit_reason, "no localities");
 	EXPECT(!srat_apply_slit(&s, tab, 43));
 	EXPECT_STR(s.slit_reason, "43 bytes: not a SLIT");
+}
+
+/* A server of 1100 processors, two domains: every one kept, by count. */
+TEST(srat_1100_x2apic_processors)
+{
+	static struct srat s;
+	static struct srat_cpu few[8];
+
+	srat(3);
+	for (u32 i = 0; i < 1100; i++)
+		x2apic(2 * i, i < 550 ? 7 : 9, 1);
+	EXPECT_EQ(srat_processor_entries(tab, len), 1100);
+	EXPECT(parse(len, &s));
+	EXPECT_EQ(s.ncpus, 1100);
+	EXPECT_EQ(s.dropped, 0);
+	EXPECT_EQ(s.nnodes, 2);
+	EXPECT_EQ(srat_node_of_apic(&s, 2 * 1099), 1);
+	EXPECT_EQ(srat_node_of_apic(&s, 2 * 549), 0);
+	EXPECT_EQ(srat_node_of_apic(&s, 1), NUMA_NO_NODE);
+	/* Less room: the rest dropped and counted, nothing written past. */
+	EXPECT(srat_parse(tab, len, &s, few, 8));
+	EXPECT_EQ(s.ncpus, 8);
+	EXPECT_EQ(s.dropped, 1092);
+	EXPECT_EQ(srat_processor_entries(tab, 40), 0);
 }
