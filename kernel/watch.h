@@ -3,6 +3,7 @@
 #define KERNEL_WATCH_H
 
 #include "arch/x86_64/spinlock.h"
+#include "arch/x86_64/tsc.h"
 #include "lib/types.h"
 
 /*
@@ -25,6 +26,15 @@ typedef void (*watch_fn)(u32 culprit, const char *waiting,
 			 enum watch_kind kind);
 
 void watch_set(watch_fn fn);
+/*
+ * When the watch acts on a wait of each kind (a TSC value; ~0ull, the
+ * default: never).  A wait that reads it once as it starts and then its
+ * own TSC calls watch_call() only past it, touching nothing shared before
+ * (the barrier, spin_lock_watched()); so it must be set before the waits
+ * it bounds begin.
+ */
+void watch_set_due(u64 precise, u64 loose);
+u64 watch_due(enum watch_kind kind);
 
 /*
  * Called from a wait loop with its own counter @spins: every 64th round
@@ -50,10 +60,13 @@ static inline void spin_lock_watched(struct spinlock *l,
 				     const char *what)
 {
 	u32 me = __atomic_fetch_add(&l->next, 1, __ATOMIC_ACQUIRE), spins = 0;
+	u64 due = watch_due(WATCH_LOOSE);
 
+	/* The lock's line alone until the deadline; then whose it is. */
 	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != me) {
 		cpu_relax();
-		watch_wait(&spins, holder ? *holder : ~0u, what, WATCH_LOOSE);
+		if (!(++spins & 63) && rdtsc() >= due)
+			watch_call(holder ? *holder : ~0u, what, WATCH_LOOSE);
 	}
 }
 
