@@ -79,6 +79,8 @@ bool barrier_wait(struct barrier *b, u32 me, u64 deadline,
 		TRACE(&b->count, BARRIER_STORE);
 		__atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
 		store(&b->gen, gen + 1);
+		if (ops->wake)
+			ops->wake(ctx, &b->gen);
 		return !ops->aborted(ctx);
 	}
 	while (load(&b->gen) == gen) {

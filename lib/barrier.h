@@ -50,6 +50,9 @@ struct barrier_ops {
 	/* Past the deadline: @late is the first member that has not
 	 * arrived (~0u: unknown, without slots).  May not return. */
 	void (*overdue)(void *ctx, u32 late);
+	/* NULL, or the last arrival's wake-up of waiters that sleep on
+	 * @gen (a futex) rather than spin: called after it changed. */
+	void (*wake)(void *ctx, volatile u32 *gen);
 };
 
 /* @slot (indexed by member id) and @ids (the n members) may be NULL:

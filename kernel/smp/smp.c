@@ -331,6 +331,7 @@ static const struct barrier_ops bar_ops = {
 	.now = bar_now,
 	.aborted = bar_aborted,
 	.overdue = bar_overdue,
+	.wake = NULL,		/* every waiter spins: the release is a store */
 };
 
 void smp_barrier_init(struct barrier *b, u32 n, struct barrier_slot *slot,

@@ -40,7 +40,7 @@ static void overdue(void *ctx, u32 late)
 	f->abort = true;
 }
 
-static const struct barrier_ops ops = { relax, now, aborted, overdue };
+static const struct barrier_ops ops = { relax, now, aborted, overdue, NULL };
 
 static struct barrier bar;
 static struct barrier_slot slot[8];
