@@ -109,7 +109,8 @@ HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
 HOST_TEST_SRCS := $(wildcard tests/host/*.c)
 
 FORCE:
-.PHONY: FORCE all iso netboot run test test-host test-smp8 setup clean bench
+.PHONY: FORCE all iso netboot run test test-host test-barrier test-smp8 setup \
+	clean bench
 all: $(BUILD)/hugezero.elf $(BUILD)/hugezero-linux
 
 $(BUILD)/k/%.o: %.c $(TREE_GEN) $(TREE_STAMP)
@@ -280,13 +281,29 @@ bench: setup
 	echo "$$as"'$(BENCH_RUN)'; $$as$(BENCH_RUN)
 	$(PYTHON) scripts/hugezero split $(BUILD)/bench.log --plain $(BUILD)/plain.log
 
-test-host: $(BUILD)/host/unit
+# The barrier's host model (tests/host/barrier/): lib/barrier.c again,
+# every access traced, under ThreadSanitizer, which cannot share a binary
+# with the unit tests' AddressSanitizer.  make test-barrier runs it alone.
+BARRIER_MODEL_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
+	-fsanitize=thread -fno-omit-frame-pointer -DBARRIER_TRACE -pthread
+$(BUILD)/host/barrier-model: tests/host/barrier/model.c lib/barrier.c \
+		lib/barrier.h lib/types.h
+	@mkdir -p $(dir $@)
+	$(call quiet,HOSTCC,$@)
+	$(Q)$(HOSTCC) $(BARRIER_MODEL_CFLAGS) -o $@ tests/host/barrier/model.c \
+		lib/barrier.c
+
+test-barrier: $(BUILD)/host/barrier-model
+	$(BUILD)/host/barrier-model
+
+test-host: $(BUILD)/host/unit $(BUILD)/host/barrier-model
 	$(BUILD)/host/unit
+	$(BUILD)/host/barrier-model
 
 # Every test: host unit tests, then QEMU boots (SeaBIOS and OVMF, CD and USB).
 test: setup
 	$(MAKE) --no-print-directory all iso $(BUILD)/host/unit $(BUILD)/hugezero-linux \
-		$(BUILD)/hugezero-plain
+		$(BUILD)/hugezero-plain $(BUILD)/host/barrier-model
 	$(PYTHON) tests/run.py
 
 # Every boot of several CPUs again at 8 (tests/README.md): the check that

@@ -34,12 +34,21 @@ struct group_slot {
 
 struct group_shm {
 	u32 n;
-	u32 gen, arrived;		/* the start barrier: gen a futex */
 	u32 sleepers;			/* processes asleep on gen */
 	u32 posted;			/* processes that posted this round */
 	u32 consumed;			/* rounds the parent has read: a futex */
+	/* The start barrier, each word on a line of its own, as the
+	 * kernel's (lib/barrier.h): every arrival bumps arrived, while the
+	 * spinning processes read gen alone (and sleep on it, a futex). */
+	u32 arrived __attribute__((aligned(64)));
+	u32 gen __attribute__((aligned(64)));
 	struct group_slot slot[];
 };
+
+_Static_assert(offsetof(struct group_shm, arrived) == 64 &&
+	       offsetof(struct group_shm, gen) == 128 &&
+	       offsetof(struct group_shm, slot) == 192,
+	       "the barrier's words on lines of their own");
 
 static inline void futex_wait(u32 *addr, u32 val)
 {

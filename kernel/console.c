@@ -12,6 +12,7 @@
  * table's baud rate or as the firmware left it.  The output up to then is
  * kept, and replayed on the UART switched to, so its log is whole.
  */
+#include "arch/x86_64/cache.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/spinlock.h"
@@ -31,9 +32,10 @@ static bool autosel;
  * A CPU that faults while writing comes back here from its fatal path:
  * it already holds the lock and writes on rather than wait for itself.
  */
-static struct spinlock lock = SPINLOCK_INIT;
 static bool shared;
-static volatile u32 holder = ~0u;
+/* Off the lines of what every write reads (shared, taken_by, keeping)
+ * or writes (early_len): kernel/watch.h. */
+static struct watched_lock cons __cacheline_aligned = WATCHED_LOCK_INIT;
 /*
  * console_takeover(): from then on only this CPU writes, and without the
  * lock, which a stopped CPU may hold (or wait for) for good -- as Linux's
@@ -370,21 +372,21 @@ void console_write(const char *s, size_t n)
 			put(s, n);
 		return;		/* another CPU ends the run: it alone writes */
 	}
-	if (holder == me) {
+	if (cons.holder == me) {
 		put(s, n);
 		return;
 	}
-	flags = spin_lock_irqsave_watched(&lock, &holder,
+	flags = spin_lock_irqsave_watched(&cons.lock, &cons.holder,
 					  "for the console lock");
-	holder = me;
+	cons.holder = me;
 	put(s, n);
-	holder = ~0u;
-	spin_unlock_irqrestore(&lock, flags);
+	cons.holder = ~0u;
+	spin_unlock_irqrestore(&cons.lock, flags);
 }
 
 void console_takeover(void)
 {
-	u32 me = this_cpu()->cpu, h = holder;
+	u32 me = this_cpu()->cpu, h = cons.holder;
 
 	__atomic_store_n(&taken_by, me, __ATOMIC_RELEASE);
 	/* A stopped writer's line ends here, so ours start whole. */
@@ -396,8 +398,9 @@ void console_takeover(void)
  * as a CPU hung in the middle of a write would. */
 void console_hold_forever(volatile u32 *holding)
 {
-	spin_lock_irqsave_watched(&lock, &holder, "for the console lock");
-	holder = this_cpu()->cpu;
+	spin_lock_irqsave_watched(&cons.lock, &cons.holder,
+				  "for the console lock");
+	cons.holder = this_cpu()->cpu;
 	*holding = 1;
 	for (;;)
 		cpu_relax();

@@ -3,6 +3,7 @@
  * The records that describe the machine and the boot, written once per
  * boot before any result, and the closing count.
  */
+#include "arch/x86_64/cache.h"
 #include "arch/x86_64/clear.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/percpu.h"
@@ -33,9 +34,7 @@ static void emit(void *ctx, const char *line)
  * console does.  Once a CPU has taken the console over to end the run,
  * the lock is not taken at all (console_takeover()).
  */
-static struct spinlock records_lock = SPINLOCK_INIT;
-static u64 records_flags;
-static volatile u32 records_holder = ~0u, records_depth;
+static struct watched_lock rl __cacheline_aligned = WATCHED_LOCK_INIT;
 
 static void records_lock_take(void *ctx)
 {
@@ -44,29 +43,29 @@ static void records_lock_take(void *ctx)
 
 	(void)ctx;
 	irq_disable();
-	if (records_holder == me) {
-		records_depth++;
+	if (rl.holder == me) {
+		rl.depth++;
 		return;
 	}
 	/* After a takeover the lock may be a stopped CPU's for good. */
 	if (console_owner() != ~0u)
 		return;
-	spin_lock_watched(&records_lock, &records_holder,
+	spin_lock_watched(&rl.lock, &rl.holder,
 			  "for the records lock");
-	records_holder = me;
-	records_depth = 1;
-	records_flags = flags;
+	rl.holder = me;
+	rl.depth = 1;
+	rl.flags = flags;
 }
 
 static void records_lock_drop(void *ctx)
 {
 	(void)ctx;
-	if (records_holder != this_cpu()->cpu)
+	if (rl.holder != this_cpu()->cpu)
 		return;		/* taken over: there was no lock to drop */
-	if (--records_depth)
+	if (--rl.depth)
 		return;
-	records_holder = ~0u;
-	spin_unlock_irqrestore(&records_lock, records_flags);
+	rl.holder = ~0u;
+	spin_unlock_irqrestore(&rl.lock, rl.flags);
 }
 
 void report_init(void)

@@ -114,6 +114,28 @@ def host_unit() -> tuple[int, int]:
     return p, f
 
 
+def host_barrier_model() -> tuple[int, int]:
+    """The barrier's pthread model under TSan (tests/host/barrier/): one
+    test; its skew lines are printed, never judged."""
+    exe = paths.BUILD / "host" / "barrier-model"
+    if not exe.exists():
+        print(f"host barrier model: skipped, {exe} absent (make test-barrier "
+              "builds it; it needs gcc's ThreadSanitizer, libtsan)")
+        return 0, 0
+    r = subprocess.run([str(exe)], capture_output=True, text=True)
+    out = r.stdout + r.stderr
+    for line in out.splitlines():
+        if line.startswith("barrier model:") or line.startswith("FAIL"):
+            print(f"  {line}")
+    m = re.search(r"barrier model: (\d+) passed, (\d+) failed", out)
+    ok = bool(m) and m.group(2) == "0" and r.returncode == 0
+    if not ok:
+        print(f"  barrier model exited {r.returncode} (ThreadSanitizer?):")
+        print("  " + "\n  ".join(out.splitlines()[-20:]))
+    print(f"host barrier model (TSan): {int(ok)} passed, {int(not ok)} failed")
+    return int(ok), int(not ok)
+
+
 # The modules that build images and boot them (make LINUX=, lava-run,
 # README's make run in a fresh clone): started first, each in a process
 # of its own, so that the many quick modules run beside them on the
@@ -256,7 +278,7 @@ def boots() -> tuple[int, int]:
 
 def main() -> int:
     total_p = total_f = 0
-    steps = (host_unit, script_tests, companion, boots)
+    steps = (host_unit, host_barrier_model, script_tests, companion, boots)
     if os.environ.get("HZ_CASES") is not None or os.environ.get("HZ_SMP"):
         steps = (boots,)
     for step in steps:

@@ -37,8 +37,8 @@ struct bench_group {
 	 * without scale=, whose records are as before SMP (docs/smp.md). */
 	bool says_cpus;
 	u32 cfg_base, group_base;	/* numbering before this step */
-	struct smp_barrier bar;
-	struct smp_barrier_slot bar_slot[MAX_CPUS];	/* by CPU number */
+	struct barrier bar;
+	struct barrier_slot bar_slot[MAX_CPUS];	/* by CPU number */
 	struct group_member m[MAX_CPUS];
 	/* A line each (struct agg_cpu): written at the common release */
 	struct agg_cpu am[MAX_CPUS];

@@ -8,11 +8,13 @@
  * smp_call_function_single() in miniature.
  */
 #include "arch/x86_64/apic.h"
+#include "arch/x86_64/cache.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpu_setup.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/smpboot.h"
 #include "arch/x86_64/traps.h"
+#include "arch/x86_64/tsc.h"
 #include "kernel/console.h"
 #include "kernel/main.h"
 #include "kernel/mm/kstack.h"
@@ -32,7 +34,8 @@ const char *const smp_state_names[] = { "up", "no-answer", "disabled",
 					"over-max", "failed" };
 
 struct smp_info smp;
-volatile bool smp_aborted;
+/* Every waiter reads it as it spins; written at most once a run. */
+volatile bool smp_aborted __cacheline_aligned;
 
 /* One CPU's mailbox: the work, and how far it got. */
 struct cpu_work {
@@ -351,45 +354,50 @@ bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg)
 	return ok;
 }
 
-void smp_barrier_init(struct smp_barrier *b, u32 n,
-		      struct smp_barrier_slot *slot, const u32 *cpus)
+static void bar_relax(void *ctx)
 {
-	b->count = 0;
-	b->gen = 0;
-	b->n = n;
-	b->slot = slot;
-	b->cpus = cpus;
-	for (u32 i = 0; slot && i < n; i++)
-		slot[cpus[i]].gen = 0;
+	(void)ctx;
+	cpu_relax();
 }
 
-/* The first member that has not arrived at generation @gen, or ~0u. */
-static u32 late(const struct smp_barrier *b, u32 gen)
+static u64 bar_now(void *ctx)
 {
-	for (u32 i = 0; b->slot && i < b->n; i++)
-		if (b->slot[b->cpus[i]].gen != gen + 1)
-			return b->cpus[i];
-	return ~0u;
+	(void)ctx;
+	return rdtsc();
 }
 
-/* Sense by generation: the last to arrive starts the next one. */
-bool smp_barrier_wait(struct smp_barrier *b)
+/* smp_aborted has a line of its own: read every 64 rounds, written once
+ * a run at most, so the read stays in this CPU's cache. */
+static bool bar_aborted(void *ctx)
 {
-	u32 gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE), spins = 0;
+	(void)ctx;
+	return smp_aborted;
+}
 
-	if (b->slot)
-		b->slot[this_cpu()->cpu].gen = gen + 1;
-	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == b->n) {
-		b->count = 0;
-		__atomic_store_n(&b->gen, gen + 1, __ATOMIC_RELEASE);
-		return !smp_aborted;
-	}
-	while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen) {
-		if (smp_aborted)
-			return false;
-		cpu_relax();
-		if (!(++spins & 63))
-			watch_call(late(b, gen), "at a barrier", WATCH_PRECISE);
-	}
-	return !smp_aborted;
+static void bar_overdue(void *ctx, u32 late)
+{
+	(void)ctx;
+	watch_call(late, "at a barrier", WATCH_PRECISE);
+}
+
+static const struct barrier_ops bar_ops = {
+	.relax = bar_relax,
+	.now = bar_now,
+	.aborted = bar_aborted,
+	.overdue = bar_overdue,
+	.wake = NULL,		/* every waiter spins: the release is a store */
+};
+
+void smp_barrier_init(struct barrier *b, u32 n, struct barrier_slot *slot,
+		      const u32 *cpus)
+{
+	barrier_init(b, n, slot, cpus);
+}
+
+/* The deadline is read once, on arrival: the wait itself touches the
+ * generation's line alone until the TSC passes it. */
+bool smp_barrier_wait(struct barrier *b)
+{
+	return barrier_wait(b, this_cpu()->cpu, watch_due(WATCH_PRECISE),
+			    &bar_ops, NULL);
 }

@@ -3,6 +3,7 @@
 #define KERNEL_SMP_SMP_H
 
 #include "arch/x86_64/percpu.h"
+#include "lib/barrier.h"
 #include "lib/cpulist.h"
 #include "lib/madt.h"
 #include "lib/record.h"
@@ -110,27 +111,14 @@ extern bool smp_stop_chained;
 u32 smp_stop_others(u64 wait_tsc, u32 *asked, char *who, size_t n);
 
 /*
- * A reusable barrier for @n CPUs; false when the run was aborted.  The
- * count the arrivals bump and the generation the waiters read sit on
- * lines of their own, so a release is one line's invalidation, not a
- * fight with the late arrivals.  With per-CPU slots (indexed by CPU
- * number) and the members' CPU numbers, a waiter that the watch tells
- * the deadline passed names a member that has not arrived.
+ * A reusable barrier for @n CPUs (lib/barrier.h): false when the run was
+ * aborted.  With per-CPU slots (indexed by CPU number) and the members'
+ * CPU numbers, a waiter still there past the deadline names a member
+ * that has not arrived; before it, a waiter reads the generation's line
+ * alone (docs/smp.md, "Waiting, and ending a run early").
  */
-struct smp_barrier_slot {
-	volatile u32 gen;	/* the generation this CPU arrived at, + 1 */
-} __aligned(64);
-
-struct smp_barrier {
-	volatile u32 count __aligned(64);
-	u32 n;
-	struct smp_barrier_slot *slot;	/* by CPU number; NULL: none */
-	const u32 *cpus;		/* the n members */
-	volatile u32 gen __aligned(64);
-} __aligned(64);
-
-void smp_barrier_init(struct smp_barrier *b, u32 n,
-		      struct smp_barrier_slot *slot, const u32 *cpus);
-bool smp_barrier_wait(struct smp_barrier *b);
+void smp_barrier_init(struct barrier *b, u32 n, struct barrier_slot *slot,
+		      const u32 *cpus);
+bool smp_barrier_wait(struct barrier *b);
 
 #endif

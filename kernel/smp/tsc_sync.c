@@ -39,7 +39,7 @@ struct sync {
 	volatile u32 ping __aligned(64);
 	volatile u32 pong __aligned(64);
 	volatile u64 t1;
-	struct smp_barrier start __aligned(64);
+	struct barrier start;
 	struct spinlock lock __aligned(64);
 	u64 last, warps;
 	u64 warp_ticks;

@@ -172,6 +172,7 @@ void deadline_start(u64 seconds, u64 tsc_hz)
 	dl.boot.fn = boot_timer;
 	if (timer_apic(0))
 		ktimer_arm(0, &dl.boot, dl.at);
+	watch_set_due(dl.at, dl.loose_at);
 	watch_set(watch);
 	for (u32 cpu = 1; cpu < smp.ncpus && cpu < MAX_CPUS; cpu++) {
 		if (!smp_is_up(cpu) || !timer_apic(cpu))
