@@ -255,9 +255,16 @@ want_tree() { [ $linux_source = 1 ] || [ -f "$(tarball_of "$1")" ]; }
 # unpack VERSION TARBALL: the files read of the tree, once (xz is read
 # whole: some 30 s a tree), again only when the tarball is newer; through
 # the cache, so a fresh clone on this machine copies them instead.
+# unpacked DIR TARBALL: DIR holds the files read now (asm/page.h since
+# x86's clear_pages may be defined there), unpacked after TARBALL.
+unpacked() {
+	[ -f "$1/mm/memory.c" ] && [ -f "$1/arch/x86/include/asm/page.h" ] &&
+		[ -f "$2" ] && [ "$1/Makefile" -nt "$2" ]
+}
+
 unpack_tree() {
 	out=$LINUX_BUILD/linux-source-$1
-	if [ -f "$out/mm/memory.c" ] && [ "$out/Makefile" -nt "$2" ]; then
+	if unpacked "$out" "$2"; then
 		return 0
 	fi
 	echo "setup: unpacking the files make LINUX= reads of $2 into $out"
@@ -269,8 +276,7 @@ unpack_tree() {
 # Debian unstable's linux-source-VERSION: the .deb verified into the cache.
 unstable_tree() {
 	out=$LINUX_BUILD/linux-source-$1
-	if [ -f "$out/mm/memory.c" ] && [ -f "$(tarball_of "$1")" ] &&
-	   [ "$out/Makefile" -nt "$(tarball_of "$1")" ]; then
+	if unpacked "$out" "$(tarball_of "$1")"; then
 		return 0
 	fi
 	if [ $dry = 1 ]; then
