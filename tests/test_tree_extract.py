@@ -156,6 +156,22 @@ class CppTest(unittest.TestCase):
         self.assertTrue(u.active(h.frames))
 
 
+class ConstantTest(unittest.TestCase):
+    """The tree's header constants as tree_zero.c defines them: one
+    parenthesized operand, of the type C gives the expression."""
+
+    def test_typed(self) -> None:
+        from hzlib import treezero
+        for expr, value, want in (("(_AC(1,UL) << PAGE_SHIFT)", 4096, "(4096UL)"),
+                                  ("(SZ_32M >> PAGE_SHIFT)", 8192, "(8192)"),
+                                  ("(~0U)", -1, "(4294967295U)"),
+                                  ("(-4096UL)", -4096, "(18446744073709547520UL)"),
+                                  ("(-4)", -4, "(-4)"),
+                                  ("(1ULL << 40)", 1 << 40, "(1099511627776ULL)")):
+            with self.subTest(expr):
+                self.assertEqual(treezero._typed({"expr": expr, "value": value, "via": []}), want)
+
+
 class Trees:
     """Helpers over a real tree: skip (or fail) naming a missing one."""
 
