@@ -255,12 +255,15 @@ want_tree() { [ $linux_source = 1 ] || [ -f "$(tarball_of "$1")" ]; }
 # unpack VERSION TARBALL: the files read of the tree, once (xz is read
 # whole: some 30 s a tree), again only when the tarball is newer; through
 # the cache, so a fresh clone on this machine copies them instead.
-# unpacked DIR TARBALL: DIR holds the files read now (asm/page.h since
-# x86's clear_pages may be defined there), unpacked after TARBALL.
+# unpacked DIR TARBALL: DIR holds the files read now (DIR.reads, written
+# by linux-tree unpack, lists them: a tree unpacked before make LINUX=
+# read one more is unpacked again), unpacked after TARBALL.
 unpacked() {
-	[ -f "$1/mm/memory.c" ] && [ -f "$1/arch/x86/include/asm/page.h" ] &&
+	[ -n "$TREE_READS" ] || TREE_READS=$(/usr/bin/python3 "$ROOT/scripts/linux-tree" reads)
+	[ -f "$1/mm/memory.c" ] && [ "$(cat "$1.reads" 2>/dev/null)" = "$TREE_READS" ] &&
 		[ -f "$2" ] && [ "$1/Makefile" -nt "$2" ]
 }
+TREE_READS=
 
 unpack_tree() {
 	out=$LINUX_BUILD/linux-source-$1

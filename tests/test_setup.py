@@ -246,6 +246,16 @@ class SetupLinuxSourceTest(unittest.TestCase):
         rc, out, calls = self.setup("--linux-source")
         self.assertEqual(rc, 0, out)
         self.assertNotIn("unpacking", out, "done once")
+        # Unpacked again where make LINUX= reads more than was unpacked
+        # (asm/page.h, once): linux-source-V.reads says what was.
+        stamp = self.build / "linux-source-6.1.reads"
+        self.assertIn("arch/x86/include/asm/page.h\n", stamp.read_text())
+        stamp.write_text(stamp.read_text().replace("arch/x86/include/asm/page.h\n", ""))
+        rc, out, calls = self.setup("--linux-source")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("unpacking the files make LINUX= reads of", out)
+        self.assertIn("linux-source-6.1.tar.xz", out)
+        self.assertNotIn("linux-source-6.12.tar.xz", out)
         # Fetched once: the mirror may go, the cache's tarball stays.
         shutil.rmtree(self.mirror)
         shutil.rmtree(self.build / "linux-source-7.2")
