@@ -256,8 +256,9 @@ want_tree() { [ $linux_source = 1 ] || [ -f "$(tarball_of "$1")" ]; }
 # whole: some 30 s a tree), again only when the tarball is newer; through
 # the cache, so a fresh clone on this machine copies them instead.
 # unpacked DIR TARBALL: DIR holds the files read now (DIR.reads, written
-# by linux-tree unpack, lists them: a tree unpacked before make LINUX=
-# read one more is unpacked again), unpacked after TARBALL.
+# last by unpack_tree, lists them: a tree unpacked before make LINUX=
+# read one more, or whose unpacking was cut short, is unpacked again),
+# unpacked after TARBALL.
 unpacked() {
 	[ -n "$TREE_READS" ] || TREE_READS=$(/usr/bin/python3 "$ROOT/scripts/linux-tree" reads)
 	[ -f "$1/mm/memory.c" ] && [ "$(cat "$1.reads" 2>/dev/null)" = "$TREE_READS" ] &&
@@ -271,9 +272,11 @@ unpack_tree() {
 		return 0
 	fi
 	echo "setup: unpacking the files make LINUX= reads of $2 into $out"
-	rm -rf "$out"
+	rm -rf "$out" "$out.reads"
 	/usr/bin/python3 "$ROOT/scripts/linux-tree" unpack "$2" "$out" "$LINUX_CACHE" >/dev/null
 	touch "$out/Makefile"
+	[ -n "$TREE_READS" ] || TREE_READS=$(/usr/bin/python3 "$ROOT/scripts/linux-tree" reads)
+	printf '%s\n' "$TREE_READS" >"$out.reads"
 }
 
 # Debian unstable's linux-source-VERSION: the .deb verified into the cache.
