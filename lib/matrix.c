@@ -184,7 +184,7 @@ const char *matrix_model_name(const struct matrix_point *p)
 
 bool matrix_preemptible(const struct matrix_point *p)
 {
-	return preempt_model_preemptible(p->v[AXIS_PREEMPT]);
+	return preempt_linux_preemptible(p->v[AXIS_PREEMPT]);
 }
 
 /* Bytes to pages; a unit past 2^32 pages is past any folio anyway. */
@@ -205,7 +205,7 @@ void matrix_resolve(const struct hz_config *c, const struct matrix_point *p,
 {
 	u32 order = p->v[AXIS_ORDER];
 
-	/* order=tree: the tree's code asks the point's model itself. */
+	/* order=tree: the tree's code asks it; order=linux below the same. */
 	out->preemptible = matrix_preemptible(p);
 	if (order == ORDER_LINUX) {
 		out->order = ORDER_NEIGHBOURHOOD;
@@ -216,8 +216,7 @@ void matrix_resolve(const struct hz_config *c, const struct matrix_point *p,
 		 * as the x86 7.0 it stands for, which is always full or
 		 * lazy; a unit of the folio's size is one call per range.
 		 */
-		out->chunk = pages(matrix_linux_offered(p) ? folio_bytes :
-				   LINUX_BATCH);
+		out->chunk = pages(out->preemptible ? folio_bytes : LINUX_BATCH);
 		return;
 	}
 	out->order = order;

@@ -42,7 +42,8 @@ static inline u32 matrix_prezero(const struct matrix_point *p)
 u32 matrix_rethunk_kind(const struct hz_config *c, const struct matrix_point *p);
 /* "off" or the model's name. */
 const char *matrix_model_name(const struct matrix_point *p);
-/* Is the point's model preemptible (full, lazy: preempt_model_preemptible())? */
+/* What preempt_model_preemptible() answers order=linux and order=tree at
+ * the point: full, lazy, and no model (x86 7.0's; lib/preempt.h). */
 bool matrix_preemptible(const struct matrix_point *p);
 
 /*

@@ -99,6 +99,7 @@ static bool one_page(struct clear_range *r, u32 page)
 	r->start = page;
 	r->npages = 1;
 	r->resched = true;
+	r->might_sleep = false;
 	return true;
 }
 
@@ -148,6 +149,7 @@ static bool next_chunk(struct order_iter *it, struct clear_range *r, u32 start,
 	r->start = start + it->i;
 	r->npages = n;
 	r->resched = true;
+	r->might_sleep = it->i == 0;	/* clear_contig_highpages() begins */
 	it->i += n;
 	return true;
 }
@@ -179,6 +181,7 @@ static bool contiguous_next(struct order_iter *it, struct clear_range *r)
 	r->start = 0;
 	r->npages = it->nr;
 	r->resched = false;
+	r->might_sleep = false;
 	return true;
 }
 
@@ -189,7 +192,14 @@ static bool batched_next(struct order_iter *it, struct clear_range *r)
 	return next_chunk(it, r, 0, it->nr);
 }
 
+/* The first range of a fault is the first of the Linux function the
+ * order stands for, which calls might_sleep() first: an order with resched
+ * points (contiguous-page, the preemptible models' one call, has none). */
 bool order_next(struct order_iter *it, struct clear_range *r)
 {
-	return it->order < ORDER_COUNT && iters[it->order].next(it, r);
+	if (it->order >= ORDER_COUNT || !iters[it->order].next(it, r))
+		return false;
+	r->might_sleep |= !it->started && r->resched;
+	it->started = true;
+	return true;
 }

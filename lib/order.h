@@ -25,7 +25,11 @@
  *  neighbourhood-last  7.0's folio_zero_user(): right of the fault, then
  *                      left, then the faulting page +- radius, each range
  *                      its own clear_contig_highpages(), so each starts
- *                      with a resched point.
+ *                      with might_sleep() and a resched point.
+ *
+ * might_sleep() (might_resched(): a resched point under voluntary only)
+ * comes once before the first range, as each of those functions calls it
+ * first, and again before each neighbourhood-last range.
  *
  * An iterator, not a list: a 1G folio in page order is 262144 ranges, and
  * the fault path must not build that in memory while it is being timed.
@@ -88,6 +92,11 @@ struct clear_range {
 	u32 start;		/* first 4K page, index in the folio */
 	u32 npages;
 	bool resched;		/* a resched point before this range */
+	/* might_sleep() before it (and before its resched point): the
+	 * first range of each Linux function the order stands for
+	 * (process_huge_page(), clear_gigantic_page(),
+	 * clear_contig_highpages(): each calls it first) */
+	bool might_sleep;
 };
 
 struct order_iter {
@@ -95,6 +104,7 @@ struct order_iter {
 	u32 nr, fault, chunk, radius;
 	/* progress */
 	u32 phase, i;
+	bool started;			/* a range given */
 	u32 base, l;			/* converging */
 	u32 rstart[3], rlen[3];		/* neighbourhood-last ranges */
 };

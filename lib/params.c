@@ -424,7 +424,7 @@ const struct param hz_params[] = {
 	  "zeroing. Its effect on the foreground is measured, not assumed." },
 	{ .key = "prezero_order", .type = P_CUSTOM,
 	  .offset = F(prezero_order), .parse = parse_prezero_order,
-	  .show = show_prezero_order, .values = "same|ORDER (not linux)",
+	  .show = show_prezero_order, .values = "same|ORDER (not linux or tree)",
 	  .bench = true,
 	  .meaning = "The zeroers' order: one call per folio by default. With "
 	  "`batched-pages`, the idle task takes resched points between "

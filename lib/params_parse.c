@@ -305,12 +305,23 @@ bool parse_prezero_clear(const struct param *p, const char *val,
 bool parse_prezero_order(const struct param *p, const char *val,
 				size_t len, void *field, char *err, size_t errlen)
 {
+	u32 *o = field;
+
 	(void)p;
-	return parse_same_or(order_choice_names, "an order (order=, not linux)",
-			     val, len, field, err, errlen) &&
-	       (*(u32 *)field == PREZERO_SAME || *(u32 *)field < ORDER_COUNT ||
-		(ksnprintf(err, errlen, "prezero_order=linux: the background "
-			   "zeroer has no model to follow; name an order"), false));
+	if (!parse_same_or(order_choice_names, "an order (order=, not linux or "
+			   "tree)", val, len, field, err, errlen))
+		return false;
+	if (*o == PREZERO_SAME || *o < ORDER_COUNT)
+		return true;
+	/* Each refused choice names itself and why. */
+	if (*o == ORDER_TREE)
+		ksnprintf(err, errlen, "prezero_order=tree: the background "
+			  "zeroer runs hugezero's planner, not a tree's "
+			  "folio_zero_user(); name an order");
+	else
+		ksnprintf(err, errlen, "prezero_order=linux: the background "
+			  "zeroer has no model to follow; name an order");
+	return false;
 }
 
 /* pmu=none | EVENT[,EVENT...]: lib/pmu.c's names, in the order given. */

@@ -40,6 +40,18 @@ static inline bool preempt_model_preemptible(enum preempt_model m)
 }
 
 /*
+ * What preempt_model_preemptible() answers the zeroing of order=linux and
+ * order=tree under @m: the model's, and true with no model, which stands
+ * for x86 7.0, always full or lazy (docs/sched.md, "order=linux in 7.0").
+ * One rule, so a tree's own folio_zero_user() and hugezero's transcription
+ * of it take the same branch of clear_contig_highpages().
+ */
+static inline bool preempt_linux_preemptible(enum preempt_model m)
+{
+	return m == PREEMPT_MODEL_OFF || preempt_model_preemptible(m);
+}
+
+/*
  * Does x86 Linux 7.0 offer model @m?  Commit 7dadeaa6e851 ("sched:
  * Further restrict the preemption modes") makes PREEMPT_NONE depend on
  * ARCH_NO_PREEMPT and PREEMPT_VOLUNTARY on !ARCH_HAS_PREEMPT_LAZY, and

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * folio_zero(): the planner's ranges, in its order, handed to the
- * primitive, with the resched points where the planner puts them.
+ * primitive, with the resched points (and might_sleep()'s) where the
+ * planner puts them.
  */
 #include "lib/tree.h"
 #include "lib/zero.h"
@@ -34,6 +35,8 @@ s64 folio_zero_counted(u8 *folio, u32 nr, u32 fault,
 	 * least 4K would notice. */
 	while (order_next(&it, &r)) {
 		n++;
+		if (r.might_sleep && ops->might_resched)
+			ops->might_resched(ops->ctx);
 		if (r.resched) {
 			if (ops->resched)
 				ops->resched(ops->ctx);

@@ -24,8 +24,9 @@ struct zero_ops {
 	 * (any kernel SIMD user must), so a resched point between two calls
 	 * is still one. */
 	void (*enter)(void *ctx), (*leave)(void *ctx);
-	/* might_sleep() in order=tree's code: might_resched(), a resched
-	 * point under voluntary only; NULL: nothing (lib/tree.h). */
+	/* might_sleep(), where Linux's zeroing calls it (the planner's
+	 * clear_range.might_sleep, and order=tree's code): might_resched(),
+	 * a resched point under voluntary only; NULL: nothing. */
 	void (*might_resched)(void *ctx);
 };
 
@@ -40,7 +41,8 @@ struct zero_plan {
 				 * 0 where the order takes none */
 	u32 radius;		/* pages; neighbourhood-last */
 	bool preemptible;	/* order=tree: what the tree's
-				 * preempt_model_preemptible() answers */
+				 * preempt_model_preemptible() answers
+				 * (matrix_preemptible()) */
 };
 
 static inline u64 zero_plan_chunk_bytes(const struct zero_plan *p)

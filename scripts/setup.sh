@@ -255,22 +255,34 @@ want_tree() { [ $linux_source = 1 ] || [ -f "$(tarball_of "$1")" ]; }
 # unpack VERSION TARBALL: the files read of the tree, once (xz is read
 # whole: some 30 s a tree), again only when the tarball is newer; through
 # the cache, so a fresh clone on this machine copies them instead.
+# unpacked DIR TARBALL: DIR holds the files read now (DIR.reads, written
+# last by unpack_tree, lists them: a tree unpacked before make LINUX=
+# read one more, or whose unpacking was cut short, is unpacked again),
+# unpacked after TARBALL.
+unpacked() {
+	[ -n "$TREE_READS" ] || TREE_READS=$(/usr/bin/python3 "$ROOT/scripts/linux-tree" reads)
+	[ -f "$1/mm/memory.c" ] && [ "$(cat "$1.reads" 2>/dev/null)" = "$TREE_READS" ] &&
+		[ -f "$2" ] && [ "$1/Makefile" -nt "$2" ]
+}
+TREE_READS=
+
 unpack_tree() {
 	out=$LINUX_BUILD/linux-source-$1
-	if [ -f "$out/mm/memory.c" ] && [ "$out/Makefile" -nt "$2" ]; then
+	if unpacked "$out" "$2"; then
 		return 0
 	fi
 	echo "setup: unpacking the files make LINUX= reads of $2 into $out"
-	rm -rf "$out"
+	rm -rf "$out" "$out.reads"
 	/usr/bin/python3 "$ROOT/scripts/linux-tree" unpack "$2" "$out" "$LINUX_CACHE" >/dev/null
 	touch "$out/Makefile"
+	[ -n "$TREE_READS" ] || TREE_READS=$(/usr/bin/python3 "$ROOT/scripts/linux-tree" reads)
+	printf '%s\n' "$TREE_READS" >"$out.reads"
 }
 
 # Debian unstable's linux-source-VERSION: the .deb verified into the cache.
 unstable_tree() {
 	out=$LINUX_BUILD/linux-source-$1
-	if [ -f "$out/mm/memory.c" ] && [ -f "$(tarball_of "$1")" ] &&
-	   [ "$out/Makefile" -nt "$(tarball_of "$1")" ]; then
+	if unpacked "$out" "$(tarball_of "$1")"; then
 		return 0
 	fi
 	if [ $dry = 1 ]; then

@@ -218,7 +218,35 @@ class SetupLinuxSourceTest(unittest.TestCase):
                 "Description: Linux kernel source\n a continuation line\n"
                 f"Filename: pool/main/l/linux/{name}\nSize: 1\nSHA256: {sha or real}\n\n")
         (index / "Packages.xz").write_bytes(lzma.compress(text.encode()))
+        self.sign_release(hashlib.sha256((index / "Packages.xz").read_bytes()).hexdigest())
         return name
+
+    def gpg(self, *args: str) -> None:
+        subprocess.run(["gpg", "--batch", "--homedir", str(self.gnupg), "--pinentry-mode",
+                        "loopback", "--passphrase", "", *args], check=True, capture_output=True,
+                       timeout=60)
+
+    def sign_release(self, index_sha: str, sign: bool = True) -> None:
+        """dists/unstable/InRelease, clearsigned by a key made here (the
+        keyring setup is given: HZ_SETUP_DEBIAN_KEYRING), listing the
+        index's sha256."""
+        if not shutil.which("gpg"):
+            self.skipTest("no gpg (package gnupg) to sign the test mirror's InRelease")
+        self.gnupg = self.m.d / "g"
+        if not self.gnupg.exists():
+            self.gnupg.mkdir(mode=0o700)
+            self.addCleanup(subprocess.run, ["gpgconf", "--homedir", str(self.gnupg), "--kill",
+                                             "all"], capture_output=True)
+            self.gpg("--quick-gen-key", "hugezero test <test@invalid>", "ed25519", "sign", "never")
+            keyring = self.m.d / "keyring.gpg"
+            self.gpg("--output", str(keyring), "--export")
+            self.env["HZ_SETUP_DEBIAN_KEYRING"] = str(keyring)
+        rel = self.mirror / "dists/unstable"
+        (rel / "Release").write_text("Suite: unstable\nSHA256:\n"
+                                     f" {'0' * 64} 1 main/binary-amd64/Packages.xz\n"
+                                     f" {index_sha} 1 main/binary-all/Packages.xz\n")
+        (rel / "InRelease").unlink(missing_ok=True)
+        self.gpg("--output", str(rel / "InRelease"), "--clearsign", str(rel / "Release"))
 
     def files(self, v: str) -> list[str]:
         out = self.build / f"linux-source-{v}"
@@ -246,6 +274,16 @@ class SetupLinuxSourceTest(unittest.TestCase):
         rc, out, calls = self.setup("--linux-source")
         self.assertEqual(rc, 0, out)
         self.assertNotIn("unpacking", out, "done once")
+        # Unpacked again where make LINUX= reads more than was unpacked
+        # (asm/page.h, once): linux-source-V.reads says what was.
+        stamp = self.build / "linux-source-6.1.reads"
+        self.assertIn("arch/x86/include/asm/page.h\n", stamp.read_text())
+        stamp.write_text(stamp.read_text().replace("arch/x86/include/asm/page.h\n", ""))
+        rc, out, calls = self.setup("--linux-source")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("unpacking the files make LINUX= reads of", out)
+        self.assertIn("linux-source-6.1.tar.xz", out)
+        self.assertNotIn("linux-source-6.12.tar.xz", out)
         # Fetched once: the mirror may go, the cache's tarball stays.
         shutil.rmtree(self.mirror)
         shutil.rmtree(self.build / "linux-source-7.2")
@@ -273,6 +311,36 @@ class SetupLinuxSourceTest(unittest.TestCase):
         self.assertFalse(list(self.cache.glob("*.deb*")), "nothing kept")
         self.assertEqual(self.files("7.2") if (self.build / "linux-source-7.2").exists() else [],
                          [])
+
+    def test_index_verified_by_inrelease(self) -> None:
+        """The index against InRelease's sha256, InRelease's signature by
+        gpgv against the keyring; without gpgv's keyring, said."""
+        self.make_tarballs()
+        self.make_mirror()
+        rc, out, _ = self.setup("--linux-source")
+        self.assertEqual(rc, 0, out)
+        self.assertIn(f"InRelease signed ({self.env['HZ_SETUP_DEBIAN_KEYRING']}, gpgv)", out)
+        shutil.rmtree(self.cache)
+        shutil.rmtree(self.build / "linux-source-7.2")
+        rel = self.mirror / "dists/unstable/InRelease"
+        signed = rel.read_text()
+        for what, text, env, want in (
+                ("tampered", signed.replace(" 1 main/binary-all", " 2 main/binary-all"), {},
+                 "InRelease: its signature is not one of"),
+                ("another index", None, {},
+                 "Packages.xz: sha256 [0-9a-f]{64}, InRelease says 1{64}: refused"),
+                ("no keyring", signed, {"HZ_SETUP_DEBIAN_KEYRING": str(self.m.d / "none.gpg")},
+                 "InRelease's signature not checked: no .*none.gpg")):
+            with self.subTest(what):
+                if text is None:
+                    self.sign_release("1" * 64)
+                else:
+                    rel.write_text(text)
+                rc, out, _ = self.setup("--linux-source", **env)
+                self.assertRegex(out, want)
+                self.assertEqual(rc, 0 if what == "no keyring" else 1, out)
+                if rc:
+                    self.assertFalse(list(self.cache.glob("*.deb*")), "nothing kept")
 
     def test_no_network(self) -> None:
         self.make_tarballs()

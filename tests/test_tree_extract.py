@@ -156,6 +156,22 @@ class CppTest(unittest.TestCase):
         self.assertTrue(u.active(h.frames))
 
 
+class ConstantTest(unittest.TestCase):
+    """The tree's header constants as tree_zero.c defines them: one
+    parenthesized operand, of the type C gives the expression."""
+
+    def test_typed(self) -> None:
+        from hzlib import treezero
+        for expr, value, want in (("(_AC(1,UL) << PAGE_SHIFT)", 4096, "(4096UL)"),
+                                  ("(SZ_32M >> PAGE_SHIFT)", 8192, "(8192)"),
+                                  ("(~0U)", -1, "(4294967295U)"),
+                                  ("(-4096UL)", -4096, "(18446744073709547520UL)"),
+                                  ("(-4)", -4, "(-4)"),
+                                  ("(1ULL << 40)", 1 << 40, "(1099511627776ULL)")):
+            with self.subTest(expr):
+                self.assertEqual(treezero._typed({"expr": expr, "value": value, "via": []}), want)
+
+
 class Trees:
     """Helpers over a real tree: skip (or fail) naming a missing one."""
 
@@ -214,7 +230,7 @@ class RealTreeTest(unittest.TestCase, Trees):
 
     def same_bytes(self, src: Path, text: str, m: dict) -> None:
         """Each piece is the tree's lines, after its #line; the sha256 is
-        of those lines."""
+        of those lines and what else the build's behaviour depends on."""
         body = text.split("\n", 1)[1]
         code = ""
         for t in m["taken"]:
@@ -225,8 +241,11 @@ class RealTreeTest(unittest.TestCase, Trees):
             body = body[len(head + piece):]
             code += piece
         self.assertEqual(body, "")
-        self.assertEqual(hashlib.sha256(code.encode("utf-8", "surrogateescape")).hexdigest(),
+        self.assertEqual(hashlib.sha256((code + "".join(m["hashed"]))
+                                        .encode("utf-8", "surrogateescape")).hexdigest(),
                          m["sha256"])
+        self.assertIn("clear_pages: ", "".join(m["hashed"]))
+        self.assertNotIn(str(src), "".join(m["hashed"]), "the same wherever the tree is")
 
     def copy(self, version: str, name: str) -> Path:
         dst = self.out / name
@@ -253,6 +272,89 @@ class RealTreeTest(unittest.TestCase, Trees):
                 self.assertNotEqual(m["sha256"], base["sha256"])
                 r = {c["name"]: c["value"] for c in m["constants"]}["FOLIO_ZERO_LOCALITY_RADIUS"]
                 self.assertEqual(r, 4 if name == "radius" else 2)
+
+    def test_sha_follows_the_headers(self) -> None:
+        """The constants the code's behaviour depends on are in the hash:
+        another PROCESS_PAGES_NON_PREEMPT_BATCH, or x86 without its
+        clear_pages (a batch of 1), is another sha256."""
+        src = self.need("7.2")
+        _, base = self.extract(src)
+        for name, rel, old, new, batch in (
+                ("8M", "include/linux/mm.h", "(SZ_32M >> PAGE_SHIFT)", "(SZ_8M >> PAGE_SHIFT)", 2048),
+                ("no clear_pages", "arch/x86/include/asm/page_64.h",
+                 "#define clear_pages clear_pages\n", "\n", 1)):
+            with self.subTest(name):
+                t = self.copy("7.2", name)
+                text = (t / rel).read_text()
+                self.assertEqual(text.count(old), 1)
+                (t / rel).write_text(text.replace(old, new))
+                _, m = memoryc.extract(t)
+                const = {c["name"]: c["value"] for c in m["constants"]}
+                self.assertEqual(const["PROCESS_PAGES_NON_PREEMPT_BATCH"], batch)
+                self.assertNotEqual(m["sha256"], base["sha256"])
+
+    def test_clear_pages_in_asm_page_h(self) -> None:
+        """x86's #define clear_pages moved to asm/page.h (read too): the
+        batch stays 32M; no #ifdef name is silently taken as undefined."""
+        src = self.need("7.2")
+        if not (src / "arch/x86/include/asm/page.h").is_file():
+            self.skipTest(f"{src}/arch/x86/include/asm/page.h is not unpacked (unpacked before "
+                          "it was read): scripts/setup.sh --linux-source")
+        t = self.copy("7.2", "moved")
+        p64, page = t / "arch/x86/include/asm/page_64.h", t / "arch/x86/include/asm/page.h"
+        text = p64.read_text()
+        define = "#define clear_pages clear_pages\n"
+        self.assertEqual(text.count(define), 1)
+        p64.write_text(text.replace(define, "\n"))
+        page.write_text(page.read_text() + define)
+        _, m = memoryc.extract(t)
+        const = {c["name"]: c["value"] for c in m["constants"]}
+        self.assertEqual(const["PROCESS_PAGES_NON_PREEMPT_BATCH"], 8192)
+        self.assertTrue(m["clear_pages"].startswith(f"{t}/arch/x86/include/asm/page.h:"))
+        self.assertNotIn("clear_pages", m["assumed_undefined"])
+
+    def test_inner_blocks_resolved(self) -> None:
+        """An #if block inside a function taken is resolved by the
+        extractor, as it evaluated it, not left to gcc (which has no
+        CONFIG_ and none of the tree's headers): the directive lines and
+        the branch left out are blank, the line numbers kept."""
+        src = self.need("7.2")
+        _, base = self.extract(src)
+        t = self.copy("7.2", "inner")
+        mem = t / "mm/memory.c"
+        line = "\t\tcount = min(unit, nr_pages - i);\n"
+        text = mem.read_text()
+        self.assertEqual(text.count(line), 1)
+        mem.write_text(text.replace(line, "#ifdef CONFIG_TRANSPARENT_HUGEPAGE\n" + line +
+                                    "#else\n\t\tcount = min(unit, 1u);\n#endif\n#ifndef clear_pages\n"
+                                    "\t\thz_not_built();\n#endif\n"))
+        out, m = memoryc.extract(t)
+        self.assertNotIn("min(unit, 1u)", out)
+        self.assertNotIn("hz_not_built", out)
+        self.assertNotIn("#ifdef", out)
+        self.assertIn(line, out)
+        self.assertNotEqual(m["sha256"], base["sha256"], "the hash is of the tree's text")
+        # every line after the blocks keeps its number under the #line
+        fn = next(x for x in m["taken"] if x["name"] == "clear_contig_highpages")
+        body = out.split(f'#line {fn["line"]} "{t}/mm/memory.c"\n', 1)[1].splitlines()
+        lines = mem.read_text().splitlines()
+        k = lines.index("\t\tclear_user_highpages(page + i, addr + i * PAGE_SIZE, count);")
+        self.assertEqual(body[k - fn["line"] + 1], lines[k])
+
+    def test_braces_in_branches(self) -> None:
+        """Braces counted in one branch of each #if group: a function
+        whose two branches each open a block does not end the file."""
+        src = self.need("7.2")
+        _, base = self.extract(src)
+        t = self.copy("7.2", "braces")
+        mem = t / "mm/memory.c"
+        text = mem.read_text()
+        at = text.index("static void clear_contig_highpages(")
+        odd = ("static int hz_odd(int a)\n{\n#ifdef CONFIG_X86\n\tif (a) {\n#else\n"
+               "\tif (!a) {\n#endif\n\t\treturn 1;\n\t}\n\treturn 0;\n}\n\n")
+        mem.write_text(text[:at] + odd + text[at:])
+        _, m = memoryc.extract(t)
+        self.assertEqual(m["sha256"], base["sha256"])
 
     def test_look_alikes(self) -> None:
         """A comment, a string and an #if 0 block naming the entry, before
@@ -296,7 +398,9 @@ class FixtureTest(unittest.TestCase):
         m = json.loads((self.out / memoryc.MANIFEST).read_text())
         self.assertEqual((m["version"], m["entry"]), ("6.18.0-hzoverride", "folio_zero_user"))
         self.assertTrue(m["entry_file"].endswith("arch/x86/mm/memory.c"))
-        self.assertTrue(m["overrides"].endswith("mm/memory.c:51"), m["overrides"])
+        self.assertEqual([(o["name"], o["weak"], o["by"]) for o in m["overrides"]],
+                         [("folio_zero_user", f"{OVERRIDE}/mm/memory.c:51",
+                           f"{OVERRIDE}/arch/x86/mm/memory.c:13")])
         self.assertEqual([(t["name"], Path(t["file"]).relative_to(OVERRIDE).as_posix(), t["line"])
                           for t in m["taken"]],
                          [("clear_range", "mm/memory.c", 28), ("ZERO_TAIL_PAGES", "mm/memory.c", 40),
@@ -328,6 +432,35 @@ class FixtureTest(unittest.TestCase):
         self.assertEqual((m["entry_file"], m["x86_file"]), (f"{t}/mm/memory.c", None))
         self.assertEqual([x["name"] for x in m["taken"]],
                          ["clear_range", "ZERO_TAIL_PAGES", "__folio_zero_user", "folio_zero_user"])
+
+    def test_weak_callee_overridden(self) -> None:
+        """A __weak callee of mm/memory.c loses to a strong one of the x86
+        file built, as the linker has it (seed 001's v3 series works by
+        overriding __folio_zero_user()), and is recorded, in the hash too."""
+        t = self.copy()
+        base = memoryc.extract(t)[1]
+        mem, arch = t / "mm/memory.c", t / "arch/x86/mm/memory.c"
+        mem.write_text(mem.read_text().replace("void __folio_zero_user(struct folio *folio, "
+                                               "unsigned long addr_hint)\n{",
+                                               "void __weak __folio_zero_user(struct folio *folio, "
+                                               "unsigned long addr_hint)\n{"))
+        mem.write_text(mem.read_text().replace("void __weak folio_zero_user(", "void folio_zero_user("))
+        text = arch.read_text()
+        at = text.index("void folio_zero_user(")
+        arch.write_text(text[:at] + "void __folio_zero_user(struct folio *folio, unsigned long "
+                        "addr_hint)\n{\n\tclear_user_highpages(folio_page(folio, 0), addr_hint, "
+                        "folio_nr_pages(folio));\n}\n\n")
+        m = memoryc.extract(t)[1]
+        self.assertEqual((m["entry"], m["entry_file"]), ("folio_zero_user", f"{t}/mm/memory.c"))
+        self.assertEqual([(x["name"], Path(x["file"]).relative_to(t).as_posix()) for x in m["taken"]],
+                         [("folio_zero_user", "mm/memory.c"),
+                          ("__folio_zero_user", "arch/x86/mm/memory.c")])
+        self.assertEqual([(o["name"], o["weak"], o["by"]) for o in m["overrides"]],
+                         [("__folio_zero_user", f"{t}/mm/memory.c:43",
+                           f"{t}/arch/x86/mm/memory.c:13")])
+        self.assertIn("overrides: __folio_zero_user mm/memory.c by arch/x86/mm/memory.c\n",
+                      m["hashed"])
+        self.assertNotEqual(m["sha256"], base["sha256"])
 
     def test_refusals(self) -> None:
         t = self.copy()

@@ -210,6 +210,9 @@ class Unit:
         self.files: list[tuple[str, str, list[Tok]]] = []
         self.defines: dict[str, list[Define]] = {}
         self._cond: dict[Branch, bool] = {}
+        # names an evaluated #ifdef or defined() took as undefined: no
+        # #define in the files read (a header not read could have one)
+        self.assumed_undefined: set[str] = set()
 
     def add(self, path: str, text: str) -> list[Tok]:
         """Tokenize @text, give each token its blocks, index #defines."""
@@ -291,7 +294,10 @@ class Unit:
         if name.startswith("CONFIG_"):
             raise CppError(f"{where}: {name} is not in the x86_64 config table "
                        "(scripts/hzlib/cpp.py, CONFIG): add it with its value")
-        return self.macro(name, pos) is not None
+        if self.macro(name, pos) is not None:
+            return True
+        self.assumed_undefined.add(name)
+        return False
 
     def evaluate(self, expr: str, pos: tuple[int, int], where: str,
              via: list[Define] | None = None) -> int:

@@ -375,7 +375,7 @@ def entry_label(e: Entry) -> str:
 def entry_head(e: Entry) -> str:
     """order=tree with the hash of its text, where provenance is shown
     (headers, a row's note, a figure): 'tree: 7.2.13 folio_zero_user (sha
-    0877d769b931)'.  Two texts of one version (a patch and its base)
+    19cab87fac87)'.  Two texts of one version (a patch and its base)
     differ here."""
     return f"{entry_label(e)} (sha {e.hash})"
 

@@ -35,6 +35,7 @@ HEADERS = (
     "include/vdso/page.h",
     "arch/x86/include/asm/page_types.h",
     "arch/x86/include/asm/page_64.h",
+    "arch/x86/include/asm/page.h",
     "include/linux/mmzone.h",
     "include/linux/mm.h",
     "include/linux/highmem.h",
@@ -181,16 +182,25 @@ def pieces(path: str, toks: list) -> list[Piece]:
     return out
 
 
+def _first_branch(t, outer: int) -> bool:
+    """Is @t in the first branch of every #if group opened inside the
+    @outer blocks around the '{' being closed?"""
+    return all(k == 0 for _, k in t.frames[outer:])
+
+
 def _close(toks: list, k: int, path: str) -> int:
-    """The index of the '}' closing the '{' at toks[k]."""
-    depth = 0
+    """The index of the '}' closing the '{' at toks[k].  Braces are
+    counted in one branch of each #if group inside it (the first), as
+    each branch of `#ifdef X if (a) { #else if (!a) { #endif` opens one;
+    nothing is evaluated, so no other function's conditions are."""
+    depth, outer = 0, len(toks[k].frames)
     for j in range(k, len(toks)):
-        if toks[j].kind == "punct" and toks[j].text == "{":
-            depth += 1
-        elif toks[j].kind == "punct" and toks[j].text == "}":
-            depth -= 1
-            if depth == 0:
-                return j
+        t = toks[j]
+        if t.kind != "punct" or t.text not in "{}" or not _first_branch(t, outer):
+            continue
+        depth += 1 if t.text == "{" else -1
+        if depth == 0:
+            return j
     raise TreeError(f"{path}:{toks[k].line}: '{{' never closed")
 
 
@@ -218,6 +228,7 @@ class Extraction:
                 self.unit.add(rel, cpp.read(tree / rel))
                 self.headers.append(rel)
         self.end_of_headers = (len(self.unit.files), 0)
+        self.overridden: dict[str, dict] = {}  # name: a __weak one x86 does not link
         self.sources = [self.source(MEMORY_C)]
         self.x86 = self.x86_built()
         if self.x86:
@@ -225,6 +236,10 @@ class Extraction:
 
     def show(self, rel: str) -> str:
         return f"{self.tree}/{rel}"
+
+    def rel(self, where: str) -> str:
+        """DIR/FILE:LINE as FILE alone, for the hash."""
+        return where.rsplit(":", 1)[0].removeprefix(f"{self.tree}/")
 
     def source(self, rel: str) -> Source:
         text = cpp.read(self.tree / rel)
@@ -278,12 +293,26 @@ class Extraction:
 
     def resolve(self, name: str, src: Source) -> tuple[Piece, Source] | None:
         """@name as code in @src sees it: its own file's, else mm/memory.c's
-        (an arch file's callee)."""
+        (an arch file's callee); a __weak function loses to a strong one
+        of any file built, as the linker has it (recorded in overrides)."""
         for s in [src] + [s for s in self.sources if s is not src]:
             p = self.definition(name, s)
             if p and (s is src or p.kind == "function"):
+                if p.kind == "function" and p.weak:
+                    return self.strong(p, s)
                 return p, s
         return None
+
+    def strong(self, weak: Piece, src: Source) -> tuple[Piece, Source]:
+        """The definition x86 links for the __weak @weak of @src."""
+        for s in self.sources:
+            p = self.definition(weak.name, s) if s is not src else None
+            if p and p.kind == "function" and not p.weak:
+                self.overridden[weak.name] = {
+                    "name": weak.name, "weak": f"{src.shown}:{weak.line}",
+                    "by": f"{s.shown}:{p.line}"}
+                return p, s
+        return weak, src
 
     def entry(self) -> tuple[Piece, Source, str | None]:
         mem = self.sources[0]
@@ -365,6 +394,56 @@ class Extraction:
                 "via": [f"{self.show(x.path)}:{x.line}: {x.name} {x.body}" for x in via[1:]]}
 
 
+_CONDITIONAL = ("if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif")
+
+
+def compiled_lines(x: "Extraction", p: Piece, src: Source) -> list[str]:
+    """@p's lines as x86_64's build compiles them: the #if/#else/#endif
+    lines inside a function, and the lines of the branches it leaves
+    out, blank (so #line stays right), the others the tree's.  gcc sees
+    none of the configuration (cpp.CONFIG) or of the tree's headers, so
+    the extractor's choice of branch is made here, once, for both."""
+    lines = src.text.splitlines(keepends=True)[p.line - 1:p.end_line]
+    if p.kind != "function":
+        return lines
+    blank, code_at = set(), {}
+    for t in p.toks:
+        if t.kind == "pp" and cpp.directive(t)[0] in _CONDITIONAL:
+            blank.update(range(t.line, t.end_line + 1))
+        else:  # code, or a #define: compiled as its blocks are
+            for n in range(t.line, t.end_line + 1):
+                code_at.setdefault(n, t)
+    # a region between two conditional lines: compiled or not as its code
+    region: list[int] = []
+    for n in range(p.line, p.end_line + 2):
+        if n in blank or n > p.end_line:
+            toks = [code_at[k] for k in region if k in code_at]
+            if not toks or not x.unit.active(toks[0].frames):
+                blank.update(region)
+            region = []
+        else:
+            region.append(n)
+    return ["\n" if p.line + i in blank else line for i, line in enumerate(lines)]
+
+
+def hashed(x: "Extraction", constants: list, clear_pages, overrides: list) -> list[str]:
+    """What the sha256 covers beside the code: the constants as the build
+    defines them (name, value, expression, and the #defines it went
+    through), where x86 defines clear_pages, the x86 file built and the
+    __weak definitions overridden; without the tree's path or line
+    numbers, so the same code and constants elsewhere have one hash."""
+    out = []
+    for c in constants:
+        via = "; ".join(v.split(": ", 1)[1] for v in c["via"])
+        out.append(f"constant {c['name']} = {c['value']}: {c['expr']}"
+                   + (f" via {via}" if via else "") + "\n")
+    out.append(f"clear_pages: {clear_pages.path if clear_pages else None}\n")
+    out.append(f"x86_file: {x.x86}\n")
+    for o in overrides:
+        out.append(f"overrides: {o['name']} {x.rel(o['weak'])} by {x.rel(o['by'])}\n")
+    return out
+
+
 def extract(tree: Path) -> tuple[str, dict]:
     """The extracted text and its manifest."""
     try:
@@ -381,11 +460,11 @@ def _extract(tree: Path) -> tuple[str, dict]:
     for p, src in taken:
         lines = src.text.splitlines(keepends=True)[p.line - 1:p.end_line]
         body = "".join(lines)
+        built = "".join(compiled_lines(x, p, src))
         if not body.endswith("\n"):
-            body += "\n"
+            body, built = body + "\n", built + "\n"
         code.append(body)
-        out.append(f'#line {p.line} "{src.shown}"\n{body}')
-    sha = hashlib.sha256("".join(code).encode("utf-8", "surrogateescape")).hexdigest()
+        out.append(f'#line {p.line} "{src.shown}"\n{built}')
     constants, free_left = [], []
     for f in free:
         where = f"{f['file']}:{f['line']}"
@@ -412,6 +491,10 @@ def _extract(tree: Path) -> tuple[str, dict]:
         constants.append({"name": p.name, "value": v, "expr": d.body, "file": src.shown,
                           "line": p.line, "via": [], "used": True})
     clear_pages = x.unit.macro("clear_pages", x.end_of_headers)
+    overrides = ([{"name": entry.name, "weak": overrides, "by": f"{esrc.shown}:{entry.line}"}]
+                 if overrides else []) + list(x.overridden.values())
+    extra = hashed(x, constants, clear_pages, overrides)
+    sha = hashlib.sha256("".join(code + extra).encode("utf-8", "surrogateescape")).hexdigest()
     manifest = {
         "tree": str(tree),
         "version": x.version,
@@ -428,6 +511,11 @@ def _extract(tree: Path) -> tuple[str, dict]:
         "undefined": free_left,
         "headers": [x.show(h) for h in x.headers],
         "config": {k: v for k, v in cpp.CONFIG.items()},
+        # an #ifdef of a name no file read defines anywhere (an include
+        # guard is defined after its test): a header not read may
+        "assumed_undefined": sorted(n for n in x.unit.assumed_undefined
+                                    if n not in x.unit.defines),
+        "hashed": extra,
         "sha256": sha,
         "text": TEXT,
     }
@@ -448,6 +536,8 @@ def write(tree: Path, outdir: Path) -> list[str]:
     msgs = [f"tree {manifest['version']} {manifest['entry']} ({manifest['entry_file']}:"
             f"{manifest['entry_line']}), sha256 {manifest['sha256']}"]
     msgs += [f"took {t['kind']} {t['name']} ({t['file']}:{t['line']})" for t in manifest["taken"]]
+    msgs += [f"{o['by']}: {o['name']} overrides the __weak one of {o['weak']}"
+             for o in manifest["overrides"]]
     msgs += [f"constant {c['name']} = {c['value']} ({c['file']}:{c['line']})"
              for c in manifest["constants"]]
     return msgs

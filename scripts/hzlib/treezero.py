@@ -27,6 +27,13 @@ SHIM = "lib/tree_shim.h"
 ZERO_C = "tree_zero.c"
 ZERO_H = "tree_zero.h"
 
+# What GCC's -Wextra adds to -Wall for C (its manual, "-Wextra").
+EXTRA_WARNINGS = ("sign-compare", "unused-parameter", "missing-field-initializers",
+                  "type-limits", "empty-body", "ignored-qualifiers", "clobbered",
+                  "cast-function-type", "missing-parameter-type", "old-style-declaration",
+                  "override-init", "shift-negative-value", "unused-but-set-parameter",
+                  "string-compare", "absolute-value", "enum-conversion")
+
 # How the glue calls each entry: (folio, user address of the fault).
 CALLS = {
     "folio_zero_user": "folio_zero_user(&folio, addr)",
@@ -52,12 +59,30 @@ def missing(manifest: dict, names: set[str]) -> list[str]:
     return out
 
 
+# C's integer types the tree's constants take, widest first: (suffix
+# pattern in the expression, the literal's suffix, bits, unsigned).
+_TYPES = (
+    (r"\bULL\b|\b(?:0x[0-9a-fA-F]+|\d+)(?:ULL|ull|LLU|llu)\b", "ULL", 64, True),
+    (r"\bUL\b|\b(?:0x[0-9a-fA-F]+|\d+)(?:UL|ul|LU|lu)\b", "UL", 64, True),
+    (r"\b(?:0x[0-9a-fA-F]+|\d+)(?:LL|ll)\b", "LL", 64, False),
+    (r"\b(?:0x[0-9a-fA-F]+|\d+)[lL]\b", "L", 64, False),
+    (r"\b(?:0x[0-9a-fA-F]+|\d+)[uU]\b", "U", 32, True),
+)
+
+
 def _typed(c: dict) -> str:
-    """A constant as C, typed as its expression is: unsigned long where it
-    goes through _AC(..., UL) or a UL literal (PAGE_SIZE), else int."""
+    """A constant as C, typed as its expression is (its widest literal, or
+    _AC(..., UL): PAGE_SIZE is unsigned long), else int; wrapped as that
+    type wraps it (~0U is 4294967295U, not -1) and parenthesized, so it
+    expands as one operand wherever the code puts it."""
     text = " ".join([c["expr"]] + c["via"])
-    ul = re.search(r"\bUL\b|\b\d+U?L\b|\b0x[0-9a-fA-F]+U?L\b", text)
-    return f"{c['value']}UL" if ul else str(c["value"])
+    value = c["value"]
+    for pattern, suffix, bits, unsigned in _TYPES:
+        if re.search(pattern, text):
+            if unsigned:
+                value %= 1 << bits
+            return f"({value}{suffix})"
+    return f"({value})"
 
 
 def constants(manifest: dict) -> list[str]:
@@ -85,16 +110,19 @@ def source(manifest: dict) -> str:
         f"(Linux {manifest['version']}): {entry}.  Do not edit. */",
         f'#include "{SHIM}"',
         "",
-        "/* Linux builds its C without these (scripts/Makefile.extrawarn): the",
-        " * tree's code is compiled as Linux compiles it, hugezero's is not. */",
-        '#pragma GCC diagnostic ignored "-Wsign-compare"',
-        '#pragma GCC diagnostic ignored "-Wunused-parameter"',
-        '#pragma GCC diagnostic ignored "-Wmissing-field-initializers"',
+        "/* Linux's default build (W=0, scripts/Makefile.extrawarn) has no",
+        " * -Wextra: what it adds to -Wall is off for the tree's code, so a",
+        " * patch clean in Linux is not refused here; hugezero's own code keeps",
+        " * -Wall -Wextra -Werror.  -Wpragmas: a compiler without one of them. */",
+        "#pragma GCC diagnostic push",
+        '#pragma GCC diagnostic ignored "-Wpragmas"',
+        *(f'#pragma GCC diagnostic ignored "-W{w}"' for w in EXTRA_WARNINGS),
         "",
         "/* The tree's constants, from its headers (tree_memory.json). */",
         *constants(manifest),
         "",
         '#include "tree_memory.c"',
+        "#pragma GCC diagnostic pop",
         "",
         "/* lib/tree.h's run(): the entry on a folio at TREE_VADDR_BASE. */",
         "static void tree_run(u8 *base, u32 nr, u32 fault)",

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The transliterations.  cond_resched() and the clear calls of
- * mm/memory.c become trace events; everything else (kmap, addresses,
- * might_sleep()) is left out, since it moves no resched point and no page.
+ * The transliterations.  cond_resched(), might_sleep() and the clear
+ * calls of mm/memory.c become trace events; everything else (kmap,
+ * addresses) is left out, since it moves no resched point and no page.
  */
 #include <stdlib.h>
 #include "tests/host/linux_ref.h"
@@ -29,6 +29,11 @@ void trace_resched(struct trace *t)
 	emit(t, EV_RESCHED, 0);
 }
 
+void trace_might_sleep(struct trace *t)
+{
+	emit(t, EV_MIGHT_SLEEP, 0);
+}
+
 size_t trace_reschedules(const struct trace *t)
 {
 	size_t n = 0;
@@ -49,6 +54,7 @@ void ref_process_huge_page(struct trace *t, long nr, long n)
 {
 	long i, base, l;
 
+	trace_might_sleep(t);
 	if (2 * n <= nr) {
 		/* fault in the first half: the end of the folio first */
 		base = 0;
@@ -79,6 +85,7 @@ void ref_process_huge_page(struct trace *t, long nr, long n)
 
 void ref_clear_gigantic_page(struct trace *t, long nr)
 {
+	trace_might_sleep(t);
 	for (long i = 0; i < nr; i++) {
 		trace_resched(t);
 		trace_clear(t, i, 1);
@@ -100,6 +107,7 @@ void ref_clear_contig_highpages(struct trace *t, long page, long nr_pages,
 	long unit = m->preemptible ? nr_pages : m->batch;
 	long i, count;
 
+	trace_might_sleep(t);
 	for (i = 0; i < nr_pages; i += count) {
 		trace_resched(t);
 		count = MIN(unit, nr_pages - i);
@@ -216,6 +224,8 @@ static const char *ev_str(const struct trace *t, size_t i, char *buf,
 		return "(end)";
 	if (t->ev[i].start == EV_RESCHED)
 		return "cond_resched";
+	if (t->ev[i].start == EV_MIGHT_SLEEP)
+		return "might_sleep";
 	snprintf(buf, len, "clear %ld+%ld", t->ev[i].start, t->ev[i].npages);
 	return buf;
 }
@@ -245,7 +255,7 @@ void expect_covers_once(const char *what, u32 nr, const struct trace *t)
 	for (size_t i = 0; i < t->n && ok; i++) {
 		const struct ev *e = &t->ev[i];
 
-		if (e->start == EV_RESCHED)
+		if (e->start == EV_RESCHED || e->start == EV_MIGHT_SLEEP)
 			continue;
 		ok = e->npages > 0 && e->start >= 0 &&
 		     e->start + e->npages <= nr;

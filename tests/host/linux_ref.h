@@ -3,8 +3,8 @@
  * Linux's huge-page clearing loops, transliterated for the host tests of
  * the planner (test_order.c) and of folio_zero() (test_zero.c).  Each loop
  * is written the way mm/memory.c writes it and records a trace: one event
- * per clear call (its first page and page count) and one per
- * cond_resched(), in the order Linux makes them.  The code under test
+ * per clear call (its first page and page count), one per cond_resched()
+ * and one per might_sleep(), in the order Linux makes them.  The code under test
  * records the same events, and the two traces must be equal.
  */
 #ifndef TESTS_HOST_LINUX_REF_H
@@ -15,6 +15,7 @@
 #include "lib/types.h"
 
 #define EV_RESCHED (-1L)	/* ev.start of a cond_resched() */
+#define EV_MIGHT_SLEEP (-2L)	/* ev.start of a might_sleep() */
 
 struct ev {
 	long start;		/* first 4K page cleared, or EV_RESCHED */
@@ -28,6 +29,7 @@ struct trace {
 
 void trace_clear(struct trace *t, long start, long npages);
 void trace_resched(struct trace *t);
+void trace_might_sleep(struct trace *t);
 size_t trace_reschedules(const struct trace *t);
 void trace_free(struct trace *t);
 

@@ -173,6 +173,23 @@ TEST(order_linux_resolves_by_model)
 	matrix_name(&c, FOLIO_1G, &it.at, "", name, sizeof(name));
 	EXPECT(strcmp(name, "1G.erms.linux") == 0, "%s", name);
 	EXPECT(!matrix_next(&c, &it));
+	/* order=tree is told what order=linux took, for every model and
+	 * with none given: one rule (lib/preempt.h). */
+	for (u32 m = PREEMPT_MODEL_OFF; m < PREEMPT_MODEL_COUNT; m++) {
+		struct zero_plan tp;
+
+		it.at.v[AXIS_PREEMPT] = m;
+		it.at.v[AXIS_ORDER] = ORDER_LINUX;
+		matrix_resolve(&c, &it.at, SZ_1G, &pl);
+		it.at.v[AXIS_ORDER] = ORDER_TREE;
+		matrix_resolve(&c, &it.at, SZ_1G, &tp);
+		EXPECT(tp.preemptible == pl.preemptible, "model %u", m);
+		EXPECT(tp.preemptible == (pl.chunk == SZ_1G / SZ_4K),
+		       "model %u", m);
+		EXPECT(tp.preemptible == (m == PREEMPT_MODEL_OFF ||
+					  m == PREEMPT_MODEL_FULL ||
+					  m == PREEMPT_MODEL_LAZY), "model %u", m);
+	}
 	/* order=all stays the five planner orders. */
 	c = cfg("bench=fault order=all");
 	EXPECT_EQ(c.orders, (1u << ORDER_COUNT) - 1);

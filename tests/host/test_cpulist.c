@@ -134,7 +134,11 @@ TEST(cmdline_prezero_keys)
 	EXPECT(parse("bench=fault prezero=all prezero_n=all", &c, &r));
 	EXPECT_EQ(c.prezeros, (1u << PREZERO_COUNT) - 1);
 	EXPECT(!parse("bench=fault prezero_order=linux", &c, &r));
-	EXPECT(strstr(r.errors[0], "no model to follow"), "%s", r.errors[0]);
+	EXPECT(strstr(r.errors[0], "prezero_order=linux: the background zeroer "
+		      "has no model to follow"), "%s", r.errors[0]);
+	EXPECT(!parse("bench=fault prezero_order=tree", &c, &r));
+	EXPECT(strstr(r.errors[0], "prezero_order=tree: the background zeroer "
+		      "runs hugezero's planner"), "%s", r.errors[0]);
 	EXPECT(!parse("bench=fault prezero_clear=fast", &c, &r));
 	EXPECT(!parse("bench=fault prezero_low=60 prezero_high=50", &c, &r));
 	EXPECT(strstr(r.errors[0], "below"), "%s", r.errors[0]);

@@ -18,6 +18,8 @@ static void plan(struct trace *t, enum clear_order o, u32 nr, u32 fault,
 
 	EXPECT(order_begin(&it, o, nr, fault, chunk, radius));
 	while (order_next(&it, &r)) {
+		if (r.might_sleep)
+			trace_might_sleep(t);
 		if (r.resched)
 			trace_resched(t);
 		trace_clear(t, r.start, r.npages);
@@ -54,7 +56,7 @@ TEST(order_converging_example_from_notes)
 
 	plan(&t, ORDER_CONVERGING, 512, 100, 1, 0);
 	for (size_t i = 0; i < t.n && k < ARRAY_SIZE(pages); i++)
-		if (t.ev[i].start != EV_RESCHED)
+		if (t.ev[i].start >= 0)
 			pages[k++] = t.ev[i].start;
 	EXPECT_EQ(k, 512);
 	EXPECT_EQ(pages[0], 511);
@@ -64,7 +66,9 @@ TEST(order_converging_example_from_notes)
 	EXPECT_EQ(pages[314], 1);
 	EXPECT_EQ(pages[510], 99);
 	EXPECT_EQ(pages[511], 100);
-	EXPECT_EQ(t.n, 1024);	/* a resched point before every page */
+	/* a resched point before every page, might_sleep() first */
+	EXPECT_EQ(t.n, 1025);
+	EXPECT_EQ(t.ev[0].start, EV_MIGHT_SLEEP);
 	trace_free(&t);
 }
 
@@ -76,9 +80,9 @@ TEST(order_neighbourhood_last_shape)
 
 	EXPECT(order_begin(&it, ORDER_NEIGHBOURHOOD, 512, 0, 8192, 2));
 	EXPECT(order_next(&it, &r));
-	EXPECT(r.start == 3 && r.npages == 509 && r.resched);
+	EXPECT(r.start == 3 && r.npages == 509 && r.resched && r.might_sleep);
 	EXPECT(order_next(&it, &r));
-	EXPECT(r.start == 0 && r.npages == 3 && r.resched);
+	EXPECT(r.start == 0 && r.npages == 3 && r.resched && r.might_sleep);
 	EXPECT(!order_next(&it, &r));
 	/* Fault at 300: right [303,511], left [0,297], then [298,302]. */
 	EXPECT(order_begin(&it, ORDER_NEIGHBOURHOOD, 512, 300, 8192, 2));
