@@ -73,6 +73,11 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 	if (companion && c->prezeros && c->bench != BENCH_LINUX_FAULT)
 		refuse(res, "prezero= in the companion drives Linux's "
 		       "zeroable_hugepages: bench=linux-fault");
+	if (companion && c->bench == BENCH_LINUX_FAULT &&
+	    (given(res, "rethunk") || given(res, "rethunk_count")))
+		refuse(res, "rethunk= picks how hugezero's own primitives "
+		       "return; bench=linux-fault clears with Linux's, which "
+		       "return through whatever thunk the running kernel uses");
 	if (companion && c->cache == CACHE_WBINVD)
 		refuse(res, "cache=wbinvd needs ring 0; the companion can do "
 		       "cache=cold (CLFLUSHOPT/CLFLUSH over the region)");

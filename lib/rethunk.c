@@ -43,7 +43,8 @@ static void choose_amd(const struct rethunk_cpu *c, struct rethunk_choice *o)
 {
 	bool retbleed = (c->family >= 0x15 && c->family <= 0x17) ||
 			(c->vendor == RT_VENDOR_HYGON && c->family == 0x18);
-	bool srso = c->family >= 0x17 && c->family <= 0x19 && !c->srso_no;
+	/* cpu_vuln_blacklist[]: SRSO on 17h, 18h (Hygon), 19h and 1Ah */
+	bool srso = c->family >= 0x17 && c->family <= 0x1a && !c->srso_no;
 
 	if (srso && c->srso_user_kernel_no)
 		srso = false;
@@ -53,7 +54,10 @@ static void choose_amd(const struct rethunk_cpu *c, struct rethunk_choice *o)
 			 "safe-ret by default, srso_alias_return_thunk";
 	} else if (srso) {
 		o->linux_kind = RETHUNK_SRSO;
-		o->why = "family 17h/18h (Zen 1/2) has SRSO: safe-ret by "
+		o->why = c->family == 0x1a ?
+			 "family 1Ah (Zen 5) without SRSO_USER_KERNEL_NO has "
+			 "SRSO: safe-ret by default, srso_return_thunk" :
+			 "family 17h/18h (Zen 1/2) has SRSO: safe-ret by "
 			 "default, srso_return_thunk over retbleed's untraining";
 	} else if (retbleed) {
 		o->linux_kind = RETHUNK_RETBLEED;
@@ -69,6 +73,26 @@ static void choose_amd(const struct rethunk_cpu *c, struct rethunk_choice *o)
 	o->on_kind = o->linux_kind ? o->linux_kind : RETHUNK_RETBLEED;
 }
 
+/*
+ * Intel models cpu_vuln_blacklist[] marks ITS (indirect target selection)
+ * whatever their stepping: Ice Lake (server, client, D), Tiger Lake,
+ * Rocket Lake.  Linux from 6.15, and stable kernels that took the
+ * backport, return through its_return_thunk there, which hugezero does
+ * not model; the choice says so rather than claim none.
+ */
+static bool intel_its(const struct rethunk_cpu *c)
+{
+	static const u32 models[] = { 0x6a, 0x6c, 0x7d, 0x7e, 0x8c, 0x8d,
+				      0xa7 };
+
+	if (c->vendor != RT_VENDOR_INTEL || c->family != 6)
+		return false;
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		if (c->model == models[i])
+			return true;
+	return false;
+}
+
 void rethunk_choose(const struct rethunk_cpu *c, struct rethunk_choice *out)
 {
 	*out = (struct rethunk_choice){ RETHUNK_NONE, RETHUNK_NONE, "" };
@@ -82,6 +106,12 @@ void rethunk_choose(const struct rethunk_cpu *c, struct rethunk_choice *out)
 	 * rethunk=on runs it, the one Intel return thunk of this list.
 	 */
 	out->on_kind = RETHUNK_CALL_DEPTH;
+	if (intel_its(c)) {
+		out->why = "Intel with ITS: IBRS/eIBRS, but Linux from 6.15 "
+			   "(and ITS backports) returns through its_return_thunk, "
+			   "not modelled here: none understates such a kernel";
+		return;
+	}
 	out->why = c->vendor == RT_VENDOR_INTEL ?
 		   "Intel: IBRS/eIBRS by default, no return thunk "
 		   "(call-depth tracking only with retbleed=stuff)" :

@@ -9,7 +9,7 @@
  * thunks (arch/x86/lib/retpoline.S) a primitive's RET goes through, and
  * which one Linux's default mitigation would pick for a CPU
  * (arch/x86/kernel/cpu/bugs.c: retbleed_select_mitigation(),
- * srso_select_mitigation()).  The choice only: arch/x86_64/rethunk.asm
+ * srso_select_mitigation()).  The choice only: arch/x86_64/rethunk.inc
  * holds the thunks, arch/x86_64/clear.c the primitives that use them.
  */
 enum rethunk_kind {

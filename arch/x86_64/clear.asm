@@ -82,7 +82,7 @@ section .text
 %endmacro
 
 ; fill_movq(dst, len, pattern): the untimed fill before every run
-; (clear.h says why it is not memset); a plain ret always: a plain ret always.
+; (clear.h says why it is not memset); a plain ret always.
 ENTRY fill_movq
 	mov rax, rdx
 	MOVQ_LOOP

@@ -37,6 +37,8 @@ static const struct cpu_case cases[] = {
 	{ AMD(0x19, 0x11, true, false), RETHUNK_NONE, RETHUNK_RETBLEED },
 	{ AMD(0x19, 0x11, false, true), RETHUNK_NONE, RETHUNK_RETBLEED },
 	{ AMD(0x1a, 0x02, false, true), RETHUNK_NONE, RETHUNK_RETBLEED },
+	/* Zen 5 whose hypervisor hides SRSO_USER_KERNEL_NO: safe-ret */
+	{ AMD(0x1a, 0x02, false, false), RETHUNK_SRSO, RETHUNK_SRSO },
 	{ AMD(0x10, 0x02, false, false), RETHUNK_NONE, RETHUNK_RETBLEED },
 	{ { RT_VENDOR_INTEL, 6, 0x6a, false, false }, RETHUNK_NONE,
 	  RETHUNK_CALL_DEPTH },
