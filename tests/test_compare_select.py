@@ -138,6 +138,21 @@ class RefusedTest(unittest.TestCase):
         for s in says:
             self.assertIn(s, str(e.exception))
 
+    def test_rethunk_off_selects_rows_without_it(self) -> None:
+        """rethunk=off is left out of a configuration (old logs pair), yet
+        --a rethunk=off selects those rows, and rethunk_thunk differs with
+        rethunk as chunk and radius do with order."""
+        log = Log()
+        log.config(kernel_config(name="2M.erms.discontiguous-page",
+                                 order="discontiguous-page", rethunk="off",
+                                 rethunk_thunk="none"), runs(2000))
+        log.config(kernel_config(name="rethunk-on.2M.erms.discontiguous-page",
+                                 order="discontiguous-page", rethunk="on",
+                                 rethunk_thunk="srso_alias_return_thunk"), runs(2200))
+        with Files() as f:
+            t = text(f.log("a", log), None, ["rethunk=off"], ["rethunk=on"])
+        self.assertEqual(len(rows(t)), 1, t)
+
     def test_unknown_dimension_lists_the_valid(self) -> None:
         self.refused(orders_log(), ["ordr=converging-page"], ["order=contiguous-page"],
                      "no dimension 'ordr'", "the configurations have: bench, folio, clear, "

@@ -46,6 +46,16 @@ BYTES = tuple(f.name for f in fields.fields_of("config") if f.unit == fields.BYT
 # The order parameters: 0 for orders that take none, shown only when set.
 ORDER_PARAMS = ("chunk", "radius")
 
+# A dimension's own parameters: two sides that differ in it differ in
+# these with it (order=linux's resolved chunk and radius, rethunk=on's
+# thunk).
+PARAMS_OF: dict[str, tuple[str, ...]] = {"order": ORDER_PARAMS,
+                                         "rethunk": ("rethunk_thunk",)}
+
+# What a dimension left out of a configuration means, where a selector
+# may name it: rethunk=off is dropped (below) so that old logs pair.
+ABSENT_MEANS = {"rethunk": "off"}
+
 # The order in which labels list dimensions; others follow sorted.
 ORDER = ("bench", "backing", "folio", "clear", "order", "chunk", "radius",
          "size", "touch", "offset", "access", "cache", "fill", "pte", "cpl",

@@ -43,6 +43,7 @@ class Selector:
         """Every term holds in @d: the value as the records write it or as
         labels show it (4M for 4194304, '-' for a missing one)."""
         return all(d.get(k) == dims.normal(k, v) or dims.value(d, k) == v
+                   or (k not in d and dims.ABSENT_MEANS.get(k) == v)
                    for k, v in self.terms.items())
 
 
@@ -83,8 +84,9 @@ class Selectors:
         order=tree's none): two of one side that differ in them are
         refused, asking to name them."""
         named = [*self.a.terms, *self.b.terms]
-        if "order" in named and self.a.terms.get("order") != self.b.terms.get("order"):
-            named += dims.ORDER_PARAMS
+        for k, params in dims.PARAMS_OF.items():
+            if k in named and self.a.terms.get(k) != self.b.terms.get(k):
+                named += params
         return list(dict.fromkeys(named))
 
     def apply(self, a: list[dict[Key, T]], b: list[dict[Key, T]]
