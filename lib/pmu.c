@@ -97,6 +97,10 @@ const char pmu_no_room[] = "the first 4 events that can be counted are "
 	"sampled, by the kernel and the companion alike";
 _Static_assert(PMU_MAX_SAMPLED == 4, "pmu_no_room says 4");
 
+/* A plan on the boot CPU under watchdog=pmu: one general counter fewer,
+ * as perf's "Try disabling the NMI watchdog" hint says of Linux's. */
+static const char pmu_watchdog_skip[] =
+	"no free counter: the NMI watchdog holds one (watchdog=hpet frees it)";
 static const char pmu_fixed_only_skip[] =
 	"Intel: ref-cycles needs fixed counter 2, which this CPU lacks";
 
@@ -164,18 +168,29 @@ static void emit(struct pmu_write *w, u32 *n, u32 msr, u64 val)
 	}
 }
 
-static u32 sel_msr(const struct pmu_caps *c, u32 n)
+u32 pmu_sel_msr(const struct pmu_caps *c, u32 n)
 {
 	if (c->vendor == PMU_VENDOR_INTEL)
 		return MSR_IA32_PERFEVTSEL0 + n;
 	return c->amd_ext ? MSR_F15H_PERF_CTL0 + 2 * n : MSR_K7_EVNTSEL0 + n;
 }
 
-static u32 ctr_msr(const struct pmu_caps *c, u32 n)
+u32 pmu_ctr_msr(const struct pmu_caps *c, u32 n)
 {
 	if (c->vendor == PMU_VENDOR_INTEL)
 		return MSR_IA32_PMC0 + n;
 	return c->amd_ext ? MSR_F15H_PERF_CTR0 + 2 * n : MSR_K7_PERFCTR0 + n;
+}
+
+u32 pmu_global_msr(const struct pmu_caps *c)
+{
+	return c->vendor == PMU_VENDOR_INTEL ? MSR_IA32_PERF_GLOBAL_CTRL :
+	       MSR_AMD64_PERF_CNTR_GLOBAL_CTL;
+}
+
+u64 pmu_global_kept(const struct pmu_caps *c)
+{
+	return c->reserved;	/* general counter n: bit n, both vendors */
 }
 
 static void firmware_uses(struct pmu_caps *c, u32 bit, u32 msr, u64 val)
@@ -197,10 +212,10 @@ static int firmware_scan(struct pmu_caps *c, pmu_rdmsr_fn rd, void *ctx)
 	u64 v;
 
 	for (u32 n = 0; n < c->ngeneral && n < 32; n++) {
-		if (!rd(ctx, sel_msr(c, n), &v))
+		if (!rd(ctx, pmu_sel_msr(c, n), &v))
 			return -2;
 		if (v & PMU_SEL_EN)
-			firmware_uses(c, n, sel_msr(c, n), v);
+			firmware_uses(c, n, pmu_sel_msr(c, n), v);
 		else
 			free = (int)n;
 	}
@@ -226,7 +241,7 @@ static int firmware_scan(struct pmu_caps *c, pmu_rdmsr_fn rd, void *ctx)
 static int counter_keeps(const struct pmu_caps *c, u32 n, pmu_rdmsr_fn rd,
 			 pmu_wrmsr_fn wr, void *ctx)
 {
-	u32 msr = ctr_msr(c, n);
+	u32 msr = pmu_ctr_msr(c, n);
 	u64 old, probe, got;
 	bool read;
 
@@ -315,7 +330,7 @@ static void place(const struct pmu_caps *c, struct pmu_slot *s,
 		sel = c->family >= 0x17 ? e->amd_sel : e->amd_k8_sel;
 	}
 	for (u32 n = 0; n < c->ngeneral && n < 32; n++) {
-		if (*general_used & (1u << n))
+		if ((*general_used | c->reserved) & (1u << n))
 			continue;
 		*general_used |= 1u << n;
 		s->counter = n;
@@ -324,16 +339,16 @@ static void place(const struct pmu_caps *c, struct pmu_slot *s,
 		s->sel = sel | PMU_SEL_USR | PMU_SEL_OS;
 		return;
 	}
-	s->skip = "no free counter: every general counter is taken";
+	s->skip = c->reserved ? pmu_watchdog_skip :
+		  "no free counter: every general counter is taken";
 }
 
 static u32 plan_make(const struct pmu_caps *c, const char *const *names, u32 n,
 		     u32 max, struct pmu_plan *p)
 {
 	u32 fixed_used = 0, general_used = 0, fixed_ctrl = 0;
-	u64 global = 0;
-	u32 global_msr = c->vendor == PMU_VENDOR_INTEL ?
-			 MSR_IA32_PERF_GLOBAL_CTRL : MSR_AMD64_PERF_CNTR_GLOBAL_CTL;
+	u64 keep = pmu_global_kept(c), global = keep;
+	u32 global_msr = pmu_global_msr(c);
 
 	memset(p, 0, sizeof(*p));
 	p->fw = c->fw;
@@ -383,9 +398,9 @@ static u32 plan_make(const struct pmu_caps *c, const char *const *names, u32 n,
 		}
 	}
 
-	/* Stop */
+	/* Stop (the watchdog's counter, if any, counting on) */
 	if (c->global_ctrl)
-		emit(p->writes, &p->nwrites, global_msr, 0);
+		emit(p->writes, &p->nwrites, global_msr, keep);
 	/* Configure: enabled under a global gate, else enabled at the start */
 	if (c->vendor == PMU_VENDOR_INTEL && c->fixed_mask)
 		emit(p->writes, &p->nwrites, MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl);
@@ -393,7 +408,7 @@ static u32 plan_make(const struct pmu_caps *c, const char *const *names, u32 n,
 		const struct pmu_slot *s = &p->slots[i];
 
 		if (!s->skip && !s->fixed)
-			emit(p->writes, &p->nwrites, sel_msr(c, s->counter),
+			emit(p->writes, &p->nwrites, pmu_sel_msr(c, s->counter),
 			     s->sel | (c->global_ctrl ? PMU_SEL_EN : 0));
 	}
 	/* Clear */
@@ -403,7 +418,7 @@ static u32 plan_make(const struct pmu_caps *c, const char *const *names, u32 n,
 		if (s->skip)
 			continue;
 		emit(p->writes, &p->nwrites, s->fixed ?
-		     MSR_IA32_FIXED_CTR0 + s->counter : ctr_msr(c, s->counter), 0);
+		     MSR_IA32_FIXED_CTR0 + s->counter : pmu_ctr_msr(c, s->counter), 0);
 	}
 	/* Start */
 	if (c->global_ctrl) {
@@ -414,20 +429,20 @@ static u32 plan_make(const struct pmu_caps *c, const char *const *names, u32 n,
 
 			if (!s->skip)
 				emit(p->writes, &p->nwrites,
-				     sel_msr(c, s->counter), s->sel | PMU_SEL_EN);
+				     pmu_sel_msr(c, s->counter), s->sel | PMU_SEL_EN);
 		}
 	}
 
 	/* Afterwards: gate off, then disarm each select */
 	if (c->global_ctrl)
-		emit(p->off, &p->noff, global_msr, 0);
+		emit(p->off, &p->noff, global_msr, keep);
 	if (c->vendor == PMU_VENDOR_INTEL && c->fixed_mask)
 		emit(p->off, &p->noff, MSR_IA32_FIXED_CTR_CTRL, 0);
 	for (u32 i = 0; i < p->nslots; i++) {
 		const struct pmu_slot *s = &p->slots[i];
 
 		if (!s->skip && !s->fixed)
-			emit(p->off, &p->noff, sel_msr(c, s->counter), 0);
+			emit(p->off, &p->noff, pmu_sel_msr(c, s->counter), 0);
 	}
 	return p->ncounted;
 }

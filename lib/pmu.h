@@ -101,6 +101,8 @@ struct pmu_caps {
 	u32 arch_unavail;	/* Intel: CPUID 0AH EBX, bit set: event absent */
 	bool amd_ext;		/* AMD: PerfCtrExtCore, CPUID 80000001h ECX[23] */
 	bool global_ctrl;	/* a global enable (Intel v2+, AMD PerfMonV2) */
+	u32 reserved;		/* general counters another user holds (the
+				 * NMI watchdog's, lib/pmu_nmi.h): bit n */
 	const char *none;	/* why there is no PMU; NULL: there is one */
 	struct pmu_firmware fw;	/* pmu_caps_check(): what the firmware left on */
 };
@@ -192,6 +194,14 @@ u32 pmu_plan_make_sampled(const struct pmu_caps *c, const char *const *names,
  * @wr refuses; returns how many were made.
  */
 u32 pmu_apply(const struct pmu_write *w, u32 n, pmu_wrmsr_fn wr, void *ctx);
+/* General counter @n's event select and counter MSRs on @c's CPU. */
+u32 pmu_sel_msr(const struct pmu_caps *c, u32 n);
+u32 pmu_ctr_msr(const struct pmu_caps *c, u32 n);
+/* The global enable MSR (c->global_ctrl), and the enables every write to
+ * it keeps: the reserved counters'. */
+u32 pmu_global_msr(const struct pmu_caps *c);
+u64 pmu_global_kept(const struct pmu_caps *c);
+
 /* A counter's value from RDPMC's 64 bits (the counter's width kept). */
 u64 pmu_value(const struct pmu_slot *s, u64 raw);
 

@@ -31,6 +31,7 @@
 #define APIC_SVR_ENABLE		(1u << 8)
 #define APIC_ICR_BUSY		(1u << 12)	/* xAPIC delivery status */
 #define APIC_LVT_MASKED		(1u << 16)
+#define APIC_LVT_DM_NMI		(4u << 8)	/* delivery mode 100b */
 #define APIC_LVT_TSC_DEADLINE	(2u << 17)	/* timer mode 10b */
 #define APIC_TIMER_DIV_16	0x3
 

@@ -2,6 +2,7 @@
 #ifndef ARCH_NMI_TIMER_H
 #define ARCH_NMI_TIMER_H
 
+#include "lib/pmu_nmi.h"
 #include "lib/types.h"
 
 /*
@@ -36,5 +37,17 @@ void hpet_nmi_rearm(struct hpet_nmi *h);
 /* PIT channel 0, rate generator at its slowest (about 18.2 Hz): the
  * period in microseconds it was set to. */
 u64 pit_nmi_start(void);
+
+/*
+ * The boot CPU's own cycle counter (lib/pmu_nmi.h): an NMI every @period
+ * unhalted cycles through LVT PC, the counter reserved from this CPU's
+ * counter plans.  False, with @why, when the PMU cannot.
+ */
+bool pmu_nmi_start(struct pmu_nmi *w, u64 period, char *why, size_t n);
+/* From the NMI: whether the counter overflowed (then re-armed); LVT PC
+ * unmasked again either way. */
+bool pmu_nmi_ours(const struct pmu_nmi *w);
+/* Stop it and give the counter back. */
+void pmu_nmi_stop(struct pmu_nmi *w);
 
 #endif
