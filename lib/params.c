@@ -28,7 +28,8 @@
 
 const char *const exit_names[] = { "auto", "qemu", "halt", "reboot", NULL };
 const char *const hang_at_names[] = { "bench", "bringup", "tsc-sync", NULL };
-const char *const watchdog_names[] = { "auto", "hpet", "pit", "off", NULL };
+const char *const watchdog_names[] = { "auto", "pmu", "hpet", "pit", "off",
+					NULL };
 const char *const crash_names[] = { "none", "pf", "ud", "gp", "de", "stack",
 				    "hang", "hang-irq", "hold-console", NULL };
 
@@ -316,10 +317,11 @@ const struct param hz_params[] = {
 	  .more = "docs/hardware.md, \"The watchdog\"" },
 	{ .key = "watchdog", .type = P_ENUM, .offset = F(watchdog),
 	  .choices = watchdog_names, .scope = PARAM_KERNEL,
-	  .meaning = "The NMI source that ends a hang no CPU is left to see: "
-	  "`auto` an HPET comparator, else the PIT, routed through the I/O "
-	  "APIC as an NMI to the boot CPU; `off` none (a hang of every CPU "
-	  "with interrupts masked then lasts until power-off).",
+	  .meaning = "The NMI that ends a hang no CPU is left to see: `auto` "
+	  "the boot CPU's cycle counter where it has a PMU (one counter "
+	  "fewer for `counters=`), else an HPET comparator, else the PIT, "
+	  "each an NMI to the boot CPU; `pmu`, `hpet`, `pit` that one alone; "
+	  "`off` none (a hang of every CPU, interrupts masked, lasts).",
 	  .more = "docs/hardware.md, \"The watchdog\"" },
 	{ .key = "cpl", .type = P_CUSTOM, .offset = F(cpl),
 	  .choices = cpl_choices, .parse = parse_u64_choice,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include "lib/string.h"
 #include "lib/watchdog.h"
 
 const char *const wd_phase_names[WD_NPHASES] = {
@@ -52,8 +53,11 @@ void wd_rec_source(struct rec_writer *w, const struct wd_source *src)
 	rec_begin(w, &r, "watchdog");
 	rec_str(&r, "source", src->name);
 	rec_str(&r, "why", src->why);
+	if (src->pmu_why[0] && strcmp(src->pmu_why, src->why))
+		rec_str(&r, "pmu_why", src->pmu_why);
 	if (src->period_us) {
-		rec_u64(&r, "gsi", src->pin);
+		if (src->pin != WD_NO_PIN)
+			rec_u64(&r, "gsi", src->pin);
 		rec_u64(&r, "period_us", src->period_us);
 	}
 	rec_u64(&r, "stall_s", WD_STALL_S);

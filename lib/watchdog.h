@@ -38,10 +38,13 @@ void wd_touch(struct wd_state *s, u32 waiting_on, u64 now);
 enum wd_verdict wd_check(const struct wd_state *s, u64 now);
 
 /* How it is armed: the `watchdog` record (docs/records.md). */
+#define WD_NO_PIN	0xffffffffu	/* a source with no I/O APIC input */
+
 struct wd_source {
-	const char *name;	/* "hpet", "pit", "none" */
+	const char *name;	/* "pmu", "hpet", "pit", "none" */
 	char why[120];		/* how it was routed, or why none */
-	u32 pin;		/* the I/O APIC input (GSI) */
+	char pmu_why[120];	/* why not the PMU, where it was tried */
+	u32 pin;		/* the I/O APIC input (GSI), or WD_NO_PIN */
 	u64 period_us;
 };
 

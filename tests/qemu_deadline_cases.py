@@ -153,4 +153,15 @@ CASES += [
     Case("watchdog-off", args=["watchdog=off", "selftest=off"],
          check=all_of(passes, expect_log(r"watchdog: none: watchdog=off", "no source"),
                       expect_log(r"@hz1 \d+ watchdog source=none", "the watchdog record"))),
+    # watchdog=pmu where the PMU is no PMU (TCG's counters keep no value):
+    # none, the PMU's reason recorded, the warning, and the boot goes on.
+    # The counter's own path is tested on a fake PMU (tests/host/
+    # test_pmu_nmi.c); auto's fall-back to the HPET by every other case.
+    Case("watchdog-pmu-absent", args=["watchdog=pmu", "selftest=off"],
+         check=all_of(passes,
+                      expect_log(r"watchdog: none: PMU: no core performance counters",
+                                 "the PMU's reason"),
+                      expect_log(r"hugezero: WARNING: no NMI watchdog", "the warning"),
+                      expect_log(r"@hz1 \d+ watchdog source=none why=\"PMU: [^\"]*\" "
+                                 r"stall_s=", "the watchdog record"))),
 ]

@@ -3,12 +3,14 @@
  * The NMI watchdog.  Linux's hard-lockup detector (kernel/watchdog.c,
  * watchdog_hardlockup_check()) takes a PMU overflow NMI on each CPU; its
  * older nmi_watchdog=1 routed the timer through the I/O APIC as an NMI.
- * hugezero does the latter, to the boot CPU alone: one CPU that takes
- * an NMI whatever it is doing is enough to end a hang of every CPU, since
- * the ending stops the others with NMIs of its own (kernel/smp/stop.c).
+ * hugezero takes the first where the boot CPU has a PMU, else the
+ * second, to the boot CPU alone: one CPU that takes an NMI whatever it
+ * is doing is enough to end a hang of every CPU, since the ending stops
+ * the others with NMIs of its own (kernel/smp/stop.c).
  * It ends a hang from NMI context, as Linux's hard-lockup panic does:
  * the ending waits on no lock (kernel/main.c, take_over()).
  */
+#include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/nmi_timer.h"
 #include "arch/x86_64/traps.h"
@@ -26,6 +28,7 @@
 static struct wd_state wd;
 static struct wd_source src = { .name = "none" };
 static struct hpet_nmi hpet;
+static struct pmu_nmi pmu;
 static struct ioapic ioapics[MADT_MAX_IOAPICS];
 static u64 grace;		/* past the deadline, the waiters' turn first */
 static volatile u64 ticks;
@@ -37,9 +40,13 @@ static bool watchdog_nmi(struct regs *r)
 
 	if (smp_stop_nmi(r))
 		return true;
-	ticks++;
-	if (!strcmp(src.name, "hpet"))
-		hpet_nmi_rearm(&hpet);
+	if (!strcmp(src.name, "pmu")) {
+		ticks += pmu_nmi_ours(&pmu);
+	} else {
+		ticks++;
+		if (!strcmp(src.name, "hpet"))
+			hpet_nmi_rearm(&hpet);
+	}
 	v = wd_check(&wd, rdtsc());
 	if (v == WD_FINE)
 		return true;
@@ -125,11 +132,65 @@ static bool try_pit(struct madt_irq *m, u32 dest)
 	return true;
 }
 
-static bool choose(u32 mode, u32 dest, u64 hpet_pa)
+/* Whether the NMI arrives within @ms: the counter counts, LVT PC
+ * delivers, no hypervisor swallows it. */
+static bool heard(u64 tsc_hz, u32 ms)
+{
+	u64 end = rdtsc() + tsc_hz / 1000 * ms;
+
+	while (!ticks && rdtsc() < end)
+		cpu_relax();
+	return ticks != 0;
+}
+
+/*
+ * The boot CPU's cycle counter: first at a millisecond's cycles, to hear
+ * that its NMI comes at all, then every second's (the TSC's rate, as
+ * Linux's hw_nmi_get_sample_period() takes cpu_khz).
+ */
+static bool try_pmu(u64 tsc_hz)
+{
+	char why[96];
+
+	src.name = "pmu";
+	trap_set_handler(X86_NMI, watchdog_nmi);
+	if (!pmu_nmi_start(&pmu, tsc_hz / 1000, why, sizeof(why))) {
+		ksnprintf(src.why, sizeof(src.why), "PMU: %s", why);
+		return false;
+	}
+	if (!heard(tsc_hz, 50)) {
+		pmu_nmi_stop(&pmu);
+		ksnprintf(src.why, sizeof(src.why), "PMU: counter %u's "
+			  "overflow NMI did not come within 50 ms", pmu.counter);
+		return false;
+	}
+	pmu_nmi_stop(&pmu);
+	if (!pmu_nmi_start(&pmu, tsc_hz, why, sizeof(why))) {
+		ksnprintf(src.why, sizeof(src.why), "PMU: %s", why);
+		return false;
+	}
+	src.period_us = pmu.period * 1000000 / tsc_hz;
+	src.pin = WD_NO_PIN;
+	ksnprintf(src.why, sizeof(src.why), "general counter %u of the boot "
+		  "CPU, unhalted cycles, its overflow an NMI through LVT PC",
+		  pmu.counter);
+	return true;
+}
+
+static bool choose(u32 mode, u32 dest, u64 hpet_pa, u64 tsc_hz)
 {
 	static struct madt_irq m;
-	const void *t = acpi_find("APIC");
+	const void *t;
 	char hpet_why[120];
+
+	if (mode == WATCHDOG_AUTO || mode == WATCHDOG_PMU) {
+		if (try_pmu(tsc_hz))
+			return true;
+		strlcpy(src.pmu_why, src.why, sizeof(src.pmu_why));
+		if (mode == WATCHDOG_PMU)
+			return false;
+	}
+	t = acpi_find("APIC");
 
 	if (!t || !madt_irq_parse(t, *(const u32 *)((const u8 *)t + 4), &m) ||
 	    !m.nioapics) {
@@ -159,12 +220,15 @@ void watchdog_start(u32 mode, u64 tsc_hz, u32 bsp_apic_id, u64 hpet_pa)
 	grace = tsc_hz / 5;
 	if (mode == WATCHDOG_OFF) {
 		strlcpy(src.why, "watchdog=off", sizeof(src.why));
-	} else if (!choose(mode, bsp_apic_id, hpet_pa)) {
+	} else if (!choose(mode, bsp_apic_id, hpet_pa, tsc_hz)) {
 		src.name = "none";
+		trap_set_handler(X86_NMI, NULL);
 	} else {
 		smp_stop_chained = true;
 		trap_set_handler(X86_NMI, watchdog_nmi);
 	}
+	if (src.pmu_why[0] && strcmp(src.pmu_why, src.why))
+		printk("watchdog: not the PMU: %s\n", src.pmu_why);
 	printk("watchdog: %s: %s\n", src.name, src.why);
 	if (!strcmp(src.name, "none") && mode != WATCHDOG_OFF)
 		printk("hugezero: WARNING: no NMI watchdog: a hang of every CPU "

@@ -277,11 +277,14 @@ RECORDS: tuple[Record, ...] = (
     record(
         "watchdog", "kernel", 5, "kernel: once, after `timebase`, before the APs start "
         "(docs/hardware.md, \"The watchdog\")",
-        F("source", enum("hpet", "pit", "none"), "the NMI source: an HPET comparator or PIT "
-          "channel 0 routed through the I/O APIC as an NMI to the boot CPU; `none` with "
-          "`watchdog=off` or where neither can be routed"),
+        F("source", enum("pmu", "hpet", "pit", "none"), "the NMI source: the boot CPU's cycle "
+          "counter overflowing through LVT PC, or an HPET comparator or PIT channel 0 routed "
+          "through the I/O APIC as an NMI to the boot CPU; `none` with `watchdog=off` or where "
+          "none can be used"),
         F("why", TEXT, "how it is routed, or why there is none"),
-        F("gsi", NUMBER, "the I/O APIC input it drives"),
+        F("pmu_why", TEXT, "why the PMU was not the source, where `watchdog=auto` or `=pmu` "
+          "tried it"),
+        F("gsi", NUMBER, "the I/O APIC input it drives (not the PMU's)"),
         F("period_us", "µs", "how often it fires"),
         F("stall_s", "s", "seconds without progress that end bring-up or TSC sync"),
     ),
