@@ -63,9 +63,11 @@ static void take_over(void)
 
 	irq_disable();		/* as panic(): nothing nests in the ending */
 	if (__atomic_exchange_n(&ending, 1, __ATOMIC_ACQ_REL)) {
+		smp_ending = true;
 		smp_aborted = true;
 		machine_halt();
 	}
+	smp_ending = true;
 	smp_aborted = true;
 	missing = smp_stop_others(timebase.tsc_hz ? timebase.tsc_hz : 1ULL << 32,
 				  &asked, who, sizeof(unstopped));
@@ -99,9 +101,16 @@ static __noreturn void finish_taken(int rc)
 	machine_halt();
 }
 
+/* A CPU that did not stop may still write or touch memory: a run that
+ * would pass does not (rc 1, RC_FAIL). */
 __noreturn void finish(int rc)
 {
 	take_over();
+	if (unstopped[0] && rc == RC_PASS) {
+		printk("hugezero: verdict: cpus %s did not stop at the end of "
+		       "the run: it fails\n", unstopped);
+		rc = RC_FAIL;
+	}
 	finish_taken(rc);
 }
 

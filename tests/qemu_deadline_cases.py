@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from hzlib import qemu
+from hzlib import qemu, records
 
 from qemu_cases import (Case, Check, all_of, expect_log, expect_rc, passes, run_report,
                         scalable)
@@ -106,6 +106,27 @@ SMP_CASES = [
 ]
 
 
+def left_out_fails(cpu: int, why: str) -> Check:
+    """@cpu left out of the run by a bounded wait, named with @why on the
+    console and in its cpu record (state failed), the run going on
+    without it and failing (rc 1) with the verdict naming it."""
+    def record(res: qemu.BootResult) -> str | None:
+        boots = records.parse(res.log)
+        recs = boots[0].records if boots else []
+        c = next((r for r in recs if r.type == "cpu" and r.f.get("cpu") == str(cpu)), None)
+        if c is None or c.f.get("state") != "failed" or why not in c.f.get("reason", ""):
+            return f"cpu {cpu}'s record {c.f if c else None}: expected failed, {why!r}"
+        return None
+    return all_of(
+        expect_rc(1), record,
+        expect_log(rf"smp: cpu {cpu} \(APIC ID \d+\) left out: {re.escape(why)}",
+                   "the CPU left out, with why"),
+        expect_log(rf"cpus=: cpu {cpu} left out: {re.escape(why)}", "cpus= leaving it out"),
+        expect_log(rf"# 1 CPU of cpus= that this machine has left out \(cpus {cpu}\): "
+                   r"the run has fewer CPUs than asked", "the verdict's diagnostic"),
+        expect_log(r"hugezero: done rc=1", "the run's end"))
+
+
 def watchdog_ended(phase: str, how: str) -> Check:
     """Ended by the NMI watchdog: its message, rc 4, the `hang` record
     naming the phase, and the source it armed."""
@@ -130,16 +151,28 @@ SMP_CASES += [
          check=all_of(watchdog_ended("run", rf"deadline_s=3 passed \({WATCHDOG}\) during "
                                      r"2M\.erms\.contiguous-page on cpu \d+, fault \d+"),
                       once))),
-    *(scalable(2, lambda n, at=at, cpu=cpu, phase=phase: Case(
-        f"watchdog-hang-{at}-{'bsp' if cpu == 0 else 'ap'}", smp=n,
-           args=[f"hang_at={at}", f"hang_cpu={cpu}", "selftest=off", "deadline_s=0"],
-           timeout=120,
-           check=watchdog_ended(phase, rf"hung \({WATCHDOG}: no progress in {phase} for \d+ s\)"
-                                + (" on the boot CPU" if cpu == 0 else r", waiting on cpu 1"))))
-      # An AP hung once it checked in is found where the boot first waits
-      # on it: in TSC sync.
-      for at, cpu, phase in (("bringup", 0, "bringup"), ("bringup", 1, "tsc-sync"),
-                             ("tsc-sync", 1, "tsc-sync"))),
+    # The boot CPU hung in bring-up or TSC sync, deadline_s=0: the
+    # watchdog's progress bound still ends it.
+    *(scalable(2, lambda n, at=at, phase=phase: Case(
+        f"watchdog-hang-{at}-bsp", smp=n,
+        args=[f"hang_at={at}", "hang_cpu=0", "selftest=off", "deadline_s=0"],
+        timeout=120,
+        check=watchdog_ended(phase, rf"hung \({WATCHDOG}: no progress in {phase} for \d+ s\)"
+                             " on the boot CPU")))
+      for at, phase in (("bringup", "bringup"), ("tsc-sync", "tsc-sync"))),
+    # An AP hung once it checked in, or inside the TSC ping-pong: the
+    # boot CPU's bounded wait leaves it out with why (and INIT), the
+    # others run, and the verdict fails (cpus=all asked for it).
+    *(scalable(2, lambda n, at=at, why=why: Case(
+        f"waits-hang-{at}-ap", smp=n,
+        args=[f"hang_at={at}", "hang_cpu=1", "bench=fault", "cpus=all", "folio=2M",
+              "size=2M", "clear=erms", "order=contiguous-page", "runs=1", "warmups=0",
+              "samples=none", "selftest=off", "deadline_s=0"],
+        timeout=120, check=left_out_fails(1, why)))
+      for at, why in (("bringup", "it did not take its TSC sync work within 2000 ms "
+                                  "of the IPI"),
+                      ("tsc-sync", "no answer to the TSC sync's ping 1 of 2000 within "
+                                   "2000 ms"))),
     # No HPET: auto falls back to the PIT on ISA IRQ0.
     scalable(2, lambda n: Case("watchdog-pit", smp=n, machine="q35,hpet=off",
          args=["hang_at=tsc-sync", "hang_cpu=0", "selftest=off"], timeout=120,
@@ -154,3 +187,4 @@ CASES += [
          check=all_of(passes, expect_log(r"watchdog: none: watchdog=off", "no source"),
                       expect_log(r"@hz1 \d+ watchdog source=none", "the watchdog record"))),
 ]
+

@@ -72,6 +72,7 @@ u32 smp_stop_others(u64 wait_tsc, u32 *asked, char *who, size_t n)
 	if (smp.ncpus < 2)
 		return 0;
 	__atomic_store_n(&stopper, me, __ATOMIC_RELEASE);
+	smp_ending = true;
 	smp_aborted = true;
 	for (u32 cpu = 0; cpu < smp.ncpus; cpu++) {
 		if (cpu == me || !smp_is_up(cpu))
