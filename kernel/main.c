@@ -125,12 +125,14 @@ static u32 node_of_apic(u32 apic_id)
 static struct ktap *run_ktap;
 
 /* deadline_s= passed: say what was running, end as exit= says. */
-static void deadline_expired(const char *why)
+static void deadline_expired(void)
 {
+	char why[280];
 	const char *by;
 	u32 culprit;
 
 	take_over();
+	deadline_why(why, sizeof(why));
 	selftest_abort_current();
 	if (run_ktap) {
 		ktap_diag(run_ktap, "%s", why);

@@ -129,6 +129,8 @@ struct regs;
 bool smp_stop_nmi(struct regs *r);
 extern bool smp_stop_chained;
 u32 smp_stop_others(u64 wait_tsc, u32 *asked, char *who, size_t n);
+/* @cpu acknowledged the stop and is halted. */
+bool smp_cpu_stopped(u32 cpu);
 
 /*
  * A reusable barrier for @n CPUs (lib/barrier.h): false when the run was

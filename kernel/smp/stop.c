@@ -23,6 +23,11 @@ bool smp_stop_chained;
 static volatile u32 stopped;
 static volatile u8 acked[MAX_CPUS];
 
+bool smp_cpu_stopped(u32 cpu)
+{
+	return cpu < MAX_CPUS && acked[cpu];
+}
+
 bool smp_stop_nmi(struct regs *r)
 {
 	u32 me = this_cpu()->cpu, s;
