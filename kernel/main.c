@@ -71,7 +71,11 @@ static void take_over(void)
 	smp_aborted = true;
 	missing = smp_stop_others(timebase.tsc_hz ? timebase.tsc_hz : 1ULL << 32,
 				  &asked, who, sizeof(unstopped));
-	console_takeover();
+	/* A writer that missed the stop leaves at its next byte; 100 ms
+	 * leaves room for a slow UART (a byte at 1200 baud is 8 ms) and a
+	 * descheduled vCPU. */
+	console_takeover(smp_cpu_stopped, timebase.tsc_hz ?
+			 timebase.tsc_hz / 10 : 1ULL << 28);
 	if (this_cpu()->cpu)
 		printk("hugezero: cpu %u ends the run\n", this_cpu()->cpu);
 	if (missing)
@@ -82,6 +86,12 @@ static void take_over(void)
 
 static __noreturn void finish_taken(int rc)
 {
+	u64 bytes, n = console_dropped(&bytes);
+
+	if (n)
+		printk("hugezero: console: %llu writes (%llu bytes) of other CPUs "
+		       "dropped after the takeover\n", (unsigned long long)n,
+		       (unsigned long long)bytes);
 	report_end();
 	printk("hugezero: done rc=%d\n", rc);
 	console_flush();
@@ -286,6 +296,11 @@ static bool crash_on_purpose(u32 how)
 			cpu_relax();
 	case CRASH_HOLD_CONSOLE:
 		return hold_console_elsewhere();
+	case CRASH_CUT_RECORD:
+		crash_cut_record();
+		break;
+	case CRASH_DEAF_WRITER:
+		return crash_deaf_writer();
 	}
 	return true;
 }

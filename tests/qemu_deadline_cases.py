@@ -188,3 +188,57 @@ CASES += [
                       expect_log(r"@hz1 \d+ watchdog source=none", "the watchdog record"))),
 ]
 
+
+def deaf_writer(res: qemu.BootResult) -> str | None:
+    """crash=deaf-writer: CPU 1 swallowed the stop's NMI and was writing a
+    line when the run ended.  Its line is cut where the takeover found it
+    and marked; its second half and everything it wrote after never
+    reach the wire; the drop is counted; the run fails, naming it; every
+    record is intact."""
+    log = res.log.replace("\r", "")
+    if not re.search(r"(?m)this CPU missed the stop; from here ~cut$", log):
+        return "the deaf CPU's line is not cut and marked where the takeover found it"
+    if "DROPPED" in log or "still writes" in log:
+        return "the deaf CPU wrote after the takeover"
+    boots = records.parse(res.log)
+    if len(boots) != 1 or boots[0].problems or not boots[0].complete:
+        return f"records damaged: {boots[0].problems[:3] if boots else 'none'}"
+    return None
+
+
+def cut_record(res: qemu.BootResult) -> str | None:
+    """crash=cut-record: a fault halfway through writing a record.  The
+    cut record ends with the marker on a line of its own, the register
+    dump starts on the next, and the host reads the record as cut off and
+    lost (a gap), never glued to the dump."""
+    log = res.log.replace("\r", "")
+    m = re.search(r"(?m)^(@hz1 \d+ hang .*) ~cut\n(.*)$", log)
+    if not m:
+        return "no cut record ended with the marker"
+    if "@hz1" in m.group(2) or not m.group(2).startswith("hugezero"):
+        return f"the line after the cut record is not the dump's: {m.group(2)!r}"
+    boots = records.parse(res.log)
+    probs = boots[0].problems if boots else []
+    if not any("record cut off as the run ended" in p for p in probs) or not boots[0].gaps:
+        return f"the host does not read it as cut and lost: {probs[:3]}"
+    return None
+
+
+# The console at the end of a run (docs/smp.md, "Waiting, and ending a
+# run early"): a writer that missed the stop, a record cut by a fault.
+SMP_CASES += [
+    scalable(2, lambda n: Case(
+        "console-deaf-writer", smp=n, args=["crash=deaf-writer", "selftest=off"],
+        timeout=90,
+        check=all_of(
+            expect_rc(1), deaf_writer,
+            expect_log(r"hugezero: 1 of \d+ other CPUs did not stop within a second "
+                       r"of their NMI \(cpus 1\)", "the CPU that did not stop"),
+            expect_log(r"hugezero: console: [1-9]\d* writes \(\d+ bytes\) of other CPUs "
+                       r"dropped after the takeover", "the drop counted"),
+            expect_log(r"hugezero: verdict: cpus 1 did not stop at the end of the run: "
+                       r"it fails", "the verdict")))),
+    scalable(2, lambda n: Case(
+        "console-cut-record", smp=n, args=["crash=cut-record", "selftest=off"],
+        timeout=90, check=all_of(expect_rc(3), cut_record))),
+]

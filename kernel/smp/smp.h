@@ -131,6 +131,10 @@ extern bool smp_stop_chained;
 u32 smp_stop_others(u64 wait_tsc, u32 *asked, char *who, size_t n);
 /* @cpu acknowledged the stop and is halted. */
 bool smp_cpu_stopped(u32 cpu);
+/* Test-only (crash=deaf-writer): this CPU swallows the stop's NMI without
+ * acknowledging it; smp_stop_missed(): it came. */
+void smp_stop_deafen(void);
+bool smp_stop_missed(void);
 
 /*
  * A reusable barrier for @n CPUs (lib/barrier.h): false when the run was

@@ -22,6 +22,19 @@ static volatile u32 stopper = ~0u;
 bool smp_stop_chained;
 static volatile u32 stopped;
 static volatile u8 acked[MAX_CPUS];
+/* Test-only (crash=deaf-writer): CPUs that swallow the stop unacked, as
+ * one with NMIs blocked would miss it, and whether it came. */
+static volatile u8 deaf[MAX_CPUS], missed[MAX_CPUS];
+
+void smp_stop_deafen(void)
+{
+	deaf[this_cpu()->cpu] = 1;
+}
+
+bool smp_stop_missed(void)
+{
+	return missed[this_cpu()->cpu];
+}
 
 bool smp_cpu_stopped(u32 cpu)
 {
@@ -41,6 +54,10 @@ bool smp_stop_nmi(struct regs *r)
 	 * Linux's crash_nmi_callback() says of the crashing CPU. */
 	if (s == me)
 		return true;
+	if (deaf[me]) {
+		missed[me] = 1;
+		return true;
+	}
 	acked[me] = 1;
 	__atomic_add_fetch(&stopped, 1, __ATOMIC_ACQ_REL);
 	for (;;)
