@@ -48,14 +48,15 @@ static volatile u32 taken_by = ~0u;
 /*
  * Who is inside a write now (from the lock to its release), ~0u nobody:
  * the ender waits (bounded) for a writer that did not stop to leave it,
- * and put() checks taken_by before each byte, after the writer said so -- each stores then loads, fenced, so one of the two
- * sees the other (Dekker's): after the wait no CPU but the owner writes
- * another byte.  Linux's nbcon console has the same ownership handover
- * (nbcon_context_try_acquire(), and a writer's nbcon_context_can_proceed()
- * between bytes of a record).
+ * and put() checks taken_by before each byte, after the writer said so.
+ * Each stores then loads, fenced, so one of the two sees the other
+ * (Dekker's): after the wait no CPU but the owner writes another byte.
+ * Linux's nbcon console has the same ownership handover
+ * (nbcon_context_try_acquire(), and a writer's
+ * nbcon_context_can_proceed() between bytes of a record).
  */
 static volatile u32 writer = ~0u;
-static bool line_open;		/* the wire's last byte was not a newline */
+static bool line_open;		/* the wire's last byte not a newline */
 static volatile u64 dropped, dropped_bytes;	/* other CPUs', after it */
 
 /* The output until the choice is final, for the UART switched to. */
@@ -418,8 +419,8 @@ void console_write(const char *s, size_t n)
 	if (owner != ~0u) {
 		if (owner == me)
 			put(s, n);
-		else
-			drop(n);	/* another CPU ends the run: it alone writes */
+		else	/* another CPU ends the run: it alone writes */
+			drop(n);
 		return;
 	}
 	if (cons.holder == me) {

@@ -68,8 +68,8 @@ static void deaf_writer(void *arg)
 	for (;;) {
 		u64 end = rdtsc() + second / 1000;
 
-		printk("hugezero: crash=deaf-writer: cpu %u still writes (to be "
-		       "dropped)\n", this_cpu()->cpu);
+		printk("hugezero: crash=deaf-writer: cpu %u still writes "
+		       "(to be dropped)\n", this_cpu()->cpu);
 		while (rdtsc() < end)
 			cpu_relax();
 	}
@@ -84,8 +84,8 @@ bool crash_deaf_writer(void)
 			continue;
 		while (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
 			cpu_relax();
-		printk("hugezero: crash=deaf-writer: cpu %u will miss the stop's "
-		       "NMI and write across the takeover\n", cpu);
+		printk("hugezero: crash=deaf-writer: cpu %u will miss the "
+		       "stop's NMI and write across the takeover\n", cpu);
 		return true;
 	}
 	printk("hugezero: crash=deaf-writer needs a second CPU up\n");

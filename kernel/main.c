@@ -89,8 +89,9 @@ static __noreturn void finish_taken(int rc)
 	u64 bytes, n = console_dropped(&bytes);
 
 	if (n)
-		printk("hugezero: console: %llu writes (%llu bytes) of other CPUs "
-		       "dropped after the takeover\n", (unsigned long long)n,
+		printk("hugezero: console: %llu writes (%llu bytes) of other "
+		       "CPUs dropped after the takeover\n",
+		       (unsigned long long)n,
 		       (unsigned long long)bytes);
 	report_end();
 	printk("hugezero: done rc=%d\n", rc);

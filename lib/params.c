@@ -30,8 +30,8 @@ const char *const exit_names[] = { "auto", "qemu", "halt", "reboot", NULL };
 const char *const hang_at_names[] = { "bench", "bringup", "tsc-sync", NULL };
 const char *const watchdog_names[] = { "auto", "hpet", "pit", "off", NULL };
 const char *const crash_names[] = { "none", "pf", "ud", "gp", "de", "stack",
-				    "hang", "hang-irq", "hold-console", "cut-record",
-				    "deaf-writer", NULL };
+				    "hang", "hang-irq", "hold-console",
+				    "cut-record", "deaf-writer", NULL };
 
 const char *const bench_names[] = { "none", "fault", "bare", "linux-fault",
 				    "split", "info", NULL };

@@ -301,7 +301,6 @@ void smp_leave_out(u32 cpu, const char *why)
 	c->state = SMP_FAILED;
 	strlcpy(c->reason, why, sizeof(c->reason));
 	smp.nup--;
-	smp.nleft++;
 	/* Back to wait-for-SIPI, as a CPU that did not check in: nothing
 	 * it was in the middle of can write shared state again. */
 	apic_send_ipi(c->apic_id, ICR_LEVEL | ICR_ASSERT | ICR_DM_INIT,

@@ -44,7 +44,6 @@ struct smp_info {
 	u32 over_max;		/* enabled processors beyond MAX_CPUS */
 	u32 ncpus;		/* logical numbers given */
 	u32 nup;
-	u32 nleft;		/* up once, left out later (smp_leave_out()) */
 	struct smp_cpu *by_cpu[MAX_CPUS];
 	u64 skew_max, skew_bound;
 	bool tsc_ok;

@@ -89,8 +89,8 @@ static void describe(u32 cpu, char *buf, size_t n)
 		ksnprintf(buf, n, "on cpu %u, stopped while it changed what it "
 			  "was doing%s", cpu, late);
 	else if (d.set)
-		ksnprintf(buf, n, "during %s on cpu %u, fault %u%s", d.what, cpu,
-			  d.fault ? *d.fault : 0, late);
+		ksnprintf(buf, n, "during %s on cpu %u, fault %u%s", d.what,
+			  cpu, d.fault ? *d.fault : 0, late);
 	else
 		ksnprintf(buf, n, "on cpu %u, outside any benchmark%s", cpu,
 			  late);
