@@ -36,10 +36,14 @@ static inline u64 rdtsc_ordered(void)
 	return ((u64)hi << 32) | lo;
 }
 
-/* How long one step of a CPU's sync may go without an answer, as an AP's
- * call-in (AP_TIMEOUT_MS): Linux's cpuhp_wait_for_sync_state() waits
- * 10 s for an AP's "alive", then leaves it offline. */
-#define ANSWER_MS 2000
+/*
+ * How long one step of a CPU's sync may go without an answer: Linux's
+ * cpuhp_wait_for_sync_state() waits 10 s for an AP's "alive", then
+ * leaves it offline.  Less than the watchdog's stall bound (10 s), which
+ * every answered step touches: a vCPU of a loaded host can be held off
+ * for seconds, a hung CPU is one that stays silent this long.
+ */
+#define ANSWER_MS 8000
 
 struct sync {
 	volatile u32 ping __aligned(64);
@@ -112,7 +116,10 @@ static bool ping_pong(struct smp_cpu *c, u64 answer, char *why, size_t n)
 	u64 best = ~0ULL;
 
 	for (u32 i = 1; i <= PINGS; i++) {
-		u64 t0 = rdtsc_ordered(), t2, t1;
+		u64 t0, t2, t1;
+
+		watchdog_touch(c->cpu);	/* progress: the last ping answered */
+		t0 = rdtsc_ordered();
 
 		__atomic_store_n(&sy.ping, i, __ATOMIC_RELEASE);
 		if (!await(&sy.pong, i, t0 + answer)) {
@@ -142,8 +149,8 @@ static bool measure(struct smp_cpu *c, u64 tsc_hz, char *why, size_t n)
 	/* The target's own bound: past every step of ours and the warp's. */
 	sy.end = rdtsc() + 4 * answer + sy.warp_ticks;
 	if (!on_cpu(c->cpu, target, NULL)) {
-		ksnprintf(why, n, "the TSC sync's IPI stayed pending in the ICR "
-			  "for 100 ms");
+		ksnprintf(why, n, "the TSC sync's IPI stayed pending in the "
+			  "ICR for 100 ms");
 		return false;
 	}
 	if (!await(&sy.step, 1, rdtsc() + answer)) {
@@ -160,6 +167,7 @@ static bool measure(struct smp_cpu *c, u64 tsc_hz, char *why, size_t n)
 		return false;
 	}
 	__atomic_store_n(&sy.go, 2, __ATOMIC_RELEASE);
+	watchdog_touch(c->cpu);
 	warp_check();
 	if (!smp_wait_for(c->cpu, rdtsc() + answer)) {
 		ksnprintf(why, n, "its TSC sync work did not end within %u ms",
