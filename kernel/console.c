@@ -53,10 +53,14 @@ static volatile u32 taken_by = ~0u;
  * (Dekker's): after the wait no CPU but the owner writes another byte.
  * Linux's nbcon console has the same ownership handover
  * (nbcon_context_try_acquire(), and a writer's
- * nbcon_context_can_proceed() between bytes of a record).
+ * nbcon_context_can_proceed() between bytes of a record).  Every write
+ * writes it, so it has a line of its own, off taken_by's, which every
+ * byte reads.
  */
-static volatile u32 writer = ~0u;
-static bool line_open;		/* the wire's last byte not a newline */
+static struct {
+	volatile u32 who;	/* ~0u: nobody */
+	bool line_open;		/* the wire's last byte not a newline */
+} writer __cacheline_aligned = { .who = ~0u };
 static volatile u64 dropped, dropped_bytes;	/* other CPUs', after it */
 
 /* The output until the choice is final, for the UART switched to. */
@@ -372,7 +376,7 @@ static void put(const char *s, size_t n)
 		uart_putc(&uart, s[i]);
 	}
 	if (i)
-		line_open = s[i - 1] != '\n';
+		writer.line_open = s[i - 1] != '\n';
 	if (i < n)
 		drop(n - i);
 }
@@ -381,13 +385,13 @@ static void put(const char *s, size_t n)
 static void write_begin(u32 me)
 {
 	cons.holder = me;
-	__atomic_store_n(&writer, me, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&writer.who, me, __ATOMIC_SEQ_CST);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 static void write_end(void)
 {
-	__atomic_store_n(&writer, ~0u, __ATOMIC_RELEASE);
+	__atomic_store_n(&writer.who, ~0u, __ATOMIC_RELEASE);
 	cons.holder = ~0u;
 }
 
@@ -442,7 +446,7 @@ static void writer_gone(u32 me, bool (*stopped)(u32 cpu), u64 wait_tsc)
 	u64 end = rdtsc() + wait_tsc;
 	u32 w;
 
-	while ((w = __atomic_load_n(&writer, __ATOMIC_ACQUIRE)) != ~0u &&
+	while ((w = __atomic_load_n(&writer.who, __ATOMIC_ACQUIRE)) != ~0u &&
 	       w != me && !(stopped && stopped(w)) && rdtsc() < end)
 		cpu_relax();
 }
@@ -458,7 +462,7 @@ void console_takeover(bool (*stopped)(u32 cpu), u64 wait_tsc)
 	/* A line cut mid-way -- a stopped writer's, or ours by a fault in
 	 * the middle of a record -- is ended and marked, so that what we
 	 * write starts whole and no parser glues the two. */
-	if (line_open)
+	if (writer.line_open)
 		put(CONSOLE_CUT_MARK "\n", sizeof(CONSOLE_CUT_MARK));
 }
 
