@@ -16,6 +16,7 @@
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/spinlock.h"
+#include "arch/x86_64/tsc.h"
 #include "arch/x86_64/uart.h"
 #include "kernel/console.h"
 #include "kernel/mm/memory.h"
@@ -44,6 +45,23 @@ static struct watched_lock cons __cacheline_aligned = WATCHED_LOCK_INIT;
  * (other_cpu_in_panic()).
  */
 static volatile u32 taken_by = ~0u;
+/*
+ * Who is inside a write now (from the lock to its release), ~0u nobody:
+ * the ender waits (bounded) for a writer that did not stop to leave it,
+ * and put() checks taken_by before each byte, after the writer said so.
+ * Each stores then loads, fenced, so one of the two sees the other
+ * (Dekker's): after the wait no CPU but the owner writes another byte.
+ * Linux's nbcon console has the same ownership handover
+ * (nbcon_context_try_acquire(), and a writer's
+ * nbcon_context_can_proceed() between bytes of a record).  Every write
+ * writes it, so it has a line of its own, off taken_by's, which every
+ * byte reads.
+ */
+static struct {
+	volatile u32 who;	/* ~0u: nobody */
+	bool line_open;		/* the wire's last byte not a newline */
+} writer __cacheline_aligned = { .who = ~0u };
+static volatile u64 dropped, dropped_bytes;	/* other CPUs', after it */
 
 /* The output until the choice is final, for the UART switched to. */
 static char early[16384];
@@ -333,13 +351,48 @@ int console_port(void)
 	return port;
 }
 
+static void drop(size_t n)
+{
+	__atomic_add_fetch(&dropped, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&dropped_bytes, n, __ATOMIC_RELAXED);
+}
+
+/* A CPU not the owner stops at the byte the takeover finds it at. */
+static bool mine(u32 me)
+{
+	u32 owner = __atomic_load_n(&taken_by, __ATOMIC_ACQUIRE);
+
+	return owner == ~0u || owner == me;
+}
+
 static void put(const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
+	u32 me = shared ? this_cpu()->cpu : ~0u;
+	size_t i;
+
+	for (i = 0; i < n && (!shared || mine(me)); i++) {
 		if (s[i] == '\n')
 			uart_putc(&uart, '\r');
 		uart_putc(&uart, s[i]);
 	}
+	if (i)
+		writer.line_open = s[i - 1] != '\n';
+	if (i < n)
+		drop(n - i);
+}
+
+/* Under the console lock: this CPU writes, until write_end(). */
+static void write_begin(u32 me)
+{
+	cons.holder = me;
+	__atomic_store_n(&writer.who, me, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+static void write_end(void)
+{
+	__atomic_store_n(&writer.who, ~0u, __ATOMIC_RELEASE);
+	cons.holder = ~0u;
 }
 
 static void keep(const char *s, size_t n)
@@ -370,7 +423,9 @@ void console_write(const char *s, size_t n)
 	if (owner != ~0u) {
 		if (owner == me)
 			put(s, n);
-		return;		/* another CPU ends the run: it alone writes */
+		else	/* another CPU ends the run: it alone writes */
+			drop(n);
+		return;
 	}
 	if (cons.holder == me) {
 		put(s, n);
@@ -378,20 +433,65 @@ void console_write(const char *s, size_t n)
 	}
 	flags = spin_lock_irqsave_watched(&cons.lock, &cons.holder,
 					  "for the console lock");
-	cons.holder = me;
+	write_begin(me);
 	put(s, n);
-	cons.holder = ~0u;
+	write_end();
 	spin_unlock_irqrestore(&cons.lock, flags);
 }
 
-void console_takeover(void)
+/* A CPU still inside put() (it missed the stop): until it sees the
+ * owner and leaves, for at most @wait_tsc; not for a stopped one. */
+static void writer_gone(u32 me, bool (*stopped)(u32 cpu), u64 wait_tsc)
 {
-	u32 me = this_cpu()->cpu, h = cons.holder;
+	u64 end = rdtsc() + wait_tsc;
+	u32 w;
 
-	__atomic_store_n(&taken_by, me, __ATOMIC_RELEASE);
-	/* A stopped writer's line ends here, so ours start whole. */
-	if (shared && h != ~0u && h != me)
-		put("\n", 1);
+	while ((w = __atomic_load_n(&writer.who, __ATOMIC_ACQUIRE)) != ~0u &&
+	       w != me && !(stopped && stopped(w)) && rdtsc() < end)
+		cpu_relax();
+}
+
+void console_takeover(bool (*stopped)(u32 cpu), u64 wait_tsc)
+{
+	u32 me = this_cpu()->cpu;
+
+	__atomic_store_n(&taken_by, me, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (shared)
+		writer_gone(me, stopped, wait_tsc);
+	/* A line cut mid-way -- a stopped writer's, or ours by a fault in
+	 * the middle of a record -- is ended and marked, so that what we
+	 * write starts whole and no parser glues the two. */
+	if (writer.line_open)
+		put(CONSOLE_CUT_MARK "\n", sizeof(CONSOLE_CUT_MARK));
+}
+
+u64 console_dropped(u64 *bytes)
+{
+	*bytes = __atomic_load_n(&dropped_bytes, __ATOMIC_RELAXED);
+	return __atomic_load_n(&dropped, __ATOMIC_RELAXED);
+}
+
+/*
+ * crash=deaf-writer: @first goes out under the lock, then this CPU,
+ * which missed the stop, waits (at most @wait_tsc) for the takeover and
+ * writes @rest as a CPU still inside a write would: it must be dropped.
+ */
+void console_write_across_takeover(const char *first, const char *rest,
+				   u64 wait_tsc)
+{
+	u64 flags = spin_lock_irqsave_watched(&cons.lock, &cons.holder,
+					      "for the console lock");
+	u64 end = rdtsc() + wait_tsc;
+
+	write_begin(this_cpu()->cpu);
+	put(first, strlen(first));
+	while (__atomic_load_n(&taken_by, __ATOMIC_ACQUIRE) == ~0u &&
+	       rdtsc() < end)
+		cpu_relax();
+	put(rest, strlen(rest));
+	write_end();
+	spin_unlock_irqrestore(&cons.lock, flags);
 }
 
 /* crash=hold-console: this CPU takes the lock and never gives it back,

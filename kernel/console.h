@@ -27,12 +27,22 @@ void console_auto(const struct spcr *spcr, const char *absent);
 void console_write(const char *s, size_t n);
 void console_flush(void);
 /*
- * The CPU ending a run early writes alone from now on, without the lock
+ * The CPU ending a run writes alone from now on, without the lock
  * (another CPU, stopped, may hold it for good); other CPUs' writes are
- * dropped.  console_owner(): that CPU, or ~0u.
+ * dropped, counted, also one that missed the stop and is inside a write:
+ * it stops at the next byte, and the takeover waits up to @wait_tsc for
+ * it to leave (not for a CPU @stopped says is stopped, NULL: none).  A
+ * line cut mid-way is ended with CONSOLE_CUT_MARK and a newline first.
+ * console_owner(): that CPU, or ~0u.
  */
-void console_takeover(void);
+#define CONSOLE_CUT_MARK " ~cut"
+void console_takeover(bool (*stopped)(u32 cpu), u64 wait_tsc);
 u32 console_owner(void);
+/* Writes of other CPUs dropped after the takeover; their bytes. */
+u64 console_dropped(u64 *bytes);
+/* Test-only (crash=deaf-writer): a write that spans the takeover. */
+void console_write_across_takeover(const char *first, const char *rest,
+				   u64 wait_tsc);
 /* Test-only (crash=hold-console): take the lock for good, then set
  * *@holding. */
 __noreturn void console_hold_forever(volatile u32 *holding);

@@ -63,13 +63,19 @@ static void take_over(void)
 
 	irq_disable();		/* as panic(): nothing nests in the ending */
 	if (__atomic_exchange_n(&ending, 1, __ATOMIC_ACQ_REL)) {
+		smp_ending = true;
 		smp_aborted = true;
 		machine_halt();
 	}
+	smp_ending = true;
 	smp_aborted = true;
 	missing = smp_stop_others(timebase.tsc_hz ? timebase.tsc_hz : 1ULL << 32,
 				  &asked, who, sizeof(unstopped));
-	console_takeover();
+	/* A writer that missed the stop leaves at its next byte; 100 ms
+	 * leaves room for a slow UART (a byte at 1200 baud is 8 ms) and a
+	 * descheduled vCPU. */
+	console_takeover(smp_cpu_stopped, timebase.tsc_hz ?
+			 timebase.tsc_hz / 10 : 1ULL << 28);
 	if (this_cpu()->cpu)
 		printk("hugezero: cpu %u ends the run\n", this_cpu()->cpu);
 	if (missing)
@@ -80,6 +86,13 @@ static void take_over(void)
 
 static __noreturn void finish_taken(int rc)
 {
+	u64 bytes, n = console_dropped(&bytes);
+
+	if (n)
+		printk("hugezero: console: %llu writes (%llu bytes) of other "
+		       "CPUs dropped after the takeover\n",
+		       (unsigned long long)n,
+		       (unsigned long long)bytes);
 	report_end();
 	printk("hugezero: done rc=%d\n", rc);
 	console_flush();
@@ -99,9 +112,16 @@ static __noreturn void finish_taken(int rc)
 	machine_halt();
 }
 
+/* A CPU that did not stop may still write or touch memory: a run that
+ * would pass does not (rc 1, RC_FAIL). */
 __noreturn void finish(int rc)
 {
 	take_over();
+	if (unstopped[0] && rc == RC_PASS) {
+		printk("hugezero: verdict: cpus %s did not stop at the end of "
+		       "the run: it fails\n", unstopped);
+		rc = RC_FAIL;
+	}
 	finish_taken(rc);
 }
 
@@ -116,12 +136,14 @@ static u32 node_of_apic(u32 apic_id)
 static struct ktap *run_ktap;
 
 /* deadline_s= passed: say what was running, end as exit= says. */
-static void deadline_expired(const char *why)
+static void deadline_expired(void)
 {
+	char why[280];
 	const char *by;
 	u32 culprit;
 
 	take_over();
+	deadline_why(why, sizeof(why));
 	selftest_abort_current();
 	if (run_ktap) {
 		ktap_diag(run_ktap, "%s", why);
@@ -275,6 +297,11 @@ static bool crash_on_purpose(u32 how)
 			cpu_relax();
 	case CRASH_HOLD_CONSOLE:
 		return hold_console_elsewhere();
+	case CRASH_CUT_RECORD:
+		crash_cut_record();
+		break;
+	case CRASH_DEAF_WRITER:
+		return crash_deaf_writer();
 	}
 	return true;
 }

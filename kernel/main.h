@@ -15,5 +15,10 @@ extern bool cmdline_ok;
 __noreturn void finish(int rc);
 /* Deliberate stack overflow for crash=stack (kernel/crash.c). */
 u64 recurse_forever(u64 depth);
+/* crash=cut-record: a record written half, then #UD, its lock held. */
+void crash_cut_record(void);
+/* crash=deaf-writer: the first AP misses the stop and writes across the
+ * takeover; false without a second CPU. */
+bool crash_deaf_writer(void);
 
 #endif

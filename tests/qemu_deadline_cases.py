@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from hzlib import qemu
+from hzlib import qemu, records
 
 from qemu_cases import (Case, Check, all_of, expect_log, expect_rc, passes, run_report,
                         scalable)
@@ -106,6 +106,27 @@ SMP_CASES = [
 ]
 
 
+def left_out_fails(cpu: int, why: str) -> Check:
+    """@cpu left out of the run by a bounded wait, named with @why on the
+    console and in its cpu record (state failed), the run going on
+    without it and failing (rc 1) with the verdict naming it."""
+    def record(res: qemu.BootResult) -> str | None:
+        boots = records.parse(res.log)
+        recs = boots[0].records if boots else []
+        c = next((r for r in recs if r.type == "cpu" and r.f.get("cpu") == str(cpu)), None)
+        if c is None or c.f.get("state") != "failed" or why not in c.f.get("reason", ""):
+            return f"cpu {cpu}'s record {c.f if c else None}: expected failed, {why!r}"
+        return None
+    return all_of(
+        expect_rc(1), record,
+        expect_log(rf"smp: cpu {cpu} \(APIC ID \d+\) left out: {re.escape(why)}",
+                   "the CPU left out, with why"),
+        expect_log(rf"cpus=: cpu {cpu} left out: {re.escape(why)}", "cpus= leaving it out"),
+        expect_log(rf"# 1 CPU of cpus= that this machine has left out \(cpus {cpu}\): "
+                   r"the run has fewer CPUs than asked", "the verdict's diagnostic"),
+        expect_log(r"hugezero: done rc=1", "the run's end"))
+
+
 def watchdog_ended(phase: str, how: str) -> Check:
     """Ended by the NMI watchdog: its message, rc 4, the `hang` record
     naming the phase, and the source it armed."""
@@ -130,16 +151,28 @@ SMP_CASES += [
          check=all_of(watchdog_ended("run", rf"deadline_s=3 passed \({WATCHDOG}\) during "
                                      r"2M\.erms\.contiguous-page on cpu \d+, fault \d+"),
                       once))),
-    *(scalable(2, lambda n, at=at, cpu=cpu, phase=phase: Case(
-        f"watchdog-hang-{at}-{'bsp' if cpu == 0 else 'ap'}", smp=n,
-           args=[f"hang_at={at}", f"hang_cpu={cpu}", "selftest=off", "deadline_s=0"],
-           timeout=120,
-           check=watchdog_ended(phase, rf"hung \({WATCHDOG}: no progress in {phase} for \d+ s\)"
-                                + (" on the boot CPU" if cpu == 0 else r", waiting on cpu 1"))))
-      # An AP hung once it checked in is found where the boot first waits
-      # on it: in TSC sync.
-      for at, cpu, phase in (("bringup", 0, "bringup"), ("bringup", 1, "tsc-sync"),
-                             ("tsc-sync", 1, "tsc-sync"))),
+    # The boot CPU hung in bring-up or TSC sync, deadline_s=0: the
+    # watchdog's progress bound still ends it.
+    *(scalable(2, lambda n, at=at, phase=phase: Case(
+        f"watchdog-hang-{at}-bsp", smp=n,
+        args=[f"hang_at={at}", "hang_cpu=0", "selftest=off", "deadline_s=0"],
+        timeout=120,
+        check=watchdog_ended(phase, rf"hung \({WATCHDOG}: no progress in {phase} for \d+ s\)"
+                             " on the boot CPU")))
+      for at, phase in (("bringup", "bringup"), ("tsc-sync", "tsc-sync"))),
+    # An AP hung once it checked in, or inside the TSC ping-pong: the
+    # boot CPU's bounded wait leaves it out with why (and INIT), the
+    # others run, and the verdict fails (cpus=all asked for it).
+    *(scalable(2, lambda n, at=at, why=why: Case(
+        f"waits-hang-{at}-ap", smp=n,
+        args=[f"hang_at={at}", "hang_cpu=1", "bench=fault", "cpus=all", "folio=2M",
+              "size=2M", "clear=erms", "order=contiguous-page", "runs=1", "warmups=0",
+              "samples=none", "selftest=off", "deadline_s=0"],
+        timeout=120, check=left_out_fails(1, why)))
+      for at, why in (("bringup", "it did not take its TSC sync work within 8000 ms "
+                                  "of the IPI"),
+                      ("tsc-sync", "no answer to the TSC sync's ping 1 of 2000 within "
+                                   "8000 ms"))),
     # No HPET: auto falls back to the PIT on ISA IRQ0.
     scalable(2, lambda n: Case("watchdog-pit", smp=n, machine="q35,hpet=off",
          args=["hang_at=tsc-sync", "hang_cpu=0", "selftest=off"], timeout=120,
@@ -164,4 +197,59 @@ CASES += [
                       expect_log(r"hugezero: WARNING: no NMI watchdog", "the warning"),
                       expect_log(r"@hz1 \d+ watchdog source=none why=\"PMU: [^\"]*\" "
                                  r"stall_s=", "the watchdog record"))),
+]
+
+
+def deaf_writer(res: qemu.BootResult) -> str | None:
+    """crash=deaf-writer: CPU 1 swallowed the stop's NMI and was writing a
+    line when the run ended.  Its line is cut where the takeover found it
+    and marked; its second half and everything it wrote after never
+    reach the wire; the drop is counted; the run fails, naming it; every
+    record is intact."""
+    log = res.log.replace("\r", "")
+    if not re.search(r"(?m)this CPU missed the stop; from here ~cut$", log):
+        return "the deaf CPU's line is not cut and marked where the takeover found it"
+    if "DROPPED" in log or "still writes" in log:
+        return "the deaf CPU wrote after the takeover"
+    boots = records.parse(res.log)
+    if len(boots) != 1 or boots[0].problems or not boots[0].complete:
+        return f"records damaged: {boots[0].problems[:3] if boots else 'none'}"
+    return None
+
+
+def cut_record(res: qemu.BootResult) -> str | None:
+    """crash=cut-record: a fault halfway through writing a record.  The
+    cut record ends with the marker on a line of its own, the register
+    dump starts on the next, and the host reads the record as cut off and
+    lost (a gap), never glued to the dump."""
+    log = res.log.replace("\r", "")
+    m = re.search(r"(?m)^(@hz1 \d+ hang .*) ~cut\n(.*)$", log)
+    if not m:
+        return "no cut record ended with the marker"
+    if "@hz1" in m.group(2) or not m.group(2).startswith("hugezero"):
+        return f"the line after the cut record is not the dump's: {m.group(2)!r}"
+    boots = records.parse(res.log)
+    probs = boots[0].problems if boots else []
+    if not any("record cut off as the run ended" in p for p in probs) or not boots[0].gaps:
+        return f"the host does not read it as cut and lost: {probs[:3]}"
+    return None
+
+
+# The console at the end of a run (docs/smp.md, "Waiting, and ending a
+# run early"): a writer that missed the stop, a record cut by a fault.
+SMP_CASES += [
+    scalable(2, lambda n: Case(
+        "console-deaf-writer", smp=n, args=["crash=deaf-writer", "selftest=off"],
+        timeout=90,
+        check=all_of(
+            expect_rc(1), deaf_writer,
+            expect_log(r"hugezero: 1 of \d+ other CPUs did not stop within a second "
+                       r"of their NMI \(cpus 1\)", "the CPU that did not stop"),
+            expect_log(r"hugezero: console: [1-9]\d* writes \(\d+ bytes\) of other CPUs "
+                       r"dropped after the takeover", "the drop counted"),
+            expect_log(r"hugezero: verdict: cpus 1 did not stop at the end of the run: "
+                       r"it fails", "the verdict")))),
+    scalable(2, lambda n: Case(
+        "console-cut-record", smp=n, args=["crash=cut-record", "selftest=off"],
+        timeout=90, check=all_of(expect_rc(3), cut_record))),
 ]

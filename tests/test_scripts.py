@@ -206,6 +206,21 @@ class RecordsTest(unittest.TestCase):
         self.assertFalse(boots[0].complete)
         self.assertTrue(any("no 'end' record" in p for p in boots[0].problems))
 
+    def test_record_cut_by_the_end_is_named_and_lost(self) -> None:
+        """A record the kernel cut at the run's end (its writer stopped or
+        faulted), ended " ~cut" before the dump: read as cut off, not as
+        noise, its number a gap, the dump not glued to it."""
+        from hzlib import records
+        log = small_log()
+        start = log.index("@hz1 8 ")
+        end = log.index("\r\n", start)
+        cut = log[:start + 12] + " ~cut\r\nhugezero: exception 6 (#UD) on cpu 0" + log[end:]
+        boots = records.parse(cut)
+        probs = boots[0].problems
+        self.assertTrue(any("record cut off as the run ended" in p for p in probs), probs)
+        self.assertEqual(boots[0].gaps, [(8, 8)])
+        self.assertFalse(boots[0].complete)
+
     def test_two_boots_and_quotes(self) -> None:
         from hzlib import records
         boots = records.parse(small_log() + small_log())

@@ -34,8 +34,10 @@ const char *const smp_state_names[] = { "up", "no-answer", "disabled",
 					"over-max", "failed" };
 
 struct smp_info smp;
-/* Every waiter reads it as it spins; written at most once a run. */
+/* Every waiter reads it as it spins; written at most once a phase. */
 volatile bool smp_aborted __cacheline_aligned;
+/* Read by idle CPUs alone, set once (smp_stop_others()), never reset. */
+volatile bool smp_ending;
 
 /* One CPU's mailbox: the work, and how far it got. */
 struct cpu_work {
@@ -79,7 +81,8 @@ static __noreturn void idle_loop(u32 cpu)
 
 	for (;;) {
 		irq_disable();
-		if (smp_aborted) {
+		/* The run ends: no work starts (the stop's NMI halts it). */
+		if (smp_ending) {
 			halt();
 			continue;
 		}
@@ -289,6 +292,30 @@ void smp_init(const struct madt *m, u32 (*node_of)(u32), u32 timeout_ms,
 	       smp.ncpus, smp.present);
 }
 
+void smp_leave_out(u32 cpu, const char *why)
+{
+	struct smp_cpu *c = smp_is_up(cpu) ? smp.by_cpu[cpu] : NULL;
+
+	if (!c || !cpu)
+		return;
+	c->state = SMP_FAILED;
+	strlcpy(c->reason, why, sizeof(c->reason));
+	smp.nup--;
+	/* Back to wait-for-SIPI, as a CPU that did not check in: nothing
+	 * it was in the middle of can write shared state again. */
+	apic_send_ipi(c->apic_id, ICR_LEVEL | ICR_ASSERT | ICR_DM_INIT,
+		      timebase.tsc_hz / 10);
+	printk("smp: cpu %u (APIC ID %u) left out: %s\n", cpu, c->apic_id,
+	       why);
+}
+
+void smp_phase_reset(void)
+{
+	/* The ending's abort stays: every wait is to end for good. */
+	if (!__atomic_load_n(&smp_ending, __ATOMIC_ACQUIRE))
+		__atomic_store_n(&smp_aborted, false, __ATOMIC_RELEASE);
+}
+
 bool on_cpu(u32 cpu, void (*fn)(void *), void *arg)
 {
 	struct cpu_work *w = &work[cpu];
@@ -315,6 +342,19 @@ void smp_wait(u32 cpu)
 	}
 }
 
+bool smp_wait_for(u32 cpu, u64 end)
+{
+	struct cpu_work *w = &work[cpu];
+	u32 spins = 0;
+
+	while (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) != w->posted) {
+		cpu_relax();
+		if (!(++spins & 63) && rdtsc() > end)
+			return false;
+	}
+	return true;
+}
+
 static void wait_done(u32 cpu)
 {
 	struct cpu_work *w = &work[cpu];
@@ -332,6 +372,7 @@ bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg)
 	struct cpu_set started;
 	bool ok = true;
 
+	smp_phase_reset();	/* a step's abort is not the next one's */
 	memset(&started, 0, sizeof(started));
 	for (u32 c = 0; c < smp.ncpus && ok; c++) {
 		if (c == me || !cpu_set_has(set, c) || !smp_is_up(c))
@@ -340,8 +381,9 @@ bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg)
 			cpu_set_add(&started, c);
 			continue;
 		}
-		printk("smp: cpu %u would not take its work (the IPI could not "
-		       "be sent); the run is aborted\n", c);
+		smp_leave_out(c, "it would not take its work: the IPI stayed "
+			      "pending in the ICR for 100 ms");
+		printk("smp: the step is aborted\n");
 		smp_aborted = true;	/* the started ones leave their barriers */
 		ok = false;
 	}

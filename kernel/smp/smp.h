@@ -81,6 +81,8 @@ static inline bool smp_is_up(u32 cpu)
 bool on_cpu(u32 cpu, void (*fn)(void *), void *arg);
 /* Until @cpu's work is done, the run is aborted, or the watch ends it. */
 void smp_wait(u32 cpu);
+/* Until @cpu's work is done or the TSC passes @end: false then. */
+bool smp_wait_for(u32 cpu, u64 end);
 /*
  * @fn on every up CPU of @set at once, the caller's too; waits for all.
  * A CPU that would not take the work (its IPI could not be sent) aborts
@@ -89,8 +91,25 @@ void smp_wait(u32 cpu);
  */
 bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg);
 
-/* Set by a CPU that stops on a fatal error: the others stop waiting. */
+/*
+ * Set by a CPU that aborts a phase (a step whose CPU would not take its
+ * work) or ends the run: the others stop waiting.  smp_phase_reset() at
+ * the start of a phase (TSC sync, each step of smp_run()) clears a
+ * phase's abort, never the ending's (smp_ending, set for good by
+ * smp_stop_others() and the ender).  docs/smp.md, "Waiting, and ending a
+ * run early".
+ */
 extern volatile bool smp_aborted;
+extern volatile bool smp_ending;
+void smp_phase_reset(void);
+/*
+ * An up AP that did not answer a bounded wait (@why says which, and how
+ * long): state failed with @why (its cpu record), a console line, no
+ * longer up, and sent INIT so that it can write nothing shared again, as
+ * a CPU that never checked in.  Linux leaves such a CPU offline
+ * (cpuhp_wait_for_sync_state()'s "failed to report alive state").
+ */
+void smp_leave_out(u32 cpu, const char *why);
 
 /*
  * The end of a run that stops early: every other CPU up is sent an NMI
@@ -109,6 +128,12 @@ struct regs;
 bool smp_stop_nmi(struct regs *r);
 extern bool smp_stop_chained;
 u32 smp_stop_others(u64 wait_tsc, u32 *asked, char *who, size_t n);
+/* @cpu acknowledged the stop and is halted. */
+bool smp_cpu_stopped(u32 cpu);
+/* Test-only (crash=deaf-writer): this CPU swallows the stop's NMI without
+ * acknowledging it; smp_stop_missed(): it came. */
+void smp_stop_deafen(void);
+bool smp_stop_missed(void);
 
 /*
  * A reusable barrier for @n CPUs (lib/barrier.h): false when the run was

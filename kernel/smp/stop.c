@@ -22,6 +22,24 @@ static volatile u32 stopper = ~0u;
 bool smp_stop_chained;
 static volatile u32 stopped;
 static volatile u8 acked[MAX_CPUS];
+/* Test-only (crash=deaf-writer): CPUs that swallow the stop unacked, as
+ * one with NMIs blocked would miss it, and whether it came. */
+static volatile u8 deaf[MAX_CPUS], missed[MAX_CPUS];
+
+void smp_stop_deafen(void)
+{
+	deaf[this_cpu()->cpu] = 1;
+}
+
+bool smp_stop_missed(void)
+{
+	return missed[this_cpu()->cpu];
+}
+
+bool smp_cpu_stopped(u32 cpu)
+{
+	return cpu < MAX_CPUS && acked[cpu];
+}
 
 bool smp_stop_nmi(struct regs *r)
 {
@@ -36,6 +54,10 @@ bool smp_stop_nmi(struct regs *r)
 	 * Linux's crash_nmi_callback() says of the crashing CPU. */
 	if (s == me)
 		return true;
+	if (deaf[me]) {
+		missed[me] = 1;
+		return true;
+	}
 	acked[me] = 1;
 	__atomic_add_fetch(&stopped, 1, __ATOMIC_ACQ_REL);
 	for (;;)
@@ -72,6 +94,7 @@ u32 smp_stop_others(u64 wait_tsc, u32 *asked, char *who, size_t n)
 	if (smp.ncpus < 2)
 		return 0;
 	__atomic_store_n(&stopper, me, __ATOMIC_RELEASE);
+	smp_ending = true;
 	smp_aborted = true;
 	for (u32 cpu = 0; cpu < smp.ncpus; cpu++) {
 		if (cpu == me || !smp_is_up(cpu))

@@ -20,8 +20,9 @@
 #include "kernel/console.h"
 #include "kernel/smp/smp.h"
 #include "kernel/time/watchdog.h"
-#include "lib/params.h"
 #include "lib/calib.h"
+#include "lib/format.h"
+#include "lib/params.h"
 #include "lib/string.h"
 
 #define PINGS 2000
@@ -35,17 +36,40 @@ static inline u64 rdtsc_ordered(void)
 	return ((u64)hi << 32) | lo;
 }
 
+/*
+ * How long one step of a CPU's sync may go without an answer: Linux's
+ * cpuhp_wait_for_sync_state() waits 10 s for an AP's "alive", then
+ * leaves it offline.  Less than the watchdog's stall bound (10 s), which
+ * every answered step touches: a vCPU of a loaded host can be held off
+ * for seconds, a hung CPU is one that stays silent this long.
+ */
+#define ANSWER_MS 8000
+
 struct sync {
 	volatile u32 ping __aligned(64);
 	volatile u32 pong __aligned(64);
 	volatile u64 t1;
-	struct barrier start;
+	volatile u32 step __aligned(64);	/* the target's: how far */
+	volatile u32 go;			/* the source's: go on */
+	u64 end;		/* TSC past which either gives up */
 	struct spinlock lock __aligned(64);
 	u64 last, warps;
 	u64 warp_ticks;
 };
 
 static struct sync sy;
+
+/* Until *@v is @want or the TSC passes @end: the TSC read every 64
+ * rounds, so a ping-pong's round trip stays the lines' own. */
+static bool await(const volatile u32 *v, u32 want, u64 end)
+{
+	for (u32 spins = 0; __atomic_load_n(v, __ATOMIC_ACQUIRE) != want;) {
+		cpu_relax();
+		if (!(++spins & 63) && rdtsc() > end)
+			return false;
+	}
+	return true;
+}
 
 /* check_tsc_warp(): each read against the last read by either CPU. */
 static void warp_check(void)
@@ -65,33 +89,44 @@ static void warp_check(void)
 	}
 }
 
+/* The target's steps, each announced in sy.step, each wait bounded by
+ * sy.end: a source that gave up is not waited on for ever. */
 static void target(void *arg)
 {
 	(void)arg;
-	if (!smp_barrier_wait(&sy.start))
+	__atomic_store_n(&sy.step, 1, __ATOMIC_RELEASE);
+	if (!await(&sy.go, 1, sy.end))
 		return;
 	smp_hang_point(HANG_AT_TSC_SYNC);
 	for (u32 i = 1; i <= PINGS; i++) {
-		while (__atomic_load_n(&sy.ping, __ATOMIC_ACQUIRE) != i)
-			cpu_relax();
+		if (!await(&sy.ping, i, sy.end))
+			return;
 		sy.t1 = rdtsc_ordered();
 		__atomic_store_n(&sy.pong, i, __ATOMIC_RELEASE);
 	}
-	if (!smp_barrier_wait(&sy.start))
+	__atomic_store_n(&sy.step, 2, __ATOMIC_RELEASE);
+	if (!await(&sy.go, 2, sy.end))
 		return;
 	warp_check();
 }
 
-static void source(struct smp_cpu *c)
+/* The ping-pong; false, with why, when the target stops answering. */
+static bool ping_pong(struct smp_cpu *c, u64 answer, char *why, size_t n)
 {
 	u64 best = ~0ULL;
 
 	for (u32 i = 1; i <= PINGS; i++) {
-		u64 t0 = rdtsc_ordered(), t2, t1;
+		u64 t0, t2, t1;
+
+		watchdog_touch(c->cpu);	/* progress: the last ping answered */
+		t0 = rdtsc_ordered();
 
 		__atomic_store_n(&sy.ping, i, __ATOMIC_RELEASE);
-		while (__atomic_load_n(&sy.pong, __ATOMIC_ACQUIRE) != i)
-			cpu_relax();
+		if (!await(&sy.pong, i, t0 + answer)) {
+			ksnprintf(why, n, "no answer to the TSC sync's ping %u "
+				  "of %u within %u ms", i, PINGS, ANSWER_MS);
+			return false;
+		}
 		t2 = rdtsc_ordered();
 		t1 = sy.t1;
 		if (t2 - t0 < best) {
@@ -100,25 +135,54 @@ static void source(struct smp_cpu *c)
 			c->tsc_err = (best + 1) / 2;
 		}
 	}
-	smp_barrier_wait(&sy.start);
-	warp_check();
+	return true;
 }
 
-static void measure(struct smp_cpu *c, u64 tsc_hz)
+/* Each wait on @c bounded: false, with why, for a CPU that did not
+ * answer (it may be hung with interrupts masked, anywhere). */
+static bool measure(struct smp_cpu *c, u64 tsc_hz, char *why, size_t n)
 {
+	u64 answer = tsc_hz / 1000 * ANSWER_MS;
+
 	memset(&sy, 0, sizeof(sy));
-	smp_barrier_init(&sy.start, 2, NULL, NULL);
 	sy.warp_ticks = tsc_hz / 1000 * WARP_MS;
-	if (!on_cpu(c->cpu, target, NULL))
-		return;
-	smp_barrier_wait(&sy.start);
-	source(c);
-	smp_wait(c->cpu);
+	/* The target's own bound: past every step of ours and the warp's. */
+	sy.end = rdtsc() + 4 * answer + sy.warp_ticks;
+	if (!on_cpu(c->cpu, target, NULL)) {
+		ksnprintf(why, n, "the TSC sync's IPI stayed pending in the "
+			  "ICR for 100 ms");
+		return false;
+	}
+	if (!await(&sy.step, 1, rdtsc() + answer)) {
+		ksnprintf(why, n, "it did not take its TSC sync work within %u "
+			  "ms of the IPI", ANSWER_MS);
+		return false;
+	}
+	__atomic_store_n(&sy.go, 1, __ATOMIC_RELEASE);
+	if (!ping_pong(c, answer, why, n))
+		return false;
+	if (!await(&sy.step, 2, rdtsc() + answer)) {
+		ksnprintf(why, n, "it did not reach the TSC warp check within "
+			  "%u ms", ANSWER_MS);
+		return false;
+	}
+	__atomic_store_n(&sy.go, 2, __ATOMIC_RELEASE);
+	watchdog_touch(c->cpu);
+	warp_check();
+	if (!smp_wait_for(c->cpu, rdtsc() + answer)) {
+		ksnprintf(why, n, "its TSC sync work did not end within %u ms",
+			  ANSWER_MS);
+		return false;
+	}
 	c->tsc_warps = sy.warps;
+	return true;
 }
 
 void smp_tsc_sync(u64 tsc_hz, u64 bound_ns)
 {
+	char why[96];
+
+	smp_phase_reset();
 	smp.skew_bound = mul_div_u64(tsc_hz, bound_ns, 1000000000ULL);
 	smp.skew_max = 0;
 	smp_hang_point(HANG_AT_TSC_SYNC);	/* the boot CPU's */
@@ -129,7 +193,10 @@ void smp_tsc_sync(u64 tsc_hz, u64 bound_ns)
 		if (!smp_is_up(cpu))
 			continue;
 		watchdog_touch(cpu);
-		measure(c, tsc_hz);
+		if (!measure(c, tsc_hz, why, sizeof(why))) {
+			smp_leave_out(cpu, why);
+			continue;
+		}
 		skew = (u64)(c->tsc_offset < 0 ? -c->tsc_offset : c->tsc_offset) +
 		       c->tsc_err;
 		smp.skew_max = MAX(smp.skew_max, skew);

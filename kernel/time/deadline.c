@@ -17,90 +17,131 @@
 #include "lib/format.h"
 #include "lib/string.h"
 
-/* What a CPU is doing, for the message: its own line, its own copy. */
+/*
+ * What a CPU is doing, for the message: its own line, its own copy, under
+ * a sequence count (odd while it writes), so the ender, which reads it
+ * once the CPU is stopped, either copies a whole entry or knows it was
+ * stopped in the middle of one -- never a torn name.  Linux's seqcount_t
+ * (write_seqcount_begin()/read_seqcount_retry()) without the retry: a
+ * stopped writer never finishes.
+ */
 struct doing {
 	char what[96];
 	const volatile u32 *fault;
 	volatile u32 set;
+	volatile u32 seq;
 } __aligned(64);
 
 static struct doing doing[MAX_CPUS];
 
+enum ending { ENDING_PASSED, ENDING_HUNG };
+
 static struct {
 	u64 at, seconds;
 	u64 loose_at;		/* a loose wait, or an idle CPU, a bit later */
-	void (*expire)(const char *why);
+	void (*expire)(void);
 	volatile u32 fired;	/* expire() ran: once, whoever gets there */
 	const char *by;		/* who ended it: "deadline", "watchdog" */
 	u32 culprit;		/* the CPU named, ~0u none */
+	enum ending ending;
+	char how[96];		/* how it was noticed */
 	struct ktimer boot;
 	struct ktimer watch[MAX_CPUS];
 } dl;
 
+/* A whole copy of @cpu's entry: false when it was being written. */
+static bool doing_copy(u32 cpu, struct doing *out)
+{
+	const struct doing *d = &doing[cpu];
+	u32 seq = __atomic_load_n(&d->seq, __ATOMIC_ACQUIRE);
+
+	if (seq & 1)
+		return false;
+	memcpy(out->what, (const char *)d->what, sizeof(out->what));
+	out->what[sizeof(out->what) - 1] = '\0';
+	out->fault = d->fault;
+	out->set = d->set;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&d->seq, __ATOMIC_RELAXED) == seq;
+}
+
 /* The CPU to name when the one that noticed cannot say: the lowest that
- * is doing something. */
+ * is doing something (or was changing what). */
 static u32 busy_cpu(void)
 {
+	struct doing d;
+
 	for (u32 cpu = 0; cpu < MAX_CPUS; cpu++)
-		if (doing[cpu].set)
+		if (!doing_copy(cpu, &d) || d.set)
 			return cpu;
 	return ~0u;
 }
 
 static void describe(u32 cpu, char *buf, size_t n)
 {
-	const struct doing *d = cpu < MAX_CPUS ? &doing[cpu] : NULL;
+	const char *late = cpu == this_cpu()->cpu || smp_cpu_stopped(cpu) ?
+			   "" : " (it did not stop)";
+	struct doing d;
 
-	if (d && d->set)
-		ksnprintf(buf, n, "during %s on cpu %u, fault %u", d->what, cpu,
-			  d->fault ? *d->fault : 0);
-	else if (cpu != ~0u)
-		ksnprintf(buf, n, "on cpu %u, outside any benchmark", cpu);
-	else
+	if (cpu >= MAX_CPUS)
 		ksnprintf(buf, n, "outside any benchmark");
+	else if (!doing_copy(cpu, &d))
+		ksnprintf(buf, n, "on cpu %u, stopped while it changed what it "
+			  "was doing%s", cpu, late);
+	else if (d.set)
+		ksnprintf(buf, n, "during %s on cpu %u, fault %u%s", d.what,
+			  cpu, d.fault ? *d.fault : 0, late);
+	else
+		ksnprintf(buf, n, "on cpu %u, outside any benchmark%s", cpu,
+			  late);
 }
 
 /* Ends the run, unless another CPU already is (then it returns, and that
- * CPU stops this one). */
-static void end_run(const char *by, const char *why, u32 culprit)
+ * CPU stops this one); the message is made after the stop. */
+static void end_run(const char *by, enum ending e, const char *how,
+		    u32 culprit)
 {
 	dl.by = by;
+	dl.ending = e;
 	dl.culprit = culprit;
-	dl.expire(why);
+	strlcpy(dl.how, how, sizeof(dl.how));
+	dl.expire();
 }
 
 static void expire(const char *how, u32 culprit)
 {
-	char why[240], what[140];
-
 	if (__atomic_exchange_n(&dl.fired, 1, __ATOMIC_ACQ_REL))
 		return;
-	culprit = culprit == ~0u ? busy_cpu() : culprit;
-	describe(culprit, what, sizeof(what));
-	ksnprintf(why, sizeof(why), "deadline_s=%llu passed (%s) %s",
-		  (unsigned long long)dl.seconds, how, what);
-	end_run("deadline", why, culprit);
+	end_run("deadline", ENDING_PASSED, how, culprit);
 }
 
 void deadline_hung(const char *how, u32 culprit, bool stalled)
 {
-	char why[240], what[140];
-
 	if (!dl.expire || __atomic_exchange_n(&dl.fired, 1, __ATOMIC_ACQ_REL))
 		return;
-	if (!stalled) {
-		culprit = busy_cpu();
-		describe(culprit, what, sizeof(what));
-		ksnprintf(why, sizeof(why), "deadline_s=%llu passed (%s) %s",
-			  (unsigned long long)dl.seconds, how, what);
-	} else if (culprit != ~0u) {
-		ksnprintf(why, sizeof(why), "hung (%s), waiting on cpu %u", how,
-			  culprit);
+	if (!stalled)
+		end_run("watchdog", ENDING_PASSED, how, ~0u);
+	else
+		end_run("watchdog", ENDING_HUNG, how, culprit);
+}
+
+void deadline_why(char *why, size_t n)
+{
+	char what[160];
+
+	if (dl.ending == ENDING_PASSED) {
+		if (dl.culprit == ~0u)
+			dl.culprit = busy_cpu();
+		describe(dl.culprit, what, sizeof(what));
+		ksnprintf(why, n, "deadline_s=%llu passed (%s) %s",
+			  (unsigned long long)dl.seconds, dl.how, what);
+	} else if (dl.culprit != ~0u) {
+		ksnprintf(why, n, "hung (%s), waiting on cpu %u", dl.how,
+			  dl.culprit);
 	} else {
-		ksnprintf(why, sizeof(why), "hung (%s) on the boot CPU", how);
-		culprit = 0;
+		ksnprintf(why, n, "hung (%s) on the boot CPU", dl.how);
+		dl.culprit = 0;
 	}
-	end_run("watchdog", why, culprit);
 }
 
 void deadline_ended_by(const char **by, u32 *culprit)
@@ -109,7 +150,7 @@ void deadline_ended_by(const char **by, u32 *culprit)
 	*culprit = dl.culprit;
 }
 
-void deadline_init(void (*fn)(const char *why))
+void deadline_init(void (*fn)(void))
 {
 	dl.expire = fn;
 	dl.culprit = ~0u;
@@ -190,12 +231,15 @@ void deadline_doing(const char *what, u32 cpu, const volatile u32 *fault)
 	if (cpu >= MAX_CPUS)
 		return;
 	d = &doing[cpu];
+	__atomic_store_n(&d->seq, d->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
 	d->set = 0;
-	if (!what)
-		return;
-	strlcpy(d->what, what, sizeof(d->what));
-	d->fault = fault;
-	__atomic_store_n(&d->set, 1, __ATOMIC_RELEASE);
+	if (what) {
+		strlcpy(d->what, what, sizeof(d->what));
+		d->fault = fault;
+		d->set = 1;
+	}
+	__atomic_store_n(&d->seq, d->seq + 1, __ATOMIC_RELEASE);
 }
 
 void deadline_poll(void)

@@ -24,8 +24,13 @@
  */
 void deadline_start(u64 seconds, u64 tsc_hz);
 /* Who ends a run: @expire, set before anything can hang (the watchdog
- * covers bring-up, before deadline_start()). */
-void deadline_init(void (*expire)(const char *why));
+ * covers bring-up, before deadline_start()).  It stops the other CPUs,
+ * then asks deadline_why() for the message. */
+void deadline_init(void (*expire)(void));
+/* The message, made once the others are stopped: what the CPU named was
+ * doing is read from a whole entry (docs/hardware.md, "The run
+ * deadline"). */
+void deadline_why(char *why, size_t n);
 /*
  * From the watchdog's NMI: the run is hung -- @stalled: a phase bounded
  * by progress made none (@culprit: the CPU it waits on, ~0u: the boot

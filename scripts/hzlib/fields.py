@@ -264,7 +264,8 @@ RECORDS: tuple[Record, ...] = (
         F("node", NUMBER, "its NUMA node from the SRAT; 0 without one"),
         F("state", enum("up", "no-answer", "disabled", "over-max", "failed"),
           "`no-answer`: did not reach the kernel after INIT-SIPI-SIPI; `disabled` in the MADT; "
-          "`over-max`: beyond the CPU limit; `failed`: its local APIC could not be set up"),
+          "`over-max`: beyond the CPU limit; `failed`: its local APIC could not be set up, "
+          "or it stopped answering once up (in TSC sync, or when given work) and was left out"),
         F("reason", TEXT, "for a CPU not up, why; for one up, what is off about it (its PAT, its "
           "timer)"),
         F("x2apic", BOOL, "the mode its APIC runs in (its IA32_APIC_BASE.EXTD)"),

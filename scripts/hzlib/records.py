@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from . import ktap
 
 MAGIC = "@hz1 "
+# The kernel ends a line cut by the run's end (its writer stopped, or
+# faulted mid-record) with this before its own lines (kernel/console.h).
+CUT_MARK = " ~cut"
 LINE = re.compile(r"^@hz1 (\d+) ([a-z_]+)((?: [a-z_0-9]+=(?:\"(?:[^\"\\]|\\.)*\"|[^ \"#]+))*)"
                   r" #([0-9a-f]{8})$")
 FIELD = re.compile(r" ([a-z_0-9]+)=(\"(?:[^\"\\]|\\.)*\"|[^ \"#]+)")
@@ -98,6 +101,8 @@ def parse_line(text: str, line_no: int) -> Record | str:
     """A Record, or why @text is not a valid one."""
     m = LINE.match(text)
     if not m:
+        if text.endswith(CUT_MARK):
+            return "record cut off as the run ended (its writer stopped or faulted)"
         return "malformed record"
     body = text[: text.rindex("#")]
     if zlib.crc32(body.encode("latin-1", errors="replace")) != int(m.group(4), 16):
