@@ -202,7 +202,8 @@ const struct param hz_params[] = {
 	  .meaning = "Measured runs per configuration. `auto`: measured "
 	  "passes until the 95% interval of the mean GB/s is within "
 	  "`precision=` of the mean, or `max_runs=` or `budget_s=` stops "
-	  "them; one CPU at a time for now.",
+	  "them; the CPUs of `cpus=` or a `scale=` step stop after the same "
+	  "round.",
 	  .more = BELOW("runs=") },
 	{ .key = "precision", .type = P_CUSTOM, .offset = F(precision_x100),
 	  .parse = parse_precision, .show = show_precision, .bench = true,

@@ -95,11 +95,6 @@ static void check_auto(const struct hz_config *c, struct cmdline_result *res)
 			refuse(res, "%s= says when runs=auto stops; with runs=%llu "
 			       "it means nothing: give runs=auto, or leave it out",
 			       keys[i], (unsigned long long)c->runs);
-	/* Each CPU of a group would stop at its own round while the others
-	 * wait for it at the pass's barrier. */
-	if (c->runs_auto && (c->nscale || cpu_set_count(&c->cpus, 2) > 1))
-		refuse(res, "runs=auto runs one CPU at a time for now: with "
-		       "cpus= of more than one CPU or scale=, give runs=N");
 }
 
 /* A list records could not keep whole: refused now, not cut later. */

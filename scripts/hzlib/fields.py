@@ -699,6 +699,9 @@ RECORDS: tuple[Record, ...] = (
           "failed"),
         F("reason", TEXT, "for a status other than `ok`"),
         F("runs", COUNT, "measured passes"),
+        F("stopped_by", enum("precision", "max_runs", "budget_s"), "`runs=auto`: the rule that "
+          "stopped every CPU's passes after the same round (docs/statistics.md, \"runs=auto in a "
+          "group of CPUs\"); none when no member's series was left to stop", since=5),
         F("cpus", CPULIST, "the group's CPUs"),
         F("ncpus", COUNT, "how many"),
         F("gibps_milli_mean", GIBPS_MILLI, "total bytes over wall time, mean over measured passes"),
