@@ -344,6 +344,9 @@ def group_rounds(ncpus: int, members: int, max_runs: int | None = None,
             if len(asum) != members or any(a.f.get("stopped_by") != stop
                                            or a.int("runs") != n for a in asum):
                 return f"agg_summary: {[(a.f.get('runs'), a.f.get('stopped_by')) for a in asum]}"
+            said = f"runs=auto: every CPU stopped by {stop} after the same {n} rounds"
+            if run_report(res).stdout.count(said) != members:
+                return f"report does not say {said!r} under each group"
         elif n != rounds:
             return f"{n} rounds, expected {rounds}"
         meas = [r for r in recs if r.type == "run" and r.f.get("pass") == "measure"]

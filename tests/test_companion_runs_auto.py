@@ -160,6 +160,9 @@ class RunsAutoGroup(unittest.TestCase):
         self.assertEqual(rep.returncode, 0, rep.stderr)
         self.assertEqual(rep.stdout.count("runs=auto precision=5%: stopped by "), 2,
                          rep.stdout[-800:])
+        # and under the group's aggregate, the rule that stopped both
+        self.assertRegex(rep.stdout, r"runs=auto: every CPU stopped by "
+                         r"(precision|max_runs) after the same \d+ rounds")
         self.assertNotIn("NOT within precision", rep.stdout)
 
 

@@ -995,6 +995,9 @@ AGG: tuple[Column, ...] = (
     C("tree_entry", TEXT, "a group that ran `order=tree`: the tree's zeroing entry "
       "(the config records' `tree_entry`)", "newer"),
     C("tree_entry_sha256", HEX, "the hash of that entry's extracted text", "newer"),
+    C("stopped_by", enum("precision", "max_runs", "budget_s"), "`runs=auto`: the `agg_summary`'s, "
+      "the rule that stopped every CPU after the same round (docs/statistics.md, \"`runs=auto` "
+      "in a group of CPUs\")", "newer"),
 )
 
 # `parse --rows samples`: one row per raw sample of every measured pass of
