@@ -300,6 +300,14 @@ const struct param hz_params[] = {
 	  .bench = true, .test_only = true,
 	  .meaning = "`inject=skip-line`: dirty lines per pass (fewer if the "
 	  "region has fewer lines)." },
+	{ .key = "inject_cpu", .type = P_CUSTOM, .offset = F(inject_cpu),
+	  .parse = parse_cpus, .show = show_cpus, .values = "CPULIST|all",
+	  .scope = PARAM_KERNEL, .bench = true, .test_only = true,
+	  .unset = "every CPU",
+	  .meaning = "The CPUs of a group on which `inject=` plants its "
+	  "fault; the others run clean, so that one member fails while the "
+	  "rest go on (docs/statistics.md, \"`runs=auto` in a group of "
+	  "CPUs\"). Refused without `inject=`." },
 	{ .key = "hang_cpu", .type = P_CUSTOM, .offset = F(hang_cpu),
 	  .parse = parse_cpus, .show = show_cpus, .values = "CPULIST|all",
 	  .scope = PARAM_KERNEL, .test_only = true,

@@ -394,6 +394,43 @@ def auto_all_failed(ncpus: int) -> Check:
     return run
 
 
+def auto_one_failed(ncpus: int, max_runs: int) -> Check:
+    """inject_cpu=1: CPU 1's series fails from its first pass and runs on
+    in step, out of the rule; the others stop by the rule after the same
+    rounds; every CPU's rounds recorded, the group's agg_summary fail and
+    naming the others' rule; an agg record for every round."""
+    def run(res: qemu.BootResult) -> str | None:
+        recs, why = run_records(res)
+        if why:
+            return why
+        cfg = {r.f["cfg"]: r.f["cpu"] for r in recs if r.type == "config"}
+        summ = {cfg[s.f["cfg"]]: s for s in recs if s.type == "summary"}
+        if sorted(summ, key=int) != [str(c) for c in range(ncpus)]:
+            return f"summaries of CPUs {sorted(summ)}"
+        bad, good = summ["1"], [s for c, s in summ.items() if c != "1"]
+        if bad.f["status"] != "fail" or "stopped_by" in bad.f:
+            return f"cpu 1's summary: {bad.f}"
+        stops = {(s.f["status"], s.f.get("stopped_by"), s.f["runs"]) for s in good}
+        if len(stops) != 1:
+            return f"the other CPUs stopped apart: {stops}"
+        st, stop, n = stops.pop()
+        if st != "ok" or stop not in ("precision", "max_runs") or \
+                not 3 <= int(n) <= max_runs or bad.f["runs"] != n:
+            return f"others {st} {stop} after {n}; cpu 1 ran {bad.f['runs']}"
+        for c in summ:
+            ran = [r for r in recs if r.type == "run" and cfg[r.f["cfg"]] == c
+                   and r.f.get("pass") == "measure"]
+            if len(ran) != int(n):
+                return f"cpu {c}: {len(ran)} measured runs recorded, expected {n}"
+        asum = [r for r in recs if r.type == "agg_summary"]
+        aggs = [r for r in recs if r.type == "agg" and r.f.get("pass") == "measure"]
+        if len(asum) != 1 or asum[0].f["status"] != "fail" or \
+                asum[0].f.get("stopped_by") != stop or len(aggs) != int(n):
+            return f"agg_summary {[a.f for a in asum]}, {len(aggs)} measured aggs"
+        return None
+    return run
+
+
 AUTO_CPUS = ["bench=fault", "folio=2M", "size=2M", "order=contiguous-page",
              "warmups=0", "selftest=off", "cpus=all"]
 
@@ -410,6 +447,15 @@ SMP_CASES = [
         "smp-interleave", smp=n,
         args=[*AUTO_CPUS, "clear=erms,rep,movnti", "runs=2", "interleave=on"],
         check=all_of(passes, group_rounds(n, 3, rounds=2)))),
+    # CPU 1's series fails (test-only inject_cpu=); it keeps step with
+    # the others, which stop by the rule; the run fails, nobody hangs.
+    scalable(2, lambda n: Case(
+        "smp-runs-auto-one-failed", smp=n,
+        args=[*AUTO_CPUS, "clear=erms", "runs=auto", "max_runs=5",
+              "inject=skip-line", "inject_lines=4", "inject_cpu=1"],
+        check=all_of(expect_rc(1), auto_one_failed(n, 5),
+                     expect_log(r"# cpu 1: 2M\.erms\.contiguous-page: folio \d+ .*not zero",
+                                "cpu 1's failure named")))),
     # Every CPU's series fails: they stop together after one round.
     scalable(2, lambda n: Case(
         "smp-runs-auto-failed", smp=n,

@@ -456,6 +456,9 @@ RECORDS: tuple[Record, ...] = (
         F("inject", enum("none", "skip-line", "wrong-pa", "mark-zeroed", "overrun"), "the fault "
           "planted to prove the checks work"),
         F("inject_lines", COUNT, "with `inject=skip-line`: dirty lines planted per pass", since=2),
+        F("inject_cpu", CPULIST, "with `inject=` and `inject_cpu=` (test-only): the CPUs it planted "
+          "on, the others' passes clean", since=5,
+          why_not="where a test plants its fault: every CPU's record says the same list"),
         F("prezero", enum("none", "request", "idle", "dedicated", "on-free"),
           "with `prezero=`: the pre-zeroing mode (docs/prezero.md)", since=2),
         F("prezero_clear", TEXT, "a mode other than `none`: the zeroer's primitive (`same` written "
