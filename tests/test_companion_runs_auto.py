@@ -138,6 +138,32 @@ class RunsAutoGroup(unittest.TestCase):
                       and x.f["cfg"] in ids and x.f["pass"] == "measure"]
             self.assertEqual(rounds, sorted(rounds), f"cpu {cpu}: {rounds}")
 
+    def test_interleave_runs_n(self) -> None:
+        """interleave=on with cpus= and runs=N: each process runs the
+        round group in the order seed= draws from the CPUs' group, the
+        same on both, each pass's agg record under its own group."""
+        r = run([*BARE[:-1], "clear=erms,rep,movnti", "size=4M", "runs=3", "cpus=0-1"])
+        self.assertEqual(r.returncode, 0, r.stderr[-500:])
+        recs = parsed(r)
+        cfgs = [c for c in recs if c.type == "config"]
+        self.assertEqual({c.f["interleave"] for c in cfgs}, {"on"})
+        orders = {}
+        for cpu in ("0", "1"):
+            mine = {c.f["cfg"]: c.f["group"] for c in cfgs if c.f["cpu"] == cpu}
+            ran = [x for x in recs if x.type == "run" and x.f["cfg"] in mine
+                   and x.f["pass"] == "measure"]
+            self.assertEqual([(x.f["round"], x.f["slot"]) for x in ran],
+                             [(str(k), str(i)) for k in range(3) for i in range(3)])
+            orders[cpu] = [mine[x.f["cfg"]] for x in ran]
+        self.assertEqual(orders["0"], orders["1"], "the CPUs ran different orders")
+        aggs = [x.f["group"] for x in recs if x.type == "agg" and x.f["pass"] == "measure"]
+        self.assertEqual(aggs, orders["0"], "agg records under each pass's own group")
+        asum = [x for x in recs if x.type == "agg_summary"]
+        self.assertEqual(sorted(a.f["group"] for a in asum), sorted(set(orders["0"])))
+        # refused: where Linux's clocksource is not the TSC (a VM)
+        self.assertTrue(all(a.f["status"] in ("ok", "refused") and a.f["runs"] == "3"
+                            for a in asum), [a.f for a in asum])
+
     def test_bare_blocked(self) -> None:
         r = run([*BARE, "size=4M", "precision=5%", "max_runs=5", "cpus=0-1",
                  "interleave=off"])
