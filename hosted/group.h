@@ -48,7 +48,8 @@ void group_config_end(const struct bench_desc *d, const struct bench_outcome *o,
 		      const char *skip);
 /* Around a pass of @d's timed part: wait for every process, then time
  * it; the getrusage() times go into @p's run record. */
-void group_pass_begin(const struct bench_desc *d, const struct bench_outcome *o);
+void group_pass_begin(const struct bench_desc *d,
+		      const struct bench_outcome *o);
 void group_pass_end(struct bench_pass *p, const struct bench_outcome *o);
 /* A pass that failed before its timed part: still in step, not finished. */
 void group_pass_lost(const struct bench_desc *d, struct bench_pass *p);

@@ -29,7 +29,7 @@ static struct member {
 	const struct group_cpus *g;
 	/* Each open configuration's (a round group's members'), in turn */
 	struct group_place place[ROUND_GROUP_MAX];
-	const struct group_place *cur;	/* the configuration of the pass */
+	const struct group_place *cur;	/* the pass's configuration */
 	bool pending;			/* a pass timed and not yet posted */
 	u32 failures;			/* the outcome's, at the pass's start */
 	struct rusage ru;
@@ -155,7 +155,8 @@ static const struct group_place *place_of(const struct bench_desc *d)
 	return (const struct group_place *)d->smp;
 }
 
-void group_pass_begin(const struct bench_desc *d, const struct bench_outcome *o)
+void group_pass_begin(const struct bench_desc *d,
+		      const struct bench_outcome *o)
 {
 	if (!member)
 		return;

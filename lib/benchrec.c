@@ -385,7 +385,8 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	rec_str(&r, "inject", inject_names[c->inject]);
 	if (c->inject == INJECT_SKIP_LINE)
 		rec_u64(&r, "inject_lines", c->inject_lines);
-	if (c->inject != INJECT_NONE && cpu_set_count(&c->inject_cpu, CPUSET_MAX))
+	if (c->inject != INJECT_NONE &&
+	    cpu_set_count(&c->inject_cpu, CPUSET_MAX))
 		rec_cpus(&r, "inject_cpu", &c->inject_cpu);
 	if (d->prezero)
 		rec_prezero(&r, d);

@@ -24,7 +24,7 @@ struct bench_group;
 struct group_member {
 	u64 value;		/* group_min()'s */
 	struct auto_view view;	/* group_auto()'s */
-	u32 auto_stop;		/* runs=auto: what stopped its configuration */
+	u32 auto_stop;		/* runs=auto: what stopped its config */
 	struct bench_agree agree;	/* group_agreement()'s */
 	struct bench_group *g;
 	u32 idx;
