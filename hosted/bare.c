@@ -72,7 +72,7 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	touch_plan(c, b->count, b->bytes, (u64)b->r->base, s->scratch);
 	if (!gs_missing())
 		(void)rethunk_returns_take();	/* this process's, from zero */
-	group_pass_begin(o);
+	group_pass_begin(&b->d, o);
 	p->has_calls = true;
 	for (u32 k = 0; k < b->count; k++) {
 		u64 off = ALIGN_DOWN(s->scratch[k] - (u64)b->r->base, b->bytes);
@@ -199,7 +199,7 @@ struct bare_folio {
 	const struct hz_config *c;
 	u32 f;
 	bool hugetlb;		/* the pool holds every process's region */
-	bool rounds;		/* interleave=on, this process alone */
+	bool rounds;		/* interleave=on */
 	u32 *id;
 	const struct bare_lead *lead;	/* bench=split: the fault first */
 };
@@ -400,8 +400,7 @@ u32 run_bare(const struct hz_config *c, u32 *id, const struct group_cpus *g)
 	u32 failed = 0;
 
 	for (u32 f = 0; f < FOLIO_COUNT; f++) {
-		struct bare_folio bf = { c, f, false, c->interleave && !g, id,
-					 NULL };
+		struct bare_folio bf = { c, f, false, c->interleave, id, NULL };
 		struct bare_cfg b;
 
 		if (!(c->folios >> f & 1))

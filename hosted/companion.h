@@ -94,8 +94,9 @@ u32 companion_run_config(struct bench_job *j, const char *why);
  * desc and ctx; @skip[i] a reason or NULL.  Each gets an outcome of its
  * own; the ok/FAIL/skip lines follow the group.  @hook: a group whose
  * rounds the --round-hook command follows (round_hook_set()).  Returns
- * the number of members that failed.  Not in a cpus= group's processes:
- * they run blocked (docs/companion.md, "Round groups").
+ * the number of members that failed.  In a cpus= group's process each
+ * member is a configuration of the group's, its passes in step with the
+ * other processes' (docs/companion.md, "Round groups").
  */
 u32 companion_run_rounds(struct bench_job *job, const char *const *skip, u32 n,
 			 bool hook);

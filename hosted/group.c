@@ -19,10 +19,14 @@
 #include <sys/wait.h>
 #include "hosted/group_shm.h"
 #include "lib/aggrec.h"
+#include "lib/autorun.h"
 #include "lib/format.h"
 
 static u32 groups;			/* group numbers given, from 1 */
-static struct agg_group agg;		/* the group being written */
+/* The groups being written: a round group's members' passes come
+ * round by round, so up to ROUND_GROUP_MAX are open at once. */
+static struct agg_group aggs[ROUND_GROUP_MAX];
+static bool agg_open[ROUND_GROUP_MAX];
 static volatile sig_atomic_t child_exited;
 
 struct parent {
@@ -35,7 +39,7 @@ struct parent {
 	int fd;				/* the pipe's reading end */
 	u32 alive, rounds, configs, failed;
 	u32 first_group;
-	bool agg_open, broken;
+	bool broken;
 	const char *refused;		/* no shared clock: why */
 	size_t len;
 	char buf[1 << 16];
@@ -64,15 +68,31 @@ static void on_sigchld(int sig)
 	child_exited = 1;
 }
 
-static void open_agg(struct parent *p, u32 group)
+/* Group @group's agg, opened at its first pass; NULL when more are open
+ * than a round group holds (the processes are then out of step). */
+static struct agg_group *open_agg(struct parent *p, u32 group)
 {
-	if (p->agg_open && agg.group == group)
-		return;
-	agg_group_init(&agg, group, p->g->list, p->g->n, AGG_US, tsc_hz);
-	p->agg_open = true;
+	u32 free = ROUND_GROUP_MAX;
+
+	for (u32 i = 0; i < ROUND_GROUP_MAX; i++) {
+		if (agg_open[i] && aggs[i].group == group)
+			return &aggs[i];
+		if (!agg_open[i] && free == ROUND_GROUP_MAX)
+			free = i;
+	}
+	if (free == ROUND_GROUP_MAX)
+		return NULL;
+	agg_group_init(&aggs[free], group, p->g->list, p->g->n, AGG_US, tsc_hz);
+	agg_open[free] = true;
+	return &aggs[free];
 }
 
-static void pass_agg(struct parent *p)
+static void close_agg(const struct agg_group *a)
+{
+	agg_open[a - aggs] = false;
+}
+
+static void pass_agg(struct parent *p, struct agg_group *agg)
 {
 	const struct group_slot *s0 = &p->sh->slot[0];
 	/* Linux syncs the TSCs itself and publishes no offsets: no
@@ -92,12 +112,13 @@ static void pass_agg(struct parent *p)
 			.bytes = s->bytes,
 		};
 	}
-	agg_rec_pass(&records, &agg, &a);
+	agg_rec_pass(&records, agg, &a);
 }
 
 /* The group's status: skip when its processes skipped (all do, or none),
- * fail when one failed, with that CPU's reason. */
-static void config_summary(struct parent *p)
+ * fail when one failed, with that CPU's reason; with runs=auto, the rule
+ * that stopped every process that did not fail. */
+static void config_summary(struct parent *p, struct agg_group *agg)
 {
 	const char *status = "ok";
 	char reason[200] = "";
@@ -105,6 +126,8 @@ static void config_summary(struct parent *p)
 	for (u32 i = 0; i < p->g->n; i++) {
 		const struct group_slot *s = &p->sh->slot[i];
 
+		if (s->auto_stop)
+			agg->stopped_by = auto_stop_names[s->auto_stop];
 		if (s->status == ROUND_SKIP && !reason[0]) {
 			status = "skip";
 			ksnprintf(reason, sizeof(reason), "%s", s->reason);
@@ -118,20 +141,34 @@ static void config_summary(struct parent *p)
 				  p->cpu[i], s->reason);
 		}
 	}
-	agg_rec_summary(&records, &agg, status, reason[0] ? reason : NULL);
-	p->agg_open = false;
+	agg_rec_summary(&records, agg, status, reason[0] ? reason : NULL);
+	close_agg(agg);
 	p->configs++;
 }
 
 static void stop_all(struct parent *p, const char *why)
 {
+	u32 open = 0;
+
 	fprintf(stderr, "hugezero-linux: %s: stopping the group's processes\n",
 		why);
-	if (!p->broken) {
-		open_agg(p, p->first_group + p->configs);
-		agg_rec_summary(&records, &agg, "fail", why);
-		p->failed++;
+	/* Every group open fails; none open, the next one does. */
+	for (u32 i = 0; i < ROUND_GROUP_MAX && !p->broken; i++) {
+		if (!agg_open[i])
+			continue;
+		agg_rec_summary(&records, &aggs[i], "fail", why);
+		close_agg(&aggs[i]);
+		open++;
 	}
+	if (!p->broken && !open) {
+		struct agg_group *a = open_agg(p, p->first_group + p->configs);
+
+		agg_rec_summary(&records, a, "fail", why);
+		close_agg(a);
+		open++;
+	}
+	p->failed += open;
+	p->configs += open;
 	p->broken = true;
 	for (u32 i = 0; i < p->g->n; i++)
 		if (p->pid[i] > 0)
@@ -142,6 +179,7 @@ static void consume(struct parent *p)
 {
 	struct group_shm *sh = p->sh;
 	const struct group_slot *s0 = &sh->slot[0];
+	struct agg_group *agg = NULL;
 	char why[120];
 
 	for (u32 i = 1; i < p->g->n; i++)
@@ -154,11 +192,16 @@ static void consume(struct parent *p)
 			return;
 		}
 	if (s0->kind == ROUND_PASS || s0->kind == ROUND_CONFIG)
-		open_agg(p, s0->group);
+		agg = open_agg(p, s0->group);
+	if ((s0->kind == ROUND_PASS || s0->kind == ROUND_CONFIG) && !agg) {
+		stop_all(p, "more configurations open at once than a round "
+			 "group holds");
+		return;
+	}
 	if (s0->kind == ROUND_PASS)
-		pass_agg(p);
+		pass_agg(p, agg);
 	else if (s0->kind == ROUND_CONFIG)
-		config_summary(p);
+		config_summary(p, agg);
 	__atomic_store_n(&sh->posted, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&sh->consumed, ++p->rounds, __ATOMIC_RELEASE);
 	futex_wake(&sh->consumed);
@@ -320,6 +363,7 @@ u32 group_run(const struct group_cpus *g, u32 *id, group_body body, void *ctx)
 	}
 	p.fd = fds[0];
 	p.first_group = groups + 1;
+	memset(agg_open, 0, sizeof(agg_open));
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigaction(SIGCHLD, &sa, &old_sa);
@@ -332,8 +376,8 @@ u32 group_run(const struct group_cpus *g, u32 *id, group_body body, void *ctx)
 	close(fds[0]);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	sigaction(SIGCHLD, &old_sa, NULL);
-	/* A group stopped half-way used its numbers all the same. */
-	p.configs += p.broken;
+	/* A group stopped half-way used its numbers all the same (stop_all()
+	 * counted the groups it failed). */
 	*id += p.configs * g->n;
 	groups += p.configs;
 	failed = p.failed;
@@ -361,7 +405,7 @@ u32 group_skip(const struct group_cpus *g, struct bench_desc *d, u32 *id,
 		companion_run_config(&j, why);
 	}
 	d->smp = NULL;
-	agg_group_init(&agg, group, g->list, g->n, AGG_US, tsc_hz);
-	agg_rec_summary(&records, &agg, "skip", why);
+	agg_group_init(&aggs[0], group, g->list, g->n, AGG_US, tsc_hz);
+	agg_rec_summary(&records, &aggs[0], "skip", why);
 	return 0;
 }

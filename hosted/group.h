@@ -37,18 +37,27 @@ u32 group_skip(const struct group_cpus *g, struct bench_desc *d, u32 *id,
 	       const char *why);
 
 /*
- * In a group's process, called by companion_run_config() and the timed
- * passes; outside a group they do nothing.  begin: the configuration's
- * number, group and place into @d.  end: the configuration's outcome (or
- * @skip) for the parent.
+ * In a group's process, called by companion_run_config(),
+ * companion_run_rounds() and the timed passes; outside a group they do
+ * nothing.  begin: the configuration's number, group and place into @d
+ * (up to ROUND_GROUP_MAX configurations open at once, a round group's).
+ * end: @d's outcome (or @skip) for the parent.
  */
 void group_config_begin(struct bench_desc *d);
-void group_config_end(const struct bench_outcome *o, const char *skip);
-/* Around a pass's timed part: wait for every process, then time it; the
- * getrusage() times go into @p's run record. */
-void group_pass_begin(const struct bench_outcome *o);
+void group_config_end(const struct bench_desc *d, const struct bench_outcome *o,
+		      const char *skip);
+/* Around a pass of @d's timed part: wait for every process, then time
+ * it; the getrusage() times go into @p's run record. */
+void group_pass_begin(const struct bench_desc *d,
+		      const struct bench_outcome *o);
 void group_pass_end(struct bench_pass *p, const struct bench_outcome *o);
 /* A pass that failed before its timed part: still in step, not finished. */
-void group_pass_lost(struct bench_pass *p);
+void group_pass_lost(const struct bench_desc *d, struct bench_pass *p);
+/*
+ * runs=auto in a group's process: the processes agree after each round
+ * through their shared page (lib/benchrun.h, struct bench_agree); NULL
+ * outside a group, with runs=N or a group of one.
+ */
+const struct bench_agree *group_agreement(const struct hz_config *c);
 
 #endif

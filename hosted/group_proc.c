@@ -25,10 +25,11 @@ static struct member {
 	struct group_slot *slot;
 	u32 index, round;
 	int fd;
-	u32 first_id, first_group, nconfigs;
+	u32 cpu, first_id, first_group, nconfigs;
 	const struct group_cpus *g;
-	struct group_place place;
-	u64 bytes;			/* this configuration's region */
+	/* Each open configuration's (a round group's members'), in turn */
+	struct group_place place[ROUND_GROUP_MAX];
+	const struct group_place *cur;	/* the pass's configuration */
 	bool pending;			/* a pass timed and not yet posted */
 	u32 failures;			/* the outcome's, at the pass's start */
 	struct rusage ru;
@@ -61,7 +62,7 @@ static void post(u32 kind)
 	u32 seen;
 
 	me.slot->kind = kind;
-	me.slot->group = me.place.smp.group;
+	me.slot->group = me.cur->smp.group;
 	me.round++;
 	if (__atomic_add_fetch(&sh->posted, 1, __ATOMIC_ACQ_REL) == sh->n)
 		pipe_write(GROUP_DOORBELL);
@@ -141,19 +142,28 @@ static void pass_stop(struct bench_pass *p, bool finished)
 	s->run = p->run;
 	strlcpy(s->pass, p->pass, sizeof(s->pass));
 	s->finished = finished;
-	s->bytes = me.bytes;
+	s->bytes = me.cur->bytes;
 	me.pending = true;
 	/* As the kernel's group_end(): nobody verifies, writes records or
 	 * unmaps (hugetlb_lock) while another is still timed. */
 	group_barrier(me.sh);
 }
 
-void group_pass_begin(const struct bench_outcome *o)
+/* @d's place: group_config_begin() pointed its smp at it. */
+static const struct group_place *place_of(const struct bench_desc *d)
+{
+	return (const struct group_place *)d->smp;
+}
+
+void group_pass_begin(const struct bench_desc *d,
+		      const struct bench_outcome *o)
 {
 	if (!member)
 		return;
 	me.failures = o->failures;
 	pass_start();
+	/* After the last pass was posted: this one is @d's. */
+	me.cur = place_of(d);
 }
 
 void group_pass_end(struct bench_pass *p, const struct bench_outcome *o)
@@ -162,40 +172,80 @@ void group_pass_end(struct bench_pass *p, const struct bench_outcome *o)
 		pass_stop(p, o->failures == me.failures);
 }
 
-void group_pass_lost(struct bench_pass *p)
+void group_pass_lost(const struct bench_desc *d, struct bench_pass *p)
 {
 	if (!member)
 		return;
 	pass_start();
+	me.cur = place_of(d);
 	pass_stop(p, false);
 }
 
 void group_config_begin(struct bench_desc *d)
 {
+	/* A round group holds at most ROUND_GROUP_MAX configurations, all
+	 * ended before the next group begins: a ring of places serves. */
+	struct group_place *pl = &me.place[me.nconfigs % ROUND_GROUP_MAX];
+
 	if (!member)
 		return;
-	group_place(me.g, me.place.smp.cpu, me.first_group + me.nconfigs,
-		    &me.place);
+	group_place(me.g, me.cpu, me.first_group + me.nconfigs, pl);
+	pl->bytes = d->size;
 	d->id = me.first_id + me.nconfigs * me.sh->n + me.index;
-	d->smp = &me.place.smp;
+	d->smp = &pl->smp;
 	/* Every region of the group on this CPU's LLC counts in fits_llc. */
-	d->llc_regions = cpu_llc_sharers(me.place.smp.cpu, &me.g->set);
+	d->llc_regions = cpu_llc_sharers(me.cpu, &me.g->set);
 	me.nconfigs++;
-	me.bytes = d->size;
 }
 
-void group_config_end(const struct bench_outcome *o, const char *skip)
+void group_config_end(const struct bench_desc *d, const struct bench_outcome *o,
+		      const char *skip)
 {
 	const char *why = skip && skip[0] ? skip : o->first;
 
 	if (!member)
 		return;
 	post_pending();
+	me.cur = place_of(d);
+	me.slot->auto_stop = o->auto_stop;
 	me.slot->status = skip && skip[0] ? ROUND_SKIP :
 			  o->failures ? ROUND_FAIL : ROUND_OK;
 	strlcpy(me.slot->reason, me.slot->status == ROUND_OK ? "" : why,
 		sizeof(me.slot->reason));
 	post(ROUND_CONFIG);
+}
+
+/*
+ * Every process's view of runs=auto's rule in, the group's out: series
+ * left summed, within all of them, the longest elapsed.  The first
+ * barrier makes every view visible, the second keeps each until all
+ * have read it; every process reads the same and so decides alike.
+ */
+static bool agree(void *arg, struct auto_view *v)
+{
+	struct group_shm *sh = me.sh;
+	struct auto_view all = { 0, true, 0 };
+
+	(void)arg;
+	me.slot->view = *v;
+	group_barrier(sh);
+	for (u32 i = 0; i < sh->n; i++) {
+		const struct auto_view *m = &sh->slot[i].view;
+
+		all.live += m->live;
+		all.within &= m->within;
+		all.elapsed = MAX(all.elapsed, m->elapsed);
+	}
+	group_barrier(sh);
+	*v = all;
+	return true;
+}
+
+static const struct bench_agree agreement = { agree, NULL };
+
+const struct bench_agree *group_agreement(const struct hz_config *c)
+{
+	return member && c->runs_auto && me.sh->n > 1 ? &agreement : NULL;
 }
 
 /* Signals as they were before the parent changed them: a ^C kills the
@@ -234,7 +284,7 @@ void group_proc_main(const struct group_proc *a)
 	me.first_id = a->first_id;
 	me.first_group = a->first_group;
 	me.g = a->g;
-	me.place.smp.cpu = a->cpu;
+	me.cpu = a->cpu;
 	member = true;
 	rec_writer_init(&records, emit_pipe, NULL);
 	a->body(a->ctx);

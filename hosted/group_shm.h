@@ -30,6 +30,8 @@ struct group_slot {
 	u64 stime_us, utime_us;		/* getrusage() over the pass */
 	u64 bytes;
 	char reason[160];		/* a failed or skipped configuration */
+	u32 auto_stop;			/* runs=auto: what stopped it */
+	struct auto_view view;		/* runs=auto: this process's */
 } __attribute__((aligned(64)));
 
 struct group_shm {
@@ -63,8 +65,9 @@ static inline void futex_wake(u32 *addr)
 
 /* One CPU's place in a group's config records. */
 struct group_place {
-	struct bench_smp smp;
+	struct bench_smp smp;	/* first: a desc's smp points here */
 	char mem_node[16];
+	u64 bytes;		/* the configuration's region */
 };
 
 void group_place(const struct group_cpus *g, u32 cpu, u32 group,

@@ -112,15 +112,15 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 	w1 = wall_ns();
 	if (!l->mapped) {
 		bench_fail(o, "%s: %s", l->d.name, why);
-		group_pass_lost(p);
+		group_pass_lost(&l->d, p);
 		return;
 	}
 	touch_plan(l->d.c, l->count, l->bytes, (u64)l->r.base, s->page);
 	if (l->d.c->probe == PROBE_LATENCY && !start_probe(l, o)) {
-		group_pass_lost(p);
+		group_pass_lost(&l->d, p);
 		return;
 	}
-	group_pass_begin(o);
+	group_pass_begin(&l->d, o);
 	w2 = wall_ns();
 	for (u32 k = 0; k < l->count; k++) {
 		u8 *a = (u8 *)s->page[k];
@@ -255,8 +255,8 @@ static void lf_job(struct lf_cfg *l, struct samples *s, struct bench_job *j)
 
 /*
  * One configuration in this process, skipped when @why is not "".  With
- * @rounds (interleave=on, not a cpus= group) it is a round group of its
- * own: no other configuration shares its memory kind and pool here.
+ * @rounds (interleave=on) it is a round group of its own: no other
+ * configuration shares its memory kind and pool here.
  */
 static u32 run_config(struct lf_cfg *l, const char *why, bool rounds)
 {
@@ -283,7 +283,9 @@ static u32 run_config(struct lf_cfg *l, const char *why, bool rounds)
 
 static void group_body_lf(void *ctx)
 {
-	run_config(ctx, "", false);
+	struct lf_cfg *l = ctx;
+
+	run_config(l, "", l->d.c->interleave);
 }
 
 static u32 run_where(struct lf_cfg *l, u32 *id, const struct group_cpus *g)

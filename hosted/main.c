@@ -99,6 +99,7 @@ u32 companion_run_config(struct bench_job *j, const char *why)
 	j->o = &o;
 	j->clock = rdtsc;	/* the clock tsc_hz was calibrated on */
 	group_config_begin(j->d);
+	j->agree = group_agreement(j->d->c);
 	if (j->d->smp)
 		ksnprintf(cpu, sizeof(cpu), " (cpu %u)", j->d->smp->cpu);
 	counters_open(j->d);
@@ -109,7 +110,7 @@ u32 companion_run_config(struct bench_job *j, const char *why)
 	else
 		fprintf(stderr, "%s %s%s\n", ok ? "ok  " : "FAIL", j->d->name,
 			cpu);
-	group_config_end(&o, why);
+	group_config_end(j->d, &o, why);
 	return why[0] || ok ? 0 : 1;
 }
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "arch/x86_64/tsc.h"
 #include "hosted/companion.h"
+#include "hosted/group.h"
 #include "lib/benchrun.h"
 #include "lib/format.h"
 
@@ -116,13 +117,17 @@ u32 companion_run_rounds(struct bench_job *job, const char *const *skip, u32 n,
 	for (u32 i = 0; i < n; i++) {
 		job[i].o = &o[i];
 		job[i].clock = rdtsc;
+		group_config_begin(job[i].d);
 	}
+	/* In a cpus= group: the processes agree after each round. */
+	job[0].agree = group_agreement(job[0].d->c);
 	counters_for(job, n);
 	bench_run_rounds(&r);
 	counters_close();
 	for (u32 i = 0; i < n; i++) {
 		say(&job[i], skip[i], ok[i]);
 		failed += !skip[i] && !ok[i];
+		group_config_end(job[i].d, &o[i], skip[i]);
 	}
 	free(o);
 	return failed;

@@ -196,6 +196,8 @@ void agg_rec_summary(struct rec_writer *w, const struct agg_group *g,
 	if (refused || reason)
 		rec_str(&r, "reason", refused ? g->refused : reason);
 	rec_u64(&r, "runs", g->nruns);
+	if (g->stopped_by)
+		rec_str(&r, "stopped_by", g->stopped_by);
 	rec_str(&r, "cpus", g->cpus);
 	rec_u64(&r, "ncpus", g->ncpus);
 	if (g->nruns) {

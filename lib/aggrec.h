@@ -47,6 +47,8 @@ struct agg_group {
 	u64 hz;
 	u32 nruns;
 	char refused[120];	/* the first measured pass's refusal */
+	/* runs=auto: the rule that stopped every member, or NULL */
+	const char *stopped_by;
 	u64 gibps_milli[BENCH_MAX_RUNS];
 	u64 stime_ns[BENCH_MAX_RUNS], utime_ns[BENCH_MAX_RUNS];
 };

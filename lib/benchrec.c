@@ -6,6 +6,7 @@
  * arithmetic behind it.
  */
 #include "lib/benchrec.h"
+#include "lib/cpulist.h"
 #include "lib/format.h"
 #include "lib/order.h"
 #include "lib/outcome.h"
@@ -279,6 +280,15 @@ static void rec_tree_prim(struct rec *r, const char *clear)
 
 /* runs=auto and its limits as given (docs/statistics.md): precision in
  * percent as the line takes it (precision_format). */
+/* inject_cpu=: the list as given ("all" stays "all"). */
+static void rec_cpus(struct rec *r, const char *key, const struct cpu_set *s)
+{
+	char text[CPULIST_TEXT_MAX + 1];
+
+	if (cpulist_format(s, text, sizeof(text)) < (int)sizeof(text))
+		rec_str(r, key, text);
+}
+
 static void rec_auto(struct rec *r, const struct hz_config *c)
 {
 	char buf[24];
@@ -375,6 +385,9 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	rec_str(&r, "inject", inject_names[c->inject]);
 	if (c->inject == INJECT_SKIP_LINE)
 		rec_u64(&r, "inject_lines", c->inject_lines);
+	if (c->inject != INJECT_NONE &&
+	    cpu_set_count(&c->inject_cpu, CPUSET_MAX))
+		rec_cpus(&r, "inject_cpu", &c->inject_cpu);
 	if (d->prezero)
 		rec_prezero(&r, d);
 	if (d->pmu)

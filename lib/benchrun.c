@@ -100,28 +100,57 @@ void bench_take_probe(struct bench_pass *p, struct bench_outcome *o,
 }
 
 /*
+ * runs=auto, after @n measured rounds: whether to go on, and in *@stop
+ * the rule that stopped them.  In a group (j->agree) the group's view
+ * decides, so that every member answers alike; a view with no series
+ * left, or a group that cannot agree, stops with no rule.
+ */
+static bool auto_go_on(const struct bench_job *j, struct auto_view *v, u32 n,
+		       enum auto_stop *stop)
+{
+	const struct hz_config *c = j->d->c;
+
+	*stop = AUTO_GO;
+	if (j->agree && !j->agree->fn(j->agree->arg, v))
+		return false;
+	if (!v->live)
+		return false;
+	*stop = auto_decide(n, v->within, c->max_runs, c->budget_s * j->tsc_hz,
+			    v->elapsed);
+	return *stop == AUTO_GO && n < BENCH_MAX_RUNS;
+}
+
+/*
  * runs=auto: measured passes until the rule stops them.  A round is a
  * pass, timed from its fill to its records: what the user waits for.
- * A failed pass ends them; its summary says fail and no stop.
+ * A failed pass ends them alone; in a group it goes on in step, out of
+ * the rule.  Either way its summary says fail and no stop.
  */
 static void measure_auto(const struct bench_job *j, u32 *run)
 {
 	const struct hz_config *c = j->d->c;
 	struct bench_outcome *o = j->o;
-	u64 budget = c->budget_s * j->tsc_hz, elapsed = 0;
+	enum auto_stop stop;
+	u64 elapsed = 0;
 	u32 n = 0;
 
-	while (!o->auto_stop && !o->failures && n < BENCH_MAX_RUNS) {
+	for (;;) {
 		u64 t0 = j->clock ? j->clock() : 0;
+		struct auto_view v;
 
 		one_pass(j, (*run)++, PASS_MEASURE, NULL);
 		elapsed += j->clock ? j->clock() - t0 : 0;
-		n = o->nruns;
-		o->auto_stop = auto_decide(n, auto_within(o->gibps, n,
-							  c->precision_x100),
-					   c->max_runs, budget, elapsed);
+		n++;
+		v = (struct auto_view){ !o->failures, true, elapsed };
+		if (!o->failures)
+			v.within = auto_within(o->gibps, o->nruns,
+					       c->precision_x100);
+		if (!auto_go_on(j, &v, n, &stop))
+			break;
 	}
-	o->has_ci = auto_ci_pct_x100(o->gibps, n, &o->ci_pct_x100);
+	if (!o->failures)
+		o->auto_stop = stop;
+	o->has_ci = auto_ci_pct_x100(o->gibps, o->nruns, &o->ci_pct_x100);
 }
 
 /* A member that runs no pass: its summary now, among the config records. */
@@ -210,40 +239,37 @@ static u64 one_round(const struct bench_rounds *r, const bool *live, u32 *run,
 	return j0->clock ? j0->clock() - t0 : 0;
 }
 
-/* runs=auto: after @n rounds, whether every member still running is
- * within the precision; a member that failed stops here. */
-static bool rounds_within(const struct bench_rounds *r, bool *live, u32 n)
+/*
+ * runs=auto: after @n rounds of @elapsed ticks, this side's view of the
+ * rule over its members.  Alone, a member that failed stops here; in a
+ * group it runs on in step, out of the rule (struct bench_job's agree).
+ */
+static struct auto_view rounds_view(const struct bench_rounds *r, bool *live,
+				    u32 n, u64 elapsed)
 {
 	const struct hz_config *c = r->job[0].d->c;
-	bool within = true, any = false;
+	struct auto_view v = { 0, true, elapsed };
 
 	for (u32 i = 0; i < r->n; i++) {
 		struct bench_outcome *o = r->job[i].o;
 
-		if (live[i] && o->failures)
-			live[i] = false;
 		if (!live[i])
 			continue;
-		any = true;
-		within &= auto_within(o->gibps, n, c->precision_x100);
+		if (o->failures) {
+			live[i] = r->job[0].agree != NULL;
+			continue;
+		}
+		v.live++;
+		v.within &= auto_within(o->gibps, n, c->precision_x100);
 	}
-	return within && any;
-}
-
-static bool any_live(const bool *live, u32 n)
-{
-	for (u32 i = 0; i < n; i++)
-		if (live[i])
-			return true;
-	return false;
+	return v;
 }
 
 static void measure_rounds(const struct bench_rounds *r, bool *live, u32 *run)
 {
 	const struct hz_config *c = r->job[0].d->c;
-	u64 budget = c->budget_s * r->job[0].tsc_hz, elapsed = 0;
-	enum auto_stop stop = AUTO_GO;
-	u32 n = 0;
+	enum auto_stop stop;
+	u64 elapsed = 0;
 
 	if (!c->runs_auto) {
 		for (u32 round = 0; round < c->runs; round++) {
@@ -253,13 +279,15 @@ static void measure_rounds(const struct bench_rounds *r, bool *live, u32 *run)
 		}
 		return;
 	}
-	while (stop == AUTO_GO && any_live(live, r->n) && n < BENCH_MAX_RUNS) {
-		elapsed += one_round(r, live, run, PASS_MEASURE, n);
+	for (u32 n = 1;; n++) {
+		struct auto_view v;
+
+		elapsed += one_round(r, live, run, PASS_MEASURE, n - 1);
 		if (r->round_end)
-			r->round_end(r->arg, n);
-		n++;
-		stop = auto_decide(n, rounds_within(r, live, n), c->max_runs,
-				   budget, elapsed);
+			r->round_end(r->arg, n - 1);
+		v = rounds_view(r, live, n, elapsed);
+		if (!auto_go_on(&r->job[0], &v, n, &stop))
+			break;
 	}
 	for (u32 i = 0; i < r->n; i++) {
 		struct bench_outcome *o = r->job[i].o;

@@ -26,6 +26,31 @@
  */
 enum pass_kind { PASS_VERIFY, PASS_WARMUP, PASS_MEASURE };
 
+/*
+ * runs=auto where several CPUs (the kernel's cpus=/scale= groups) or
+ * processes (the companion's) run the same configurations together,
+ * meeting at every timed part: each would stop at its own round while
+ * the others wait for it.  After each measured round every member posts
+ * its view of the rule and reads the group's, the same for all, so that
+ * all stop after the same round (docs/statistics.md, "runs=auto in a
+ * group of CPUs").
+ */
+struct auto_view {
+	u32 live;	/* series still held to the rule: not failed */
+	bool within;	/* every one of them within precision= */
+	u64 elapsed;	/* the measured rounds so far, ticks */
+};
+
+struct bench_agree {
+	/*
+	 * @v: this member's view in, the group's out: live summed, within
+	 * all of them, elapsed the longest.  false: the group cannot agree
+	 * (the run was aborted elsewhere): every member stops.
+	 */
+	bool (*fn)(void *arg, struct auto_view *v);
+	void *arg;
+};
+
 struct bench_ops {
 	/* Untimed: the pattern into every folio (and guard), so zeroing shows. */
 	void (*fill)(void *ctx);
@@ -70,6 +95,10 @@ struct bench_job {
 	 * read one); NULL: no budget can stop the passes */
 	u64 (*clock)(void);
 	const char *fail;		/* a reason: fails without running */
+	/* runs=auto in a group (above); NULL: this member alone decides.
+	 * With one, a failed series keeps running in step, left out of
+	 * the rule; in a round group, job[0]'s serves them all. */
+	const struct bench_agree *agree;
 };
 
 /* A pass's probe samples into @p; a probe that filled its @cap samples
@@ -103,7 +132,8 @@ bool bench_run_config(const struct bench_job *j, const char *skip);
  * order of the passes depends only on the config's seed= and that id,
  * so the CPUs of a group, running the same round group, run it in the
  * same order.  With runs=N every member runs every round; with
- * runs=auto a member that fails stops, and the rule stops them all.
+ * runs=auto a member that fails stops (in a group, job[0].agree: runs on
+ * in step, out of the rule), and the rule stops them all.
  */
 struct bench_rounds {
 	const struct bench_job *job;

@@ -205,7 +205,8 @@ const struct param hz_params[] = {
 	  .meaning = "Measured runs per configuration. `auto`: measured "
 	  "passes until the 95% interval of the mean GB/s is within "
 	  "`precision=` of the mean, or `max_runs=` or `budget_s=` stops "
-	  "them; one CPU at a time for now.",
+	  "them; the CPUs of `cpus=` or a `scale=` step stop after the same "
+	  "round.",
 	  .more = BELOW("runs=") },
 	{ .key = "precision", .type = P_CUSTOM, .offset = F(precision_x100),
 	  .parse = parse_precision, .show = show_precision, .bench = true,
@@ -302,6 +303,14 @@ const struct param hz_params[] = {
 	  .bench = true, .test_only = true,
 	  .meaning = "`inject=skip-line`: dirty lines per pass (fewer if the "
 	  "region has fewer lines)." },
+	{ .key = "inject_cpu", .type = P_CUSTOM, .offset = F(inject_cpu),
+	  .parse = parse_cpus, .show = show_cpus, .values = "CPULIST|all",
+	  .scope = PARAM_KERNEL, .bench = true, .test_only = true,
+	  .unset = "every CPU",
+	  .meaning = "The CPUs of a group on which `inject=` plants its "
+	  "fault; the others run clean, so that one member fails while the "
+	  "rest go on (docs/statistics.md, \"`runs=auto` in a group of "
+	  "CPUs\"). Refused without `inject=`." },
 	{ .key = "hang_cpu", .type = P_CUSTOM, .offset = F(hang_cpu),
 	  .parse = parse_cpus, .show = show_cpus, .values = "CPULIST|all",
 	  .scope = PARAM_KERNEL, .test_only = true,

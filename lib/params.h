@@ -88,6 +88,8 @@ struct hz_config {
 	u64 deadline_s;		/* the run ends by then; 0: never */
 	u64 ap_fail;		/* test-only: this CPU cannot answer; 0 none */
 	struct cpu_set hang_cpu;	/* test-only: CPUs that hang at hang_at */
+	/* test-only: the CPUs inject= plants on; empty: every one */
+	struct cpu_set inject_cpu;
 	u32 hang_at;		/* enum hang_at */
 	u32 watchdog;		/* enum watchdog_mode */
 	u32 boost;		/* enum boost_mode, on every CPU for the boot */

@@ -95,11 +95,16 @@ static void check_auto(const struct hz_config *c, struct cmdline_result *res)
 			refuse(res, "%s= says when runs=auto stops; with runs=%llu "
 			       "it means nothing: give runs=auto, or leave it out",
 			       keys[i], (unsigned long long)c->runs);
-	/* Each CPU of a group would stop at its own round while the others
-	 * wait for it at the pass's barrier. */
-	if (c->runs_auto && (c->nscale || cpu_set_count(&c->cpus, 2) > 1))
-		refuse(res, "runs=auto runs one CPU at a time for now: with "
-		       "cpus= of more than one CPU or scale=, give runs=N");
+}
+
+/* inject_cpu= says where inject= plants: alone, it would plant nothing. */
+static void check_inject_cpu(const struct hz_config *c,
+			     struct cmdline_result *res)
+{
+	if (given(res, "inject_cpu") && c->inject == INJECT_NONE)
+		refuse(res, "inject_cpu= says which CPUs inject= plants on; "
+		       "with inject=none it means nothing: give inject=, or "
+		       "leave it out");
 }
 
 /* A list records could not keep whole: refused now, not cut later. */
@@ -131,6 +136,7 @@ bool config_check(const struct hz_config *c, struct cmdline_result *res)
 		       (unsigned long long)c->prezero_low,
 		       (unsigned long long)c->prezero_high);
 	check_auto(c, res);
+	check_inject_cpu(c, res);
 	if (c->orders >> ORDER_TREE & 1 && !tree_zero)
 		refuse(res, "order=tree runs a Linux tree's own folio_zero_user(), "
 		       "and this build has none: build with make LINUX=DIR, "

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hzlib import qemu, records
 
 from qemu_cases import (Case, Check, all_of, bench_ok, expect_log, expect_rc, passes,
-                        run_report)
+                        run_report, scalable)
 
 BENCH = ["bench=fault", "folio=2M", "clear=rep", "order=contiguous-page",
          "size=16M", "runs=1", "selftest=off"]
@@ -310,4 +310,156 @@ CASES = [
         "bench=fault", "folio=2M", "size=4M", "clear=erms", "order=contiguous-page",
         "runs=auto", "precision=5", "max_runs=8", "warmups=0", "selftest=off"],
         check=all_of(passes, bench_ok(1), runs_auto(8))),
+]
+
+
+def group_rounds(ncpus: int, members: int, max_runs: int | None = None,
+                 rounds: int | None = None) -> Check:
+    """runs=auto or interleave=on with cpus= (docs/statistics.md, "runs=auto
+    in a group of CPUs"): @members configurations a CPU, each run by
+    @ncpus CPUs at once; every CPU's configurations ran the same measured
+    rounds (@rounds, or with runs=auto 3..@max_runs and stopped by one
+    rule, named by every summary and the group's agg_summary); each CPU's
+    rounds in the order seed= draws from the CPUs' group; an agg record
+    for every measured round; every pass verified."""
+    def run(res: qemu.BootResult) -> str | None:
+        recs, why = run_records(res)
+        if why:
+            return why
+        cfgs = [r for r in recs if r.type == "config"]
+        if len(cfgs) != ncpus * members or len({c.f["cpu"] for c in cfgs}) != ncpus:
+            return f"{len(cfgs)} config records on {len({c.f.get('cpu') for c in cfgs})} CPUs"
+        summ = {r.f["cfg"]: r for r in recs if r.type == "summary"}
+        ends = {(summ[c.f["cfg"]].f.get("runs"), summ[c.f["cfg"]].f.get("stopped_by"))
+                for c in cfgs if c.f["cfg"] in summ}
+        if len(ends) != 1 or len(summ) != len(cfgs):
+            return f"CPUs or members stopped apart: {sorted(ends, key=str)}"
+        n, stop = ends.pop()
+        n = int(n)
+        if max_runs is not None:
+            why = auto_stopped(recs, max_runs)
+            if why:
+                return why
+            asum = [r for r in recs if r.type == "agg_summary"]
+            if len(asum) != members or any(a.f.get("stopped_by") != stop
+                                           or a.int("runs") != n for a in asum):
+                return f"agg_summary: {[(a.f.get('runs'), a.f.get('stopped_by')) for a in asum]}"
+            said = f"runs=auto: every CPU stopped by {stop} after the same {n} rounds"
+            if run_report(res).stdout.count(said) != members:
+                return f"report does not say {said!r} under each group"
+        elif n != rounds:
+            return f"{n} rounds, expected {rounds}"
+        meas = [r for r in recs if r.type == "run" and r.f.get("pass") == "measure"]
+        for cpu in {c.f["cpu"] for c in cfgs}:
+            mine = [c for c in cfgs if c.f["cpu"] == cpu]
+            ids = [c.f["cfg"] for c in mine]
+            key, seed = int(mine[0].f["group"]), int(mine[0].f["seed"])
+            ran = [r for r in meas if r.f["cfg"] in ids]
+            if len(ran) != members * n:
+                return f"cpu {cpu}: {len(ran)} measured runs, expected {members * n}"
+            for k in range(n):
+                got = [r.f["cfg"] for r in ran[k * members:(k + 1) * members]]
+                want = [ids[i] for i in round_order(seed, key, k, members)]
+                if got != want or any(r.f.get("round") != str(k)
+                                      for r in ran[k * members:(k + 1) * members]):
+                    return f"cpu {cpu} round {k} ran {got}, seed={seed} draws {want}"
+        aggs = [r for r in recs if r.type == "agg" and r.f.get("pass") == "measure"]
+        if len(aggs) != members * n:
+            return f"{len(aggs)} measured agg records, expected {members * n}"
+        bad = [(r.f["cfg"], r.f["run"]) for r in recs if r.type == "run"
+               and r.f.get("verify") != "ok"]
+        return f"passes not verified: {bad}" if bad else None
+    return run
+
+
+def auto_all_failed(ncpus: int) -> Check:
+    """Every CPU's series failed in its first round (inject=skip-line on
+    all of them): all stop there together, each summary fail with no
+    stopped_by, the group's agg_summary fail; nobody waits for another."""
+    def run(res: qemu.BootResult) -> str | None:
+        recs, why = run_records(res)
+        if why:
+            return why
+        summ = [r for r in recs if r.type == "summary"]
+        meas = [r for r in recs if r.type == "run" and r.f.get("pass") == "measure"]
+        if len(summ) != ncpus or len(meas) != ncpus:
+            return f"{len(summ)} summaries, {len(meas)} measured runs, expected {ncpus}"
+        if any(s.f["status"] != "fail" or "stopped_by" in s.f or s.int("runs") != 1
+               for s in summ):
+            return f"summaries {[s.f for s in summ][:2]}"
+        asum = [r for r in recs if r.type == "agg_summary"]
+        if len(asum) != 1 or asum[0].f["status"] != "fail" or "stopped_by" in asum[0].f:
+            return f"agg_summary {[a.f for a in asum]}"
+        return None
+    return run
+
+
+def auto_one_failed(ncpus: int, max_runs: int) -> Check:
+    """inject_cpu=1: CPU 1's series fails from its first pass and runs on
+    in step, out of the rule; the others stop by the rule after the same
+    rounds; every CPU's rounds recorded, the group's agg_summary fail and
+    naming the others' rule; an agg record for every round."""
+    def run(res: qemu.BootResult) -> str | None:
+        recs, why = run_records(res)
+        if why:
+            return why
+        cfg = {r.f["cfg"]: r.f["cpu"] for r in recs if r.type == "config"}
+        summ = {cfg[s.f["cfg"]]: s for s in recs if s.type == "summary"}
+        if sorted(summ, key=int) != [str(c) for c in range(ncpus)]:
+            return f"summaries of CPUs {sorted(summ)}"
+        bad, good = summ["1"], [s for c, s in summ.items() if c != "1"]
+        if bad.f["status"] != "fail" or "stopped_by" in bad.f:
+            return f"cpu 1's summary: {bad.f}"
+        stops = {(s.f["status"], s.f.get("stopped_by"), s.f["runs"]) for s in good}
+        if len(stops) != 1:
+            return f"the other CPUs stopped apart: {stops}"
+        st, stop, n = stops.pop()
+        if st != "ok" or stop not in ("precision", "max_runs") or \
+                not 3 <= int(n) <= max_runs or bad.f["runs"] != n:
+            return f"others {st} {stop} after {n}; cpu 1 ran {bad.f['runs']}"
+        for c in summ:
+            ran = [r for r in recs if r.type == "run" and cfg[r.f["cfg"]] == c
+                   and r.f.get("pass") == "measure"]
+            if len(ran) != int(n):
+                return f"cpu {c}: {len(ran)} measured runs recorded, expected {n}"
+        asum = [r for r in recs if r.type == "agg_summary"]
+        aggs = [r for r in recs if r.type == "agg" and r.f.get("pass") == "measure"]
+        if len(asum) != 1 or asum[0].f["status"] != "fail" or \
+                asum[0].f.get("stopped_by") != stop or len(aggs) != int(n):
+            return f"agg_summary {[a.f for a in asum]}, {len(aggs)} measured aggs"
+        return None
+    return run
+
+
+AUTO_CPUS = ["bench=fault", "folio=2M", "size=2M", "order=contiguous-page",
+             "warmups=0", "selftest=off", "cpus=all"]
+
+SMP_CASES = [
+    # runs=auto at every CPU at once: the CPUs agree after each round, so
+    # every CPU's two interleaved configurations run the same rounds.
+    scalable(2, lambda n: Case(
+        "smp-runs-auto", smp=n, timeout=400,
+        args=[*AUTO_CPUS, "clear=erms,rep", "runs=auto", "precision=5%",
+              "max_runs=6"],
+        check=all_of(passes, group_rounds(n, 2, max_runs=6), runs_auto(6)))),
+    # interleave=on with cpus=all, runs=N: rounds in step on every CPU.
+    scalable(2, lambda n: Case(
+        "smp-interleave", smp=n,
+        args=[*AUTO_CPUS, "clear=erms,rep,movnti", "runs=2", "interleave=on"],
+        check=all_of(passes, group_rounds(n, 3, rounds=2)))),
+    # CPU 1's series fails (test-only inject_cpu=); it keeps step with
+    # the others, which stop by the rule; the run fails, nobody hangs.
+    scalable(2, lambda n: Case(
+        "smp-runs-auto-one-failed", smp=n,
+        args=[*AUTO_CPUS, "clear=erms", "runs=auto", "max_runs=5",
+              "inject=skip-line", "inject_lines=4", "inject_cpu=1"],
+        check=all_of(expect_rc(1), auto_one_failed(n, 5),
+                     expect_log(r"# cpu 1: 2M\.erms\.contiguous-page: folio \d+ .*not zero",
+                                "cpu 1's failure named")))),
+    # Every CPU's series fails: they stop together after one round.
+    scalable(2, lambda n: Case(
+        "smp-runs-auto-failed", smp=n,
+        args=[*AUTO_CPUS, "clear=erms", "runs=auto", "max_runs=5",
+              "inject=skip-line", "inject_lines=4"],
+        check=all_of(expect_rc(1), auto_all_failed(n)))),
 ]

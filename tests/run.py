@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from hzlib import image, paths, qemu, records, results  # noqa: E402
 from qemu_cases import CASES as BOOT_CASES, Case  # noqa: E402
 from qemu_bench_cases import CASES as BENCH_CASES  # noqa: E402
+from qemu_bench_cases import SMP_CASES as BENCH_SMP_CASES  # noqa: E402
 from qemu_cpumodel_cases import CASES as CPUMODEL_CASES  # noqa: E402
 from qemu_sched_cases import CASES as SCHED_CASES  # noqa: E402
 from qemu_smp_cases import CASES as SMP_CASES  # noqa: E402
@@ -43,7 +44,7 @@ from qemu_boost_cases import SMP_CASES as BOOST_SMP_CASES  # noqa: E402
 # in each phase, so the pool finishes sooner.
 PHASES = [SCHED_CASES + BOOT_CASES + CPUMODEL_CASES + BENCH_CASES + PREZERO_CASES +
           DEADLINE_CASES + LAB_CASES + PRESET_CASES + BOOST_CASES,
-          SMP_CASES + PREZERO_SMP_CASES + DEADLINE_SMP_CASES + PRESET_SMP_CASES +
+          SMP_CASES + BENCH_SMP_CASES + PREZERO_SMP_CASES + DEADLINE_SMP_CASES + PRESET_SMP_CASES +
           BOOST_SMP_CASES]
 CASES = [c for phase in PHASES for c in phase]
 

@@ -2,9 +2,12 @@
 """The companion's runs=auto (docs/statistics.md, "runs=auto: the
 contract"): bench=bare's passes go on until the rule stops them, the
 records say which limit did, and report reads them; the limits without
-runs=auto are refused.  Correctness only: no speed is asserted."""
+runs=auto are refused.  With cpus= the processes agree after each round
+("runs=auto in a group of CPUs"): every CPU's configurations run the same
+rounds.  Correctness only: no speed is asserted."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -32,6 +35,15 @@ def parsed(r: subprocess.CompletedProcess[str]) -> list[records.Record]:
     return boots[0].records
 
 
+def report(log: str) -> subprocess.CompletedProcess[str]:
+    """scripts/hugezero report on @log, as a user would run it."""
+    with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+        f.write(log)
+        f.flush()
+        return subprocess.run([sys.executable, str(ROOT / "scripts" / "hugezero"),
+                               "report", f.name], capture_output=True, text=True)
+
+
 class RunsAuto(unittest.TestCase):
     def setUp(self) -> None:
         self.assertTrue(EXE.exists(), f"{EXE} is missing: make build/hugezero-linux")
@@ -43,11 +55,7 @@ class RunsAuto(unittest.TestCase):
         self.assertIsNone(auto_stopped(recs, 8))
         cfg = next(x for x in recs if x.type == "config")
         self.assertEqual((cfg.f["precision"], cfg.f["budget_s"]), ("2.5", "0"))
-        with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
-            f.write(r.stdout)
-            f.flush()
-            rep = subprocess.run([sys.executable, str(ROOT / "scripts" / "hugezero"),
-                                  "report", f.name], capture_output=True, text=True)
+        rep = report(r.stdout)
         self.assertEqual(rep.returncode, 0, rep.stderr)
         self.assertIn("runs=auto precision=2.5%: stopped by ", rep.stdout)
         # the kernel's half-width is the host's
@@ -78,12 +86,110 @@ class RunsAuto(unittest.TestCase):
         for line, said in ((["precision=5"], "precision= says when runs=auto stops"),
                            (["runs=4", "max_runs=9"], "max_runs= says when runs=auto"),
                            (["budget_s=9"], "budget_s= says when runs=auto"),
-                           (["runs=auto", "cpus=0-1"], "runs=auto runs one CPU at a time"),
                            (["runs=auto", "precision=0"], "is not a percentage")):
             r = run(["bench=bare", *line])
             self.assertEqual(r.returncode, 2, line)
             self.assertIn(said, r.stderr)
             self.assertEqual(r.stdout, "")
+
+
+class RunsAutoGroup(unittest.TestCase):
+    """cpus=0-1: two processes, their passes in step."""
+
+    def setUp(self) -> None:
+        self.assertTrue(EXE.exists(), f"{EXE} is missing: make build/hugezero-linux")
+        if not {0, 1} <= os.sched_getaffinity(0):
+            self.skipTest("needs CPUs 0 and 1 online and in this process's "
+                          f"affinity mask (have {sorted(os.sched_getaffinity(0))})")
+
+    def same_rounds(self, recs: list[records.Record], members: int, max_runs: int) -> None:
+        """Every CPU's every configuration stopped after the same round by
+        one rule, each of its rounds recorded, an agg record per measured
+        round of each group and the group's agg_summary naming the rule."""
+        self.assertIsNone(auto_stopped(recs, max_runs))
+        cfgs = [r for r in recs if r.type == "config"]
+        self.assertEqual(sorted({c.int("cpu") for c in cfgs}), [0, 1])
+        self.assertEqual(len(cfgs), 2 * members)
+        summ = {r.f["cfg"]: r for r in recs if r.type == "summary"}
+        asum = {r.f["group"]: r for r in recs if r.type == "agg_summary"}
+        self.assertEqual(len(asum), members)
+        for g, a in asum.items():
+            ends = {(summ[c.f["cfg"]].f["runs"], summ[c.f["cfg"]].f["stopped_by"])
+                    for c in cfgs if c.f["group"] == g}
+            self.assertEqual(len(ends), 1, f"group {g}'s CPUs stopped apart: {ends}")
+            n, stop = ends.pop()
+            self.assertEqual((a.f["runs"], a.f.get("stopped_by")), (n, stop), a.f)
+            aggs = [r for r in recs if r.type == "agg" and r.f["group"] == g
+                    and r.f["pass"] == "measure"]
+            self.assertEqual(len(aggs), int(n))
+
+    def test_bare_interleaved(self) -> None:
+        r = run([*BARE, "clear=erms,rep", "size=4M", "precision=5%", "max_runs=6",
+                 "cpus=0-1"])
+        self.assertEqual(r.returncode, 0, r.stderr[-500:])
+        recs = parsed(r)
+        self.same_rounds(recs, 2, 6)
+        cfgs = [c for c in recs if c.type == "config"]
+        self.assertEqual({c.f["interleave"] for c in cfgs}, {"on"})
+        # the measured passes of each CPU come round by round
+        for cpu in ("0", "1"):
+            ids = {c.f["cfg"] for c in cfgs if c.f["cpu"] == cpu}
+            rounds = [x.int("round") for x in recs if x.type == "run"
+                      and x.f["cfg"] in ids and x.f["pass"] == "measure"]
+            self.assertEqual(rounds, sorted(rounds), f"cpu {cpu}: {rounds}")
+
+    def test_interleave_runs_n(self) -> None:
+        """interleave=on with cpus= and runs=N: each process runs the
+        round group in the order seed= draws from the CPUs' group, the
+        same on both, each pass's agg record under its own group."""
+        r = run([*BARE[:-1], "clear=erms,rep,movnti", "size=4M", "runs=3", "cpus=0-1"])
+        self.assertEqual(r.returncode, 0, r.stderr[-500:])
+        recs = parsed(r)
+        cfgs = [c for c in recs if c.type == "config"]
+        self.assertEqual({c.f["interleave"] for c in cfgs}, {"on"})
+        orders = {}
+        for cpu in ("0", "1"):
+            mine = {c.f["cfg"]: c.f["group"] for c in cfgs if c.f["cpu"] == cpu}
+            ran = [x for x in recs if x.type == "run" and x.f["cfg"] in mine
+                   and x.f["pass"] == "measure"]
+            self.assertEqual([(x.f["round"], x.f["slot"]) for x in ran],
+                             [(str(k), str(i)) for k in range(3) for i in range(3)])
+            orders[cpu] = [mine[x.f["cfg"]] for x in ran]
+        self.assertEqual(orders["0"], orders["1"], "the CPUs ran different orders")
+        aggs = [x.f["group"] for x in recs if x.type == "agg" and x.f["pass"] == "measure"]
+        self.assertEqual(aggs, orders["0"], "agg records under each pass's own group")
+        asum = [x for x in recs if x.type == "agg_summary"]
+        self.assertEqual(sorted(a.f["group"] for a in asum), sorted(set(orders["0"])))
+        # refused: where Linux's clocksource is not the TSC (a VM)
+        self.assertTrue(all(a.f["status"] in ("ok", "refused") and a.f["runs"] == "3"
+                            for a in asum), [a.f for a in asum])
+
+    def test_bare_blocked(self) -> None:
+        r = run([*BARE, "size=4M", "precision=5%", "max_runs=5", "cpus=0-1",
+                 "interleave=off"])
+        self.assertEqual(r.returncode, 0, r.stderr[-500:])
+        self.same_rounds(parsed(r), 1, 5)
+
+    def test_linux_fault(self) -> None:
+        r = run(["bench=linux-fault", "folio=2M", "size=4M", "runs=auto", "max_runs=5",
+                 "warmups=0", "samples=none", "cpus=0-1"])
+        self.assertEqual(r.returncode, 0, r.stderr[-500:])
+        recs = parsed(r)
+        groups = len([x for x in recs if x.type == "agg_summary"])
+        self.assertGreater(groups, 0, "no backing ran")
+        self.same_rounds(recs, groups, 5)
+
+    def test_report_reads_every_cpu(self) -> None:
+        r = run([*BARE, "size=4M", "precision=5%", "max_runs=4", "cpus=0-1"])
+        self.assertEqual(r.returncode, 0, r.stderr[-500:])
+        rep = report(r.stdout)
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        self.assertEqual(rep.stdout.count("runs=auto precision=5%: stopped by "), 2,
+                         rep.stdout[-800:])
+        # and under the group's aggregate, the rule that stopped both
+        self.assertRegex(rep.stdout, r"runs=auto: every CPU stopped by "
+                         r"(precision|max_runs) after the same \d+ rounds")
+        self.assertNotIn("NOT within precision", rep.stdout)
 
 
 if __name__ == "__main__":

@@ -602,7 +602,8 @@ class FieldsTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             tree = Path(d) / "tree-order.log"
             tree.write_text(tree_order_log())
-            self.assertEqual(parse_header(tree, "--rows", "agg")[-2:], newer["csv-agg"],
+            self.assertEqual(parse_header(tree, "--rows", "agg")[-2:],
+                             [c for c in newer["csv-agg"] if c.startswith("tree_")],
                              "order=tree's columns, where a row has them")
             self.assertEqual(parse_header(tree, "--rows", "samples")[-2:],
                              newer["csv-samples"])

@@ -25,7 +25,8 @@ import qemu_sched_cases  # noqa: E402
 import qemu_smp_cases as smp  # noqa: E402
 from synth import Log, kernel_config  # noqa: E402
 
-ALL = (qemu_cases.CASES + qemu_bench_cases.CASES + qemu_sched_cases.CASES + smp.CASES +
+ALL = (qemu_cases.CASES + qemu_bench_cases.CASES + qemu_bench_cases.SMP_CASES +
+       qemu_sched_cases.CASES + smp.CASES +
        qemu_prezero_cases.CASES + qemu_prezero_cases.SMP_CASES +
        qemu_deadline_cases.CASES + qemu_deadline_cases.SMP_CASES +
        qemu_lab_cases.CASES + qemu_preset_cases.CASES + qemu_preset_cases.SMP_CASES)

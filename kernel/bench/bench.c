@@ -86,6 +86,7 @@ static struct bench_job member_job(struct bench_cfg *b)
 		.scratch = b->bc->wl.fault_page,
 		.clock = rdtsc,
 		.fail = b->skip[0] ? NULL : b->clamp_fail,
+		.agree = group_agreement(b->g, b->idx),
 	};
 }
 

@@ -3,6 +3,7 @@
 #include "kernel/bench/group.h"
 #include "kernel/report.h"
 #include "kernel/timebase.h"
+#include "lib/autorun.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
@@ -52,6 +53,44 @@ u64 group_min(struct bench_group *g, u32 idx, u64 v)
 	if (!smp_barrier_wait(&g->bar))
 		return 0;
 	return least;
+}
+
+/*
+ * Every member's view of runs=auto's rule in, the group's out: series
+ * left summed, within all of them, the longest elapsed.  Each member
+ * reads every view and so decides alike (lib/benchrun.c).
+ */
+static bool group_auto(void *arg, struct auto_view *v)
+{
+	struct group_member *me = arg;
+	struct bench_group *g = me->g;
+	struct auto_view all = { 0, true, 0 };
+
+	me->view = *v;
+	if (!smp_barrier_wait(&g->bar))
+		return false;
+	for (u32 i = 0; i < g->n; i++) {
+		const struct auto_view *m = &g->m[i].view;
+
+		all.live += m->live;
+		all.within &= m->within;
+		all.elapsed = MAX(all.elapsed, m->elapsed);
+	}
+	*v = all;
+	/* Nobody posts again before everyone has read. */
+	return smp_barrier_wait(&g->bar);
+}
+
+const struct bench_agree *group_agreement(struct bench_group *g, u32 idx)
+{
+	struct group_member *m = &g->m[idx];
+
+	if (!g->c->runs_auto || g->n < 2)
+		return NULL;
+	m->g = g;
+	m->idx = idx;
+	m->agree = (struct bench_agree){ group_auto, m };
+	return &m->agree;
 }
 
 bool group_start(struct bench_group *g, u32 idx)
@@ -160,6 +199,7 @@ void group_config_end(struct bench_group *g, u32 idx, u32 member,
 
 	m->ok = !o->failures;
 	m->failures = o->failures;
+	m->auto_stop = o->auto_stop;
 	strlcpy(m->first, o->first, sizeof(m->first));
 	if (!smp_barrier_wait(&g->bar) || idx)
 		return;
@@ -167,6 +207,11 @@ void group_config_end(struct bench_group *g, u32 idx, u32 member,
 	for (u32 i = 0; i < g->n; i++)
 		ok &= g->m[i].ok;
 	ktap_line(g, name, skip, ran);
+	/* runs=auto: every member that did not fail stopped by one rule. */
+	for (u32 i = 0; i < g->n; i++)
+		if (g->m[i].auto_stop)
+			g->agg[member].stopped_by =
+				auto_stop_names[g->m[i].auto_stop];
 	if (g->says_cpus)
 		agg_rec_summary(&records, &g->agg[member],
 				!ran ? "skip" : ok ? "ok" : "fail",

@@ -19,8 +19,15 @@
  * and at the end of a configuration.  The lowest-numbered member, the
  * leader, writes what is the group's: the agg records and the KTAP line.
  */
+struct bench_group;
+
 struct group_member {
 	u64 value;		/* group_min()'s */
+	struct auto_view view;	/* group_auto()'s */
+	u32 auto_stop;		/* runs=auto: what stopped its config */
+	struct bench_agree agree;	/* group_agreement()'s */
+	struct bench_group *g;
+	u32 idx;
 	char skip[160];
 	bool ok;
 	u32 failures;
@@ -56,6 +63,13 @@ const char *group_agree(struct bench_group *g, u32 idx, u32 member, u32 group,
 			const char *mine);
 /* The least of every member's @v, for all of them (sizes agreed on). */
 u64 group_min(struct bench_group *g, u32 idx, u64 v);
+/*
+ * runs=auto in a group of several CPUs: the hook through which this
+ * member agrees with the others after each measured round (lib/benchrun.h,
+ * struct bench_agree); NULL with runs=N or a group of one, which decides
+ * alone as before.
+ */
+const struct bench_agree *group_agreement(struct bench_group *g, u32 idx);
 /* The common start of a timed part: this member's start TSC; false (and
  * nothing to time) when the run was aborted. */
 bool group_start(struct bench_group *g, u32 idx);

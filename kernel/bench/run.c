@@ -29,6 +29,15 @@
 #include "lib/touch.h"
 #include "lib/verify.h"
 
+/* inject=, where inject_cpu= leaves it to this CPU (test-only). */
+static u32 inject_of(const struct bench_cfg *b)
+{
+	const struct cpu_set *on = &b->c->inject_cpu;
+
+	return !cpu_set_count(on, CPUSET_MAX) || cpu_set_has(on, b->bc->cpu) ?
+	       b->c->inject : INJECT_NONE;
+}
+
 static void op_fill(void *ctx)
 {
 	struct bench_cfg *b = ctx;
@@ -42,7 +51,7 @@ static void op_fill(void *ctx)
 	for (u32 i = 0; i < pool->nguards; i++)
 		fill_movq(phys_to_virt(pool->guard[i].pa), SZ_4K, FILL_PATTERN);
 	/* inject=mark-zeroed: the middle folio marked zeroed, not zeroed. */
-	if (b->c->inject == INJECT_MARK_ZEROED && pool->n) {
+	if (inject_of(b) == INJECT_MARK_ZEROED && pool->n) {
 		pool->f[pool->n / 2].zeroed = FOLIO_ZEROED;
 		pool_reset(pool);
 	}
@@ -77,7 +86,7 @@ static void overrun_plan(const struct bench_cfg *b, struct fault_ctx *fc)
 	const struct pool_guard *g = &pool->guard[0];
 
 	fc->overrun_pa = 0;
-	if (b->c->inject != INJECT_OVERRUN || !pool->nguards)
+	if (inject_of(b) != INJECT_OVERRUN || !pool->nguards)
 		return;
 	for (u32 i = pool->nguards; i-- > 0;)
 		if (pool->guard[i].after)
@@ -104,9 +113,10 @@ static void arm(struct bench_cfg *b)
 				c->rethunk_count, NULL, 0);
 	fc->plan = b->d.plan;
 	fc->pte_linux = c->pte == PTE_MODE_LINUX;
-	fc->wrong_pa_fault = c->inject == INJECT_WRONG_PA ? b->count / 2 : ~0u;
+	fc->wrong_pa_fault = inject_of(b) == INJECT_WRONG_PA ? b->count / 2 :
+			     ~0u;
 	overrun_plan(b, fc);
-	if (c->inject == INJECT_SKIP_LINE) {
+	if (inject_of(b) == INJECT_SKIP_LINE) {
 		fc->lines = bc->lines;
 		fc->nlines = inject_plan(c->seed, b->count, b->bytes, bc->lines,
 					 (u32)c->inject_lines);
@@ -301,7 +311,7 @@ static void check_guards(struct bench_cfg *b, struct bench_outcome *o)
 	struct pool *pool = &b->bc->pool;
 
 	/* Nowhere to write: the injection did not happen, and says so. */
-	if (b->c->inject == INJECT_OVERRUN && !pool->nguards)
+	if (inject_of(b) == INJECT_OVERRUN && !pool->nguards)
 		bench_fail(o, "%s: inject=overrun: cpu %u's pool has no guard "
 			   "frame (1G runs with no free 4K frame beside them)",
 			   b->d.name, pool->cpu);

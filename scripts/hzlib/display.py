@@ -481,3 +481,10 @@ def machine_long(b: Boot) -> str:
             f"{f.get('microcode', 'n/a')}, hypervisor {f.get('hypervisor')}), L1d "
             f"{int(f.get('l1d', 0)) >> 10}K L2 {int(f.get('l2', 0)) >> 10}K L3 "
             f"{int(f.get('l3', 0)) >> 20}M, RAM {int(f.get('mem', 0)) >> 20} MiB")
+
+
+def group_stopped(stop: str, runs: object) -> str:
+    """runs=auto over a group of CPUs: the rule that stopped them all
+    after the same round (docs/statistics.md, "runs=auto in a group of
+    CPUs")."""
+    return f"runs=auto: every CPU stopped by {stop} after the same {runs} rounds"

@@ -460,6 +460,9 @@ RECORDS: tuple[Record, ...] = (
         F("inject", enum("none", "skip-line", "wrong-pa", "mark-zeroed", "overrun"), "the fault "
           "planted to prove the checks work"),
         F("inject_lines", COUNT, "with `inject=skip-line`: dirty lines planted per pass", since=2),
+        F("inject_cpu", CPULIST, "with `inject=` and `inject_cpu=` (test-only): the CPUs it planted "
+          "on, the others' passes clean", since=5,
+          why_not="where a test plants its fault: every CPU's record says the same list"),
         F("prezero", enum("none", "request", "idle", "dedicated", "on-free"),
           "with `prezero=`: the pre-zeroing mode (docs/prezero.md)", since=2),
         F("prezero_clear", TEXT, "a mode other than `none`: the zeroer's primitive (`same` written "
@@ -703,6 +706,9 @@ RECORDS: tuple[Record, ...] = (
           "failed"),
         F("reason", TEXT, "for a status other than `ok`"),
         F("runs", COUNT, "measured passes"),
+        F("stopped_by", enum("precision", "max_runs", "budget_s"), "`runs=auto`: the rule that "
+          "stopped every CPU's passes after the same round (docs/statistics.md, \"runs=auto in a "
+          "group of CPUs\"); none when no member's series was left to stop", since=5),
         F("cpus", CPULIST, "the group's CPUs"),
         F("ncpus", COUNT, "how many"),
         F("gibps_milli_mean", GIBPS_MILLI, "total bytes over wall time, mean over measured passes"),
@@ -996,6 +1002,9 @@ AGG: tuple[Column, ...] = (
     C("tree_entry", TEXT, "a group that ran `order=tree`: the tree's zeroing entry "
       "(the config records' `tree_entry`)", "newer"),
     C("tree_entry_sha256", HEX, "the hash of that entry's extracted text", "newer"),
+    C("stopped_by", enum("precision", "max_runs", "budget_s"), "`runs=auto`: the `agg_summary`'s, "
+      "the rule that stopped every CPU after the same round (docs/statistics.md, \"`runs=auto` "
+      "in a group of CPUs\")", "newer"),
 )
 
 # `parse --rows samples`: one row per raw sample of every measured pass of

@@ -248,6 +248,9 @@ def row(boot: Boot, g: Group) -> dict[str, object]:
         # an older log's groups).
         **({k: v for k, v in results.tree_fields(boot, first.f).items() if v}
            if first else {}),
+        # runs=auto: the rule that stopped the group's CPUs together
+        **({"stopped_by": g.summary.f["stopped_by"]}
+           if g.summary and "stopped_by" in g.summary.f else {}),
         "status": st, "runs": len(ps), "refused_runs": len(refused),
         "refused": "; ".join(sorted({p.refused for p in refused})),
         "gbps_mean": gb, "gbps_stddev_pct": gb_sd,

@@ -157,6 +157,8 @@ def notes(r: dict[str, object], out: IO[str]) -> None:
     if r["status"] != "ok":
         out.write(f"      {r['status']}: group {r['group']}"
                   f"{': ' + str(r['reason']) if r['reason'] else ''}\n")
+    if r.get("stopped_by"):
+        out.write(f"      {display.group_stopped(str(r['stopped_by']), r['runs'])}\n")
     for p in r["passes"]:  # type: ignore[attr-defined]
         if p["refused"]:
             out.write(f"      pass {p['run']} refused: {p['refused']} (stime and utime kept, "
