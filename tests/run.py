@@ -13,8 +13,10 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Callable, TextIO
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -347,13 +349,53 @@ def boots() -> tuple[int, int]:
     return passed, failed
 
 
+class Beside:
+    """sys.stdout for steps run beside each other: what a thread running
+    one step prints is kept and shown when its turn comes, so the output
+    reads as if they had run one after another."""
+
+    def __init__(self, real: TextIO) -> None:
+        self.real = real
+        self.local = threading.local()
+
+    def write(self, text: str) -> int:
+        kept = getattr(self.local, "kept", None)
+        if kept is None:
+            return self.real.write(text)
+        kept.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        self.real.flush()
+
+    def run(self, step: Callable[[], tuple[int, int]]) -> tuple[int, int, str]:
+        self.local.kept = []
+        try:
+            p, f = step()
+        finally:
+            text, self.local.kept = "".join(self.local.kept), None
+        return p, f, text
+
+
 def main() -> int:
     total_p = total_f = 0
-    steps = (host_unit, host_barrier_model, script_tests, companion, boots)
+    # The host unit tests and the barrier's model (~30 CPU-s, one thread
+    # each) run beside the script modules rather than before them; the
+    # companion and the boots after, on cores of their own (tests/README.md).
+    beside = (host_unit, host_barrier_model, script_tests)
+    after: tuple[Callable[[], tuple[int, int]], ...] = (companion, boots)
     if os.environ.get("HZ_CASES") is not None or os.environ.get("HZ_SMP"):
-        steps = (boots,)
+        beside, after = (), (boots,)
     IMAGES.start(CASES)
-    for step in steps:
+    out = Beside(sys.stdout)
+    sys.stdout = out
+    with ThreadPoolExecutor(max_workers=max(1, len(beside))) as pool:
+        for run in [pool.submit(out.run, s) for s in beside]:
+            p, f, text = run.result()
+            out.write(text)
+            total_p += p
+            total_f += f
+    for step in after:
         p, f = step()
         total_p += p
         total_f += f
