@@ -43,10 +43,11 @@ def locked(name: str) -> Iterator[Path]:
     same tree (test_tree_zero, test_rethunk), which run beside this one
     (tests/run.py), so one make at a time goes into it and the next
     finds it made."""
-    (ROOT / "build").mkdir(exist_ok=True)
-    with open(ROOT / "build" / f"test-tree-{name}.lock", "w") as lock:
+    out = Path("build") / f"test-tree-{name}"
+    (ROOT / out.parent).mkdir(exist_ok=True)
+    with open(ROOT / f"{out}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        yield Path("build") / f"test-tree-{name}"
+        yield out
 
 
 def build(tree: Path, name: str, kernel: bool = True, abi: str | None = None
