@@ -301,8 +301,11 @@ test-host: $(BUILD)/host/unit $(BUILD)/host/barrier-model
 	$(BUILD)/host/barrier-model
 
 # Every test: host unit tests, then QEMU boots (SeaBIOS and OVMF, CD and USB).
+# What the tests need is built on every core (tests/README.md, "What runs
+# when"), unless make was given its own -j.
+TEST_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
 test: setup
-	$(MAKE) --no-print-directory all iso $(BUILD)/host/unit $(BUILD)/hugezero-linux \
+	$(MAKE) --no-print-directory $(TEST_JOBS) all iso $(BUILD)/host/unit $(BUILD)/hugezero-linux \
 		$(BUILD)/hugezero-plain $(BUILD)/host/barrier-model
 	$(PYTHON) tests/run.py
 

@@ -13,8 +13,10 @@ import os
 import re
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Callable, TextIO
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -138,11 +140,41 @@ def host_barrier_model() -> tuple[int, int]:
 
 
 # The modules that build images and boot them (make LINUX=, lava-run,
-# README's make run in a fresh clone): started first, each in a process
-# of its own, so that the many quick modules run beside them on the
-# other cores.
-SLOW_MODULES = ("test_linux_tree", "test_tree_zero", "test_lava", "test_readme",
-                "test_tree_seq", "test_rethunk")
+# README's make run in a fresh clone): started first, so that the many
+# quick modules run beside them on the other cores.  Those of SPLIT run
+# each test in a process of its own: most of their tests build a tree
+# (~35 CPU-s each) and boot it, independent but for the build
+# directories they share under a lock (test_linux_tree.build), so that
+# no one module is left running alone at the end.
+SLOW_MODULES = ("test_linux_tree", "test_tree_zero", "test_rethunk", "test_lava",
+                "test_prim_row", "test_readme", "test_setup", "test_tree_seq",
+                "test_layering")
+SPLIT = ("test_linux_tree", "test_tree_zero", "test_rethunk")
+# Of those, the longest first (a tree built, 1 GiB folios cleared in
+# TCG): each of 6.12's two builds' users at either end, so that the
+# second finds the build made rather than waiting on its lock.
+HEAVY = ("test_linux_tree.Debian612", "test_tree_zero.DebianTreeZero.test_7_2",
+         "test_linux_tree.Built.test_another_tree_same_build",
+         "test_linux_tree.Built.test_2022_form", "test_linux_tree.Built.test_2025_form",
+         "test_linux_tree.Built.test_70_form_boots", "test_tree_zero.DebianTreeZero.test_6_12")
+LIST_TESTS = """
+import sys, unittest
+def flat(s):
+    for t in s:
+        yield from flat(t) if isinstance(t, unittest.TestSuite) else [t]
+print("\\n".join(t.id() for t in flat(unittest.defaultTestLoader.loadTestsFromName(sys.argv[1]))))
+"""
+
+
+def split(name: str) -> list[str]:
+    """@name's tests, each module.Class.test; the module whole if it does
+    not load (its own run then says why)."""
+    r = subprocess.run([sys.executable, "-c", LIST_TESTS, name], cwd=ROOT / "tests",
+                       capture_output=True, text=True)
+    ids = r.stdout.split()
+    if r.returncode or not ids or any(i.startswith("unittest.loader") for i in ids):
+        return [name]
+    return ids
 
 
 def script_module(name: str) -> tuple[str, int, int, str]:
@@ -167,8 +199,13 @@ def script_tests() -> tuple[int, int]:
     names = sorted(p.stem for p in (ROOT / "tests").glob("test_*.py"))
     names = [n for n in SLOW_MODULES if n in names] + \
         [n for n in names if n not in SLOW_MODULES]
+    names = [u for n in names for u in (split(n) if n in SPLIT else [n])]
+    first = [u for h in HEAVY for u in names if u.startswith(h)]
+    names = first + [u for u in names if u not in first]
     passed = failed = 0
-    with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+    # One more than the cores: a few modules wait on lava-run, apt or
+    # QEMU's firmware more than they compute.
+    with ThreadPoolExecutor(max_workers=(os.cpu_count() or 1) + 1) as pool:
         for name, p, f, out in pool.map(script_module, names):
             passed += p
             failed += f
@@ -228,6 +265,51 @@ def companion() -> tuple[int, int]:
     return passed, failed
 
 
+class Images:
+    """Every boot's image, built from the start of the run beside the
+    host and script tests: grub-mkrescue takes ~2 s, nearly all of it
+    xorriso waiting (~0.3 CPU-s), so many at once cost the cores little
+    and the boots find their images made.  One image per boot line."""
+
+    WORKERS = 6
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=self.WORKERS)
+        self.made: dict[tuple[bool, tuple[str, ...]], Future[Path]] = {}
+
+    @staticmethod
+    def key(c: Case) -> tuple[bool, tuple[str, ...]]:
+        return c.media == "pxe", tuple(c.args)
+
+    @staticmethod
+    def build(key: tuple[bool, tuple[str, ...]]) -> Path:
+        pxe, args = key
+        return image.build_netdir(list(args)) if pxe else image.build_iso(list(args))
+
+    def start(self, cases: list[Case]) -> None:
+        # The TFTP tree's base is made once, before any case's (two
+        # makers of it at once would remove each other's); a failure is
+        # each PXE case's to report when it asks for its image.
+        if any(c.media == "pxe" for c in cases if not unable(c)):
+            try:
+                image.netboot_base()
+            except image.ImageError:
+                pass
+        for c in cases:
+            if not unable(c) and self.key(c) not in self.made:
+                self.made[self.key(c)] = self.pool.submit(self.build, self.key(c))
+
+    def get(self, c: Case) -> Path:
+        """@c's image (made now if start() did not ask for it); raises
+        image.ImageError as building it did."""
+        if self.key(c) not in self.made:
+            self.made[self.key(c)] = self.pool.submit(self.build, self.key(c))
+        return self.made[self.key(c)].result()
+
+
+IMAGES = Images()
+
+
 def boot_case(c: Case) -> tuple[Case, str | None, float]:
     """(case, why it failed or None, seconds); a case this QEMU cannot run
     comes back with why = "skip: ..." and is counted as neither."""
@@ -235,8 +317,7 @@ def boot_case(c: Case) -> tuple[Case, str | None, float]:
     if why:
         return c, f"skip: {why}", 0.0
     try:
-        img = (image.build_netdir(c.args) if c.media == "pxe"
-               else image.build_iso(c.args))
+        img = IMAGES.get(c)
         spec = qemu.BootSpec(img, c.firmware, c.media, c.cpu, c.smp, c.mem,
                              c.timeout or TIMEOUT, serial=c.serial,
                              machine=c.machine, extra=c.extra, stall=c.stall)
@@ -253,14 +334,6 @@ def boot_case(c: Case) -> tuple[Case, str | None, float]:
 
 def boots() -> tuple[int, int]:
     LOGS.mkdir(parents=True, exist_ok=True)
-    # Build every image first, serially: grub-mkrescue is quick.
-    for c in CASES:
-        if unable(c):
-            continue
-        if c.media == "pxe":
-            image.build_netdir(c.args)
-        else:
-            image.build_iso(c.args)
     passed = failed = 0
     workers = max(1, min(len(CASES), os.cpu_count() or 1))
     for phase in PHASES:
@@ -277,12 +350,53 @@ def boots() -> tuple[int, int]:
     return passed, failed
 
 
+class Beside:
+    """sys.stdout for steps run beside each other: what a thread running
+    one step prints is kept and shown when its turn comes, so the output
+    reads as if they had run one after another."""
+
+    def __init__(self, real: TextIO) -> None:
+        self.real = real
+        self.local = threading.local()
+
+    def write(self, text: str) -> int:
+        kept = getattr(self.local, "kept", None)
+        if kept is None:
+            return self.real.write(text)
+        kept.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        self.real.flush()
+
+    def run(self, step: Callable[[], tuple[int, int]]) -> tuple[int, int, str]:
+        self.local.kept = []
+        try:
+            p, f = step()
+        finally:
+            text, self.local.kept = "".join(self.local.kept), None
+        return p, f, text
+
+
 def main() -> int:
     total_p = total_f = 0
-    steps = (host_unit, host_barrier_model, script_tests, companion, boots)
+    # The host unit tests and the barrier's model (~30 CPU-s, one thread
+    # each) run beside the script modules rather than before them; the
+    # companion and the boots after, on cores of their own (tests/README.md).
+    beside = (host_unit, host_barrier_model, script_tests)
+    after: tuple[Callable[[], tuple[int, int]], ...] = (companion, boots)
     if os.environ.get("HZ_CASES") is not None or os.environ.get("HZ_SMP"):
-        steps = (boots,)
-    for step in steps:
+        beside, after = (), (boots,)
+    IMAGES.start(CASES)
+    out = Beside(sys.stdout)
+    sys.stdout = out
+    with ThreadPoolExecutor(max_workers=max(1, len(beside))) as pool:
+        for run in [pool.submit(out.run, s) for s in beside]:
+            p, f, text = run.result()
+            out.write(text)
+            total_p += p
+            total_f += f
+    for step in after:
         p, f = step()
         total_p += p
         total_f += f

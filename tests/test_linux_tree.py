@@ -10,7 +10,9 @@ no routine of a known convention.  The real tree is Debian's linux-source-6.12, 
 `scripts/setup.sh --linux-source`; without it those cases skip."""
 from __future__ import annotations
 
+import contextlib
 import csv
+import fcntl
 import hashlib
 import io
 import os
@@ -21,6 +23,7 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
+from typing import Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -33,16 +36,30 @@ DEBIAN = paths.BUILD / "linux-source-6.12"
 TARBALL = Path("/usr/src/linux-source-6.12.tar.xz")
 
 
+@contextlib.contextmanager
+def locked(name: str) -> Iterator[Path]:
+    """build/test-tree-@name (relative, as make's BUILD=), to this process
+    alone: one name is one build, shared by the modules that build the
+    same tree (test_tree_zero, test_rethunk), which run beside this one
+    (tests/run.py), so one make at a time goes into it and the next
+    finds it made."""
+    out = Path("build") / f"test-tree-{name}"
+    (ROOT / out.parent).mkdir(exist_ok=True)
+    with open(ROOT / f"{out}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield out
+
+
 def build(tree: Path, name: str, kernel: bool = True, abi: str | None = None
           ) -> tuple[subprocess.CompletedProcess[str], Path]:
     """The kernel (unless not @kernel) and the companion built with
-    make LINUX=@tree (and LINUX_ABI=@abi)."""
-    out = Path("build") / f"test-tree-{name}"
-    r = subprocess.run(["make", "--no-print-directory", f"LINUX={tree}",
-                        *([f"LINUX_ABI={abi}"] if abi is not None else []),
-                        f"BUILD={out}", *([f"{out}/hugezero.elf"] if kernel else []),
-                        f"{out}/hugezero-linux"], cwd=ROOT,
-                       capture_output=True, text=True)
+    make LINUX=@tree (and LINUX_ABI=@abi), into locked(@name)."""
+    with locked(name) as out:
+        r = subprocess.run(["make", "--no-print-directory", f"LINUX={tree}",
+                            *([f"LINUX_ABI={abi}"] if abi is not None else []),
+                            f"BUILD={out}", *([f"{out}/hugezero.elf"] if kernel else []),
+                            f"{out}/hugezero-linux"], cwd=ROOT,
+                           capture_output=True, text=True)
     return r, ROOT / out
 
 
@@ -550,23 +567,32 @@ class MakeTargets(unittest.TestCase):
     through HZ_BUILD, which the Makefile exports)."""
 
     def test_run_boots_its_builds_kernel(self) -> None:
-        out = Path("build") / "test-tree-run"
-        (ROOT / out / "run.log").unlink(missing_ok=True)
+        # The v7.0 tree's build of Built (and test_rethunk), under its
+        # lock: make run builds what is not yet made there, then boots it.
         quick = ("bench=fault folio=2M size=4M clear=linux-unrolled order=contiguous-page "
                  "runs=1 warmups=0 selftest=off")
-        r = subprocess.run(["make", "--no-print-directory", "run", f"BUILD={out}",
-                            f"LINUX={TREES / 'v7.0'}", f"QUICK={quick}"], cwd=ROOT,
-                           capture_output=True, text=True, timeout=1200,
-                           env={**os.environ, "HZ_NO_SETUP": "1"})
+        with locked("v7.0") as out:
+            # Its image, by its line, is the one make run must make (the
+            # tree's other tests leave images of other lines beside it).
+            cfg = image.grub_cfg(quick.split())
+            for old in (ROOT / out / "images").glob(
+                    f"hz-*-{hashlib.sha256(cfg.encode()).hexdigest()[:12]}.iso"):
+                old.unlink()
+            (ROOT / out / "run.log").unlink(missing_ok=True)
+            r = subprocess.run(["make", "--no-print-directory", "run", f"BUILD={out}",
+                                f"LINUX={TREES / 'v7.0'}", f"QUICK={quick}"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=1200,
+                               env={**os.environ, "HZ_NO_SETUP": "1"})
         self.assertEqual(r.returncode, 0, r.stdout[-1500:] + r.stderr[-1500:])
         log = (ROOT / out / "run.log").read_text()
         self.assertIn(" linux_tree=7.0.0-hztest ", record(log, "boot"),
                       "the boot record names the tree: its BUILD='s kernel booted")
         record(log, "config", "clear=linux-unrolled ", " tree_routine=__clear_pages_unrolled ")
         self.assertRegex(log, r"ok \d+ 2M\.linux-unrolled\.contiguous-page")
-        name = image.build_name(ROOT / out / "hugezero.elf")
-        self.assertTrue(list((ROOT / out / "images").glob(f"hz-{name}-*.iso")),
-                        "its image in its own build directory, named by that build")
+        iso = ROOT / out / "images" / image.image_name("hz", ROOT / out / "hugezero.elf",
+                                                        cfg, ".iso")
+        self.assertTrue(iso.exists(), "its image in its own build directory, named by "
+                        f"that build: {iso.name} made")
         self.assertIn("tree primitives from Linux 7.0.0-hztest", r.stdout, "the report")
 
 
