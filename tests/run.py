@@ -38,6 +38,8 @@ from qemu_preset_cases import CASES as PRESET_CASES  # noqa: E402
 from qemu_preset_cases import SMP_CASES as PRESET_SMP_CASES  # noqa: E402
 from qemu_boost_cases import CASES as BOOST_CASES  # noqa: E402
 from qemu_boost_cases import SMP_CASES as BOOST_SMP_CASES  # noqa: E402
+from qemu_scale_cases import CASES as SCALE64_CASES  # noqa: E402
+from qemu_scale_cases import SCALE_CASES  # noqa: E402
 
 # Two phases.  The scheduling boots time wake-ups against each other on
 # one vCPU: beside a QEMU of 4 or 6 vCPUs on the same 2 cores their vCPU
@@ -46,7 +48,7 @@ from qemu_boost_cases import SMP_CASES as BOOST_SMP_CASES  # noqa: E402
 # in each phase, so the pool finishes sooner.
 PHASES = [SCHED_CASES + BOOT_CASES + CPUMODEL_CASES + BENCH_CASES + PREZERO_CASES +
           DEADLINE_CASES + LAB_CASES + PRESET_CASES + BOOST_CASES,
-          SMP_CASES + BENCH_SMP_CASES + PREZERO_SMP_CASES + DEADLINE_SMP_CASES + PRESET_SMP_CASES +
+          SCALE64_CASES + SMP_CASES + BENCH_SMP_CASES + PREZERO_SMP_CASES + DEADLINE_SMP_CASES + PRESET_SMP_CASES +
           BOOST_SMP_CASES]
 CASES = [c for phase in PHASES for c in phase]
 
@@ -60,8 +62,11 @@ def _select() -> None:
     """HZ_CASES=REGEX: only the boots whose name matches; HZ_SMP=N: only
     the boots of more than one CPU, each at N CPUs, as NAME@N with its
     timeout scaled (Case.at; make test-smp8), a case whose count is what
-    it tests a skip saying so.  Either leaves out the host tests."""
+    it tests a skip saying so; HZ_SCALE=1: the boots at a lab server's
+    CPU count (make test-scale).  Each leaves out the host tests."""
     global PHASES, CASES
+    if os.environ.get("HZ_SCALE"):
+        PHASES = [SCALE_CASES]     # make test-scale: those alone
     want = os.environ.get("HZ_CASES")
     smp = int(os.environ.get("HZ_SMP", "0") or 0)
     phases = []
@@ -385,7 +390,8 @@ def main() -> int:
     # companion and the boots after, on cores of their own (tests/README.md).
     beside = (host_unit, host_barrier_model, script_tests)
     after: tuple[Callable[[], tuple[int, int]], ...] = (companion, boots)
-    if os.environ.get("HZ_CASES") is not None or os.environ.get("HZ_SMP"):
+    if (os.environ.get("HZ_CASES") is not None or os.environ.get("HZ_SMP") or
+            os.environ.get("HZ_SCALE")):
         beside, after = (), (boots,)
     IMAGES.start(CASES)
     out = Beside(sys.stdout)

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""QEMU tests of the all-CPU path at a lab server's scale (issue 32):
+bench=fault cpus=all with tiny regions at -smp 64 (in make test) and 288
+(make test-scale, q35 with x2APIC, small memory).  Every CPU up, every
+record intact, every folio on every CPU verified, the group's start skew
+recorded or its refusal said, rc 0.  Correctness only: no bound on a time."""
+from __future__ import annotations
+
+from hzlib import qemu, records
+
+from qemu_cases import Case, Check, all_of, passes
+from qemu_smp_cases import cpus_up, groups_ok
+
+TINY = ["bench=fault", "runs=1", "warmups=0", "selftest=off", "folio=2M",
+        "size=2M", "clear=erms", "order=contiguous-page", "cpus=all"]
+
+
+def skew_recorded(n: int) -> Check:
+    """Every aggregate of the group says its start skew over n CPUs, or
+    why it cannot (refused=, a TSC skew above the bound)."""
+    def run(res: qemu.BootResult) -> str | None:
+        boots = records.parse(res.log)
+        aggs = [r for r in boots[0].records if r.type == "agg"] if boots else []
+        if not aggs:
+            return "no agg record"
+        for r in aggs:
+            if r.int("ncpus", -1) != n:
+                return f"agg over {r.f.get('ncpus')} CPUs, expected {n}"
+            if "start_skew_ticks" not in r.f and "refused" not in r.f:
+                return f"agg record without start_skew_ticks or refused: {r.f}"
+        return None
+    return run
+
+
+def at_scale(n: int, mem: str, cpu: str = "max") -> Case:
+    return Case(f"scale-{n}", cpu=cpu, smp=n, mem=mem, args=TINY, timeout=240 + 2 * n,
+                fixed_cpus="its CPU count is what it tests",
+                unable=qemu.tcg_x2apic_missing if "x2apic" in cpu else None,
+                check=all_of(passes, cpus_up(n), groups_ok(n, 1), skew_recorded(n)))
+
+
+# In make test: 64 CPUs in xAPIC mode (any QEMU), 1 GiB.
+CASES = [at_scale(64, "1G")]
+# make test-scale: 288, past xAPIC's 255 IDs, 2 GiB (7 MiB a CPU).
+SCALE_CASES = [at_scale(288, "2G", cpu="max,+x2apic")]
