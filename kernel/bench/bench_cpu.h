@@ -143,6 +143,9 @@ void prezero_before(struct bench_cfg *b, struct bench_outcome *o);
 void prezero_account(struct bench_cfg *b, struct bench_pass *p);
 
 /* pools.c: placement and pools */
+/* Where CPU @cpu's memory comes from: its node's, or the nearest with
+ * memory for a node without (local_memory_node()). */
+u32 cpu_memory_node(u32 cpu);
 /* Where this CPU's folios come from (numa=), and what the record says;
  * NULL, or why that cannot be. */
 const char *place(struct bench_cfg *b, char *mem_node, size_t n);

@@ -16,6 +16,35 @@
 #include "lib/printk.h"
 #include "lib/string.h"
 
+/*
+ * Where CPU @cpu's memory comes from: its node's, or for a node without
+ * memory the nearest node with memory, as Linux's local_memory_node()
+ * (numa_mem_id()) says (lib/srat.h); its node without an SRAT.
+ */
+u32 cpu_memory_node(u32 cpu)
+{
+	const struct smp_cpu *sc = cpu < MAX_CPUS ? smp.by_cpu[cpu] : NULL;
+	u32 node = sc ? sc->node : 0, mem;
+
+	if (!acpi.has_srat || acpi.srat.nnodes < 2)
+		return node;
+	mem = srat_memory_node(&acpi.srat, node);
+	return mem == NUMA_NO_NODE ? node : mem;
+}
+
+/* numa=local from a node without memory: said once for the node. */
+static void say_fallback(u32 node, u32 mem)
+{
+	static u64 said;
+	u64 bit = 1ULL << (node % 64);
+
+	if (__atomic_fetch_or(&said, bit, __ATOMIC_RELAXED) & bit)
+		return;
+	printk("hugezero: bench: numa=local: node %u has no memory; its CPUs' "
+	       "folios come from node %u, the nearest with memory "
+	       "(local_memory_node())\n", node, mem);
+}
+
 /* Where this CPU's folios come from (numa=), and what the record says;
  * NULL, or why that cannot be. */
 const char *place(struct bench_cfg *b, char *mem_node, size_t n)
@@ -41,9 +70,12 @@ const char *place(struct bench_cfg *b, char *mem_node, size_t n)
 		strlcpy(mem_node, numa_names[NUMA_INTERLEAVE], n);
 		return NULL;
 	}
-	far = b->c->numa == NUMA_REMOTE ? srat_nearest_node(sr, node) : node;
+	far = b->c->numa == NUMA_REMOTE ? srat_nearest_node(sr, node) :
+	      cpu_memory_node(b->bc->cpu);
 	if (far == NUMA_NO_NODE)
 		return "numa=remote: no other NUMA node has memory";
+	if (b->c->numa == NUMA_LOCAL && far != node)
+		say_fallback(node, far);
 	b->nodes[b->nnodes++] = far;
 	ksnprintf(mem_node, n, "%u", far);
 	return NULL;

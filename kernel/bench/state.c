@@ -9,7 +9,6 @@
  */
 #include "kernel/bench/bench_cpu.h"
 #include "kernel/mm/kmem.h"
-#include "kernel/smp/smp.h"
 #include "lib/benchsize.h"
 #include "lib/matrix.h"
 
@@ -52,8 +51,7 @@ static bool probe_make(struct bench_cpu *bc, const struct hz_config *c)
 static struct bench_cpu *state_make(u32 cpu, const struct hz_config *c,
 				    u64 free, u32 ncpus)
 {
-	const struct smp_cpu *sc = smp.by_cpu[cpu];
-	u32 node = sc ? sc->node : 0;
+	u32 node = cpu_memory_node(cpu);
 	struct bench_size_in in = { c->folios, c->size, free, ncpus,
 				    WL_MAX_FAULTS, REGION_MAX };
 	struct bench_cpu *bc = kmem_alloc(sizeof(*bc), node);
