@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * bench=fault's per-CPU set-up: each CPU's state, made by the boot CPU
- * beforehand; what is measured and started on the CPU itself before its
- * first configuration; the scheduling model each configuration asks for.
+ * bench=fault's per-CPU set-up (its state is state.c's, made by the boot
+ * CPU beforehand): what is measured and started on the CPU itself before
+ * its first configuration; the scheduling model each configuration asks
+ * for.
  */
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/freq.h"
