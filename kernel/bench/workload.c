@@ -67,10 +67,21 @@ static u64 *user_array(struct workload *w, u64 va, u64 bytes, u32 node)
 	return v;
 }
 
+/*
+ * A sample array of more than this takes a whole 2M frame and leaf, as
+ * every array did before they were sized: its memory is then small
+ * beside the pool's (32768 folios or more), and the workload's loop walks
+ * at most 64 4K entries of each array (docs/smp.md, "Memory").
+ */
+#define WL_ARRAY_4K_MAX (256 * KiB)
+
 bool workload_create(struct workload *w, u32 nfaults, u32 node)
 {
 	u64 pa, bytes = bench_array_bytes(MIN(nfaults, (u32)WL_MAX_FAULTS),
 					  sizeof(u64));
+
+	if (bytes > WL_ARRAY_4K_MAX)
+		bytes = SZ_2M;
 
 	memset(w, 0, sizeof(*w));
 	w->pml4 = frame(w, SZ_4K, node, &pa);
