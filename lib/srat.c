@@ -10,6 +10,8 @@
  *   acpi_map_pxm_to_node()                node_of_pxm()
  *   slit_valid(), acpi_numa_slit_init()   slit_valid(), srat_apply_slit()
  *   node_distance() without a SLIT        srat_distance()
+ *   local_memory_node() through           srat_memory_node()
+ *   find_next_best_node() (mm/page_alloc.c)
  * One difference: where Linux's bad_srat() drops the whole SRAT on a
  * malformed entry, the walk here stops at it and keeps what came before,
  * counted in @bad so that the boot says so.
@@ -309,6 +311,45 @@ u32 srat_nearest_node(const struct srat *s, u32 node)
 		if (d < best_d) {
 			best = n;
 			best_d = d;
+		}
+	}
+	return best;
+}
+
+/* Whether the SRAT puts a processor in @node. */
+static bool has_cpus(const struct srat *s, u32 node)
+{
+	for (u32 i = 0; i < s->ncpus; i++)
+		if (s->cpu[i].node == node)
+			return true;
+	return false;
+}
+
+/*
+ * The first node of @node's zonelist as build_zonelists() orders it
+ * (find_next_best_node()): itself when it has memory; else by distance,
+ * one more for a node below it ("prefer the next node") and one more for
+ * a node with CPUs (PENALTY_FOR_NODE_WITH_CPUS), ties to the lowest.
+ * Linux's node_load[] term, which spreads ties over the zonelists as it
+ * builds them one after another, is left out: one list is asked for.
+ */
+u32 srat_memory_node(const struct srat *s, u32 node)
+{
+	u32 best = NUMA_NO_NODE, best_v = ~0u;
+
+	if (node >= s->nnodes)
+		return NUMA_NO_NODE;
+	if (has_memory(s, node))
+		return node;
+	for (u32 n = 0; n < s->nnodes; n++) {
+		u32 v;
+
+		if (n == node || !has_memory(s, n))
+			continue;
+		v = srat_distance(s, node, n) + (n < node) + has_cpus(s, n);
+		if (v < best_v) {
+			best = n;
+			best_v = v;
 		}
 	}
 	return best;

@@ -75,5 +75,12 @@ u32 srat_distance(const struct srat *s, u32 a, u32 b);
  * NUMA_NO_NODE when there is none.
  */
 u32 srat_nearest_node(const struct srat *s, u32 node);
+/*
+ * Where @node's memory comes from, as Linux's local_memory_node() says
+ * for a memoryless node (mm/page_alloc.c): @node itself when the SRAT
+ * gives it memory, else the nearest node with memory as the node's
+ * zonelist orders them.  NUMA_NO_NODE when no node has memory.
+ */
+u32 srat_memory_node(const struct srat *s, u32 node);
 
 #endif

@@ -357,6 +357,62 @@ def numa2(n: int) -> tuple[str, ...]:
             "-numa", "dist,src=0,dst=1,val=21")
 
 
+def memoryless(n: int) -> tuple[str, ...]:
+    """Node 0 holds all 512M and the first half of the CPUs; node 1 the
+    rest of them and no memory (QEMU: a -numa node without memdev=)."""
+    if n < 2 or n % 2:
+        raise ValueError("two NUMA nodes of as many CPUs each need an even count")
+    half = n // 2
+    return ("-object", "memory-backend-ram,id=m0,size=512M",
+            "-numa", f"node,nodeid=0,cpus={cpulist.format(list(range(half)))},memdev=m0",
+            "-numa", f"node,nodeid=1,cpus={cpulist.format(list(range(half, n)))}",
+            "-numa", "dist,src=0,dst=1,val=21")
+
+
+def memoryless_placed(n: int) -> Check:
+    """numa=local with node 1 memoryless: every CPU keeps its own node in
+    its records, and every CPU's folios came from node 0, the nearest
+    with memory (local_memory_node())."""
+    def run(res: qemu.BootResult) -> str | None:
+        recs = _records(res)
+        if isinstance(recs, str):
+            return recs
+        cfgs = [r for r in recs if r.type == "config"]
+        for r in cfgs:
+            want = int(r.int("cpu") >= n // 2)
+            if r.f["numa"] != "local" or r.int("node") != want or r.f["mem_node"] != "0":
+                return (f"cpu {r.f['cpu']}: numa={r.f['numa']} node={r.f['node']} "
+                        f"mem_node={r.f['mem_node']}, expected local, {want}, 0")
+        return None if len(cfgs) == n else f"{len(cfgs)} config records, expected {n}"
+    return run
+
+
+def numa_memoryless(n: int) -> Case:
+    return Case("numa-memoryless-local", smp=n, mem="512M", extra=memoryless(n),
+                args=[*SMALL, "folio=2M", "size=4M", "clear=erms",
+                      "order=contiguous-page", "cpus=all", "numa=local"],
+                check=all_of(passes, cpus_up(n), groups_ok(n, 1, numa="local"),
+                             sized(), memoryless_placed(n),
+                             expect_log(r"numa=local: node 1 has no memory; its CPUs' "
+                                        r"folios come from node 0, the nearest with memory",
+                                        "the fallback said once")))
+
+
+def small_memory(n: int) -> Case:
+    """Each CPU's state sized by what it uses (kernel/bench/state.c): in
+    96M, where state sized for the largest run (22 MiB a CPU) left CPUs
+    out, every CPU runs and every folio is verified."""
+    return Case("smp-small-memory", smp=n, mem="96M",
+                args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
+                      "order=contiguous-page", "cpus=all"],
+                check=all_of(passes, cpus_up(n), groups_ok(n, 1, cpus=all_cpus(n)),
+                             sized(), frames_equal(r"0-\d+", "2M"), no_cpu_left_out))
+
+
+def no_cpu_left_out(res: qemu.BootResult) -> str | None:
+    return "a CPU was left out" if has(res, r"left out: no memory") else None
+
+
 def all_cpus(n: int) -> str:
     return cpulist.format(list(range(n)))
 
@@ -482,6 +538,8 @@ CASES = [
     scalable(4, subset_scale),
     scalable(4, lambda n: numa2_case("local", n)),
     scalable(4, lambda n: numa2_case("remote", n)),
+    scalable(4, numa_memoryless),
+    scalable(4, small_memory),
     Case("numa-remote-one-node", args=[*SMALL, "folio=2M", "size=2M",
                                        "clear=erms", "order=contiguous-page",
                                        "numa=remote"],

@@ -17,6 +17,7 @@
 #include "kernel/bench/group.h"
 #include "kernel/bench/workload.h"
 #include "kernel/boost.h"
+#include "kernel/mm/memory.h"
 #include "kernel/report.h"
 #include "kernel/sched/sched.h"
 #include "kernel/smp/smp.h"
@@ -128,7 +129,7 @@ static void run_members(struct bench_cpu *bc, u32 n)
 static bool joins(const struct bench_cfg *first, const struct bench_cfg *b,
 		  u32 n)
 {
-	return first->c->interleave && n < CPU_GROUP_MAX &&
+	return first->c->interleave && n < first->bc->nmembers &&
 	       b->d.at.v[AXIS_PREEMPT] == first->d.at.v[AXIS_PREEMPT] &&
 	       !matrix_prezero(&b->d.at) && !matrix_prezero(&first->d.at);
 }
@@ -235,12 +236,14 @@ static struct bench_group group;
 static struct cpu_set left_out;
 
 /*
- * The members: the first @want CPUs of @s with their state made.  0 with
- * *@long_list when their list would not fit a record.
+ * The members: the first @want CPUs of @s with their state made, each
+ * sized by the configuration and its share of the memory free now
+ * (state.c).  0 with *@long_list when their list would not fit a record.
  */
 static u32 make_group(struct bench_group *g, const struct cpu_set *s, u32 want,
 		      bool *long_list)
 {
+	u64 free = frame_free_bytes();
 	struct cpu_set set;
 
 	memset(&set, 0, sizeof(set));
@@ -250,7 +253,7 @@ static u32 make_group(struct bench_group *g, const struct cpu_set *s, u32 want,
 
 		if (cpu == ~0u)
 			break;
-		if (!bench_cpu_get(cpu)) {
+		if (!bench_cpu_get(cpu, g->c, free, want)) {
 			printk("hugezero: bench: cpu %u left out: no memory for "
 			       "its benchmark state, workload tables and sample "
 			       "arrays\n", cpu);

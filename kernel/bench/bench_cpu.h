@@ -58,28 +58,35 @@ struct bench_cfg {
 
 /*
  * The most points of one round group on a CPU (lib/benchrun.h allows
- * ROUND_GROUP_MAX): each keeps an outcome of ~100 KiB for the whole
- * group, and a CPU's state stays within the one 2M frame it took before
- * round groups (vmem_alloc(): 2M frames and a 4K header), so that
- * cpus=all on a large server takes no more memory from the pools.
+ * ROUND_GROUP_MAX): each keeps an outcome of ~100 KiB, made only with
+ * interleave=on (one otherwise), so that cpus=all on a large server
+ * takes no more memory from the pools than the configuration uses.
  */
 #define CPU_GROUP_MAX 8
 
 /* One CPU's benchmark: its address space, folios, fault path, results. */
 struct bench_cpu {
 	u32 cpu;
+	u32 node;		/* NUMA node its state was made on */
 
-	/* What a run works on (the run's ops), made once per CPU */
+	/*
+	 * What a run works on (the run's ops), made once per CPU by
+	 * state.c, each array sized for @cap folios: no run here has more
+	 * (lib/benchsize.h)
+	 */
+	u32 cap;
 	struct workload wl;
 	struct pool pool;
-	struct folio *slots;	/* the pool's descriptors: POOL_MAX */
+	struct folio *slots;	/* the pool's descriptors: cap */
 	struct fault_ctx fault;
 	u32 *taken;		/* per fault: its folio (fault.h) */
 	struct dirty_line lines[INJECT_MAX_LINES];
 	struct bench_probe probe;
-	/* The round group running (lib/benchrun.h): its points, outcomes */
-	struct bench_cfg members[CPU_GROUP_MAX];
-	struct bench_outcome out[CPU_GROUP_MAX];
+	/* The round group running (lib/benchrun.h): its points, outcomes;
+	 * CPU_GROUP_MAX of each with interleave=on, else one */
+	u32 nmembers;
+	struct bench_cfg *members;
+	struct bench_outcome *out;
 
 	/* Measured and started on the CPU before any configuration */
 	u64 fault_timer;	/* the timer pairs inside one fault window */
@@ -96,20 +103,29 @@ struct bench_cpu {
 	/* Pre-zeroing (prezero=) */
 	struct prezero prezero;
 	struct pool apart;	/* prezero_pool=apart: the zeroer's own */
-	struct folio *apart_slots;
+	struct folio *apart_slots;	/* cap */
 };
 
-
-_Static_assert(sizeof(struct bench_cpu) + SZ_4K <= SZ_2M,
-	       "a CPU's benchmark state in one 2M frame");
 _Static_assert(CPU_GROUP_MAX <= ROUND_GROUP_MAX, "lib's arrays hold a group");
 
 /* run.c: what each step of lib/benchrun.c's skeleton means here */
 extern const struct bench_ops bench_fault_ops;
 
+/* state.c: each CPU's state, sized by what the configuration uses */
+/*
+ * CPU @cpu's state and address space, made by the boot CPU beforehand
+ * for @c with @free bytes free shared by @ncpus CPUs (kept for the boot,
+ * made once); NULL without memory for it.
+ */
+struct bench_cpu *bench_cpu_get(u32 cpu, const struct hz_config *c, u64 free,
+				u32 ncpus);
+/* The state bench_cpu_get() made for @cpu. */
+struct bench_cpu *bench_cpu_of(u32 cpu);
+/* Zeroed memory for an array of the CPU's @cap entries of @elem bytes,
+ * on its node; NULL without. */
+void *bench_cpu_array(const struct bench_cpu *bc, u64 elem);
+
 /* cpu.c: per-CPU set-up */
-/* One CPU's state and address space, made by the boot CPU beforehand. */
-struct bench_cpu *bench_cpu_get(u32 cpu);
 /* On the CPU, before its first configuration and after its last. */
 struct bench_cpu *bench_cpu_start(u32 cpu, const struct hz_config *c);
 void bench_cpu_stop(struct bench_cpu *bc);
@@ -127,6 +143,9 @@ void prezero_before(struct bench_cfg *b, struct bench_outcome *o);
 void prezero_account(struct bench_cfg *b, struct bench_pass *p);
 
 /* pools.c: placement and pools */
+/* Where CPU @cpu's memory comes from: its node's, or the nearest with
+ * memory for a node without (local_memory_node()). */
+u32 cpu_memory_node(u32 cpu);
 /* Where this CPU's folios come from (numa=), and what the record says;
  * NULL, or why that cannot be. */
 const char *place(struct bench_cfg *b, char *mem_node, size_t n);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * bench=fault's per-CPU set-up: each CPU's state, made by the boot CPU
- * beforehand; what is measured and started on the CPU itself before its
- * first configuration; the scheduling model each configuration asks for.
+ * bench=fault's per-CPU set-up (its state is state.c's, made by the boot
+ * CPU beforehand): what is measured and started on the CPU itself before
+ * its first configuration; the scheduling model each configuration asks
+ * for.
  */
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/freq.h"
@@ -10,14 +11,11 @@
 #include "arch/x86_64/pmu.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/bench/bench_cpu.h"
-#include "kernel/mm/vmem.h"
 #include "kernel/sched/fpu.h"
 #include "kernel/sched/sched.h"
 #include "lib/format.h"
 #include "lib/stats.h"
 #include "lib/string.h"
-
-static struct bench_cpu *bench_cpus[MAX_CPUS];
 
 /*
  * A fault window holds two timer pairs: the workload's around the touch,
@@ -83,38 +81,6 @@ static u64 kernel_fpu_call_cost(struct bench_cpu *bc)
 	return median_u64(bc->cal, n);
 }
 
-/* One CPU's state and address space, made by the boot CPU beforehand. */
-struct bench_cpu *bench_cpu_get(u32 cpu)
-{
-	struct bench_cpu *bc = bench_cpus[cpu];
-
-	if (!bc) {
-		bc = vmem_alloc(sizeof(*bc));
-		if (bc && !(bc->slots = vmem_alloc((u64)POOL_MAX *
-						   sizeof(struct folio)))) {
-			vmem_free(bc);
-			bc = NULL;
-		}
-		if (bc && !(bc->taken = vmem_alloc((u64)WL_MAX_FAULTS *
-						   sizeof(u32)))) {
-			vmem_free(bc->slots);
-			vmem_free(bc);
-			bc = NULL;
-		}
-		if (bc && !workload_create(&bc->wl)) {
-			workload_destroy(&bc->wl);
-			vmem_free(bc->taken);
-			vmem_free(bc->slots);
-			vmem_free(bc);
-			bc = NULL;
-		}
-		bench_cpus[cpu] = bc;
-	}
-	if (bc)
-		bc->cpu = cpu;
-	return bc;
-}
-
 /*
  * pmu=: this CPU's counters, programmed and started before any
  * configuration (no MSR is written inside a timed region), the first
@@ -141,7 +107,7 @@ static void pmu_up(struct bench_cpu *bc, const struct hz_config *c)
 		if (s->skip)
 			continue;
 		if (!bc->pmu_v[bc->npmu])
-			bc->pmu_v[bc->npmu] = vmem_alloc((u64)WL_MAX_FAULTS * 8);
+			bc->pmu_v[bc->npmu] = bench_cpu_array(bc, sizeof(u64));
 		if (!bc->pmu_v[bc->npmu])
 			break;
 		bc->pmu_slot[bc->npmu++] = s;
@@ -163,7 +129,7 @@ static void keep_up(struct bench_cpu *bc, const struct hz_config *c)
 		sched_init_cpu(bc->cpu, why, sizeof(why));
 	if ((c->prezeros >> PREZERO_DEDICATED & 1) &&
 	    c->prezero_pool == PREZERO_POOL_APART && !bc->apart_slots)
-		bc->apart_slots = vmem_alloc((u64)POOL_MAX * sizeof(struct folio));
+		bc->apart_slots = bench_cpu_array(bc, sizeof(struct folio));
 }
 
 /*
@@ -173,7 +139,7 @@ static void keep_up(struct bench_cpu *bc, const struct hz_config *c)
  */
 struct bench_cpu *bench_cpu_start(u32 cpu, const struct hz_config *c)
 {
-	struct bench_cpu *bc = bench_cpus[cpu];
+	struct bench_cpu *bc = bench_cpu_of(cpu);
 
 	bc->fault_timer = fault_timer_cost(bc);
 	bc->fpu_save_pair = fpu_area_size() ? fpu_save_cost(bc) : 0;

@@ -8,11 +8,42 @@
 #include "kernel/acpi.h"
 #include "kernel/bench/bench_cpu.h"
 #include "kernel/mm/memory.h"
+#include "kernel/sched/sched.h"
 #include "kernel/smp/smp.h"
+#include "lib/benchsize.h"
 #include "lib/format.h"
 #include "lib/matrix.h"
 #include "lib/printk.h"
 #include "lib/string.h"
+
+/*
+ * Where CPU @cpu's memory comes from: its node's, or for a node without
+ * memory the nearest node with memory, as Linux's local_memory_node()
+ * (numa_mem_id()) says (lib/srat.h); its node without an SRAT.
+ */
+u32 cpu_memory_node(u32 cpu)
+{
+	const struct smp_cpu *sc = cpu < MAX_CPUS ? smp.by_cpu[cpu] : NULL;
+	u32 node = sc ? sc->node : 0, mem;
+
+	if (!acpi.has_srat || acpi.srat.nnodes < 2)
+		return node;
+	mem = srat_memory_node(&acpi.srat, node);
+	return mem == NUMA_NO_NODE ? node : mem;
+}
+
+/* numa=local from a node without memory: said once for the node. */
+static void say_fallback(u32 node, u32 mem)
+{
+	static u64 said;
+	u64 bit = 1ULL << (node % 64);
+
+	if (__atomic_fetch_or(&said, bit, __ATOMIC_RELAXED) & bit)
+		return;
+	printk("hugezero: bench: numa=local: node %u has no memory; its CPUs' "
+	       "folios come from node %u, the nearest with memory "
+	       "(local_memory_node())\n", node, mem);
+}
 
 /* Where this CPU's folios come from (numa=), and what the record says;
  * NULL, or why that cannot be. */
@@ -39,9 +70,12 @@ const char *place(struct bench_cfg *b, char *mem_node, size_t n)
 		strlcpy(mem_node, numa_names[NUMA_INTERLEAVE], n);
 		return NULL;
 	}
-	far = b->c->numa == NUMA_REMOTE ? srat_nearest_node(sr, node) : node;
+	far = b->c->numa == NUMA_REMOTE ? srat_nearest_node(sr, node) :
+	      cpu_memory_node(b->bc->cpu);
 	if (far == NUMA_NO_NODE)
 		return "numa=remote: no other NUMA node has memory";
+	if (b->c->numa == NUMA_LOCAL && far != node)
+		say_fallback(node, far);
 	b->nodes[b->nnodes++] = far;
 	ksnprintf(mem_node, n, "%u", far);
 	return NULL;
@@ -64,22 +98,56 @@ static struct {
 	u32 bad_frees;			/* pool_destroy()'s, every member's */
 } pools;
 
-/* Room left free beside the pools for what a configuration allocates
- * while it runs: a probe's task and stack, the frame allocator's table
- * growing (prezero_pool=apart's folios are its own, skipped when they do
- * not fit). */
-#define POOL_SLACK (8 * MiB)
+/*
+ * Room left free beside the pools for what a configuration allocates
+ * while it runs, sized by the group (lib/benchsize.h): for the group,
+ * the frame allocator's extent table doubling and the kernel window's
+ * tables; for each member, its share of that table (the few extents its
+ * runs and guards split, 16 bytes each, doubled) and, with probe=latency
+ * under a model, its probe's task and stack.  prezero_pool=apart's
+ * folios are their own, skipped when they do not fit.
+ */
+#define SLACK_BASE (2 * MiB)
+#define SLACK_PER_CPU (1 * KiB)
+
+static u64 slack_for(const struct bench_cfg *lb)
+{
+	bool probe = lb->c->probe == PROBE_LATENCY && lb->c->preempts;
+
+	return bench_slack(SLACK_BASE, SLACK_PER_CPU +
+			   (probe ? task_create_bytes() : 0), lb->g->n);
+}
+
+/* The most folios every member's arrays hold (state.c sized them). */
+static u32 members_cap(u32 n)
+{
+	u32 cap = ~0u;
+
+	for (u32 i = 0; i < n; i++)
+		cap = MIN(cap, pools.member[i]->bc->cap);
+	return cap;
+}
+
+/* What bounds @max folios other than free memory. */
+static const char *limit_why(const struct bench_cfg *lb, u32 max)
+{
+	return max == WL_MAX_FAULTS ? "the most one run records" :
+	       max == REGION_MAX / lb->bytes ? "the most one region maps" :
+	       "the most its CPUs' sample arrays hold";
+}
 
 /* Fewer folios than size= asks for: said once, and in each config
  * record (clamp=on), or the reason every configuration fails (off). */
 static void clamp_say(const struct bench_cfg *lb, u64 ask, u32 max)
 {
 	const struct hz_config *c = lb->c;
-	const char *why = pools.count < max ? (lb->g->n > 1 ?
-			  "per CPU fit in free memory" : "fit in free memory") :
-			  max == WL_MAX_FAULTS ? "(the most one run records)" :
-			  "(the most one region maps)";
-	char a[16], bsz[16];
+	char a[16], bsz[16], why[64];
+
+	if (pools.count < max)
+		strlcpy(why, lb->g->n > 1 ? "per CPU fit in free memory" :
+			"fit in free memory", sizeof(why));
+	else
+		ksnprintf(why, sizeof(why), "(%s)", limit_why(lb, max));
 
 	size_name(c->size, a, sizeof(a));
 	if (!c->clamp) {
@@ -93,8 +161,7 @@ static void clamp_say(const struct bench_cfg *lb, u64 ask, u32 max)
 	if (!pools.count)
 		return;
 	pools.clamped = pools.count < max ? "the most that fit in free memory" :
-			max == WL_MAX_FAULTS ? "the most one run records" :
-			"the most one region maps";
+			limit_why(lb, max);
 	printk("hugezero: bench: size=%s of %s folios clamped to %s: %u folios "
 	       "%s\n", a, lb->d.folio,
 	       size_name((u64)pools.count * lb->bytes, bsz, sizeof(bsz)),
@@ -129,8 +196,9 @@ static void lead_pools(void *arg)
 						  m->nnodes };
 	}
 	/* A member that cannot have one: its reason is the group's. */
+	max = MIN(max, members_cap(g->n));
 	pools.count = pools_create(pools.req, g->n, lb->bytes, can ? max : 0,
-				   POOL_SLACK);
+				   slack_for(lb));
 	if (!can)
 		return;
 	if (!ask)

@@ -16,7 +16,7 @@ static void probe_fn(void *arg)
 
 		if (p->stop && deadline > p->stop_at)
 			break;
-		if (p->n == PROBE_MAX) {
+		if (p->n == p->cap) {
 			p->truncated = true;
 			break;
 		}
@@ -40,6 +40,9 @@ bool bench_probe_start(struct bench_probe *p, u32 cpu,
 	p->current = current;
 	p->period = mul_div_u64(c->probe_us, timebase.tsc_hz, 1000000ULL);
 	p->start = rdtsc();
+	p->task = NULL;
+	if (!p->cap)
+		return false;
 	p->task = task_create(cpu, "probe", probe_fn, p, PRIO_PROBE,
 			      c->probe_class == PROBE_RT);
 	if (!p->task)

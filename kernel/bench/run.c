@@ -248,7 +248,7 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 
 		bench_probe_stop(&bc->probe);
 		t = (struct probe_take){ bc->probe.late, bc->probe.fault,
-					 bc->probe.n, PROBE_MAX,
+					 bc->probe.n, bc->probe.cap,
 					 bc->probe.expected, bc->probe.truncated };
 		bench_take_probe(p, o, b->d.name, &t);
 	}

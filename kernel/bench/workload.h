@@ -28,7 +28,14 @@ struct workload {
 	u32 nframes;
 };
 
-bool workload_create(struct workload *w);
+/*
+ * Its address space, with sample arrays for @nfaults faults (at most
+ * WL_MAX_FAULTS: one 2M frame each, mapped by a 2M leaf; up to 256 KiB
+ * of them take 4K frames, mapped by 4K leaves), from NUMA node @node
+ * where it has the memory (FRAME_ANY_NODE: anywhere).  False without memory: whatever it
+ * made is then given back by workload_destroy().
+ */
+bool workload_create(struct workload *w, u32 nfaults, u32 node);
 void workload_destroy(struct workload *w);
 /* Switch to the workload's address space (and back to the kernel's). */
 void workload_enter_space(struct workload *w);

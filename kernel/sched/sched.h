@@ -68,6 +68,9 @@ bool sched_set_model(u32 cpu, enum preempt_model m, u32 hz);
  * task_exit(). */
 struct task *task_create(u32 cpu, const char *name, void (*fn)(void *),
 			 void *arg, u32 prio, bool rt);
+/* What one task_create() takes from the frame allocator at most: its
+ * task, its stack and a page table where the stack's window needs one. */
+u64 task_create_bytes(void);
 __noreturn void task_exit(void);
 /* Wait until @t has exited, then free it (kthread_stop()'s wait and the
  * last put_task_struct()): a task's memory has no other owner. */

@@ -67,6 +67,11 @@ struct task *task_create(u32 cpu, const char *name, void (*fn)(void *),
 	return t;
 }
 
+u64 task_create_bytes(void)
+{
+	return SZ_4K + TASK_STACK_SIZE + SZ_4K;
+}
+
 /* do_task_dead(): never picked again; task_join() frees it. */
 __noreturn void task_exit(void)
 {

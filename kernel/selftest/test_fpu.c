@@ -18,6 +18,7 @@
 #include "arch/x86_64/user.h"
 #include "kernel/bench/fault.h"
 #include "kernel/bench/workload.h"
+#include "kernel/mm/memory.h"
 #include "kernel/sched/fpu.h"
 #include "kernel/selftest/test_sched.h"
 #include "lib/stats.h"
@@ -206,7 +207,7 @@ static void one_save_per_fault(struct tctx *t, bool ring3)
 		skip(t, "movntdq: %s", why);
 		return;
 	}
-	if (!workload_create(&s.wl) ||
+	if (!workload_create(&s.wl, WL_MAX_FAULTS, FRAME_ANY_NODE) ||
 	    pool_create(&s.pool, s.slots, SZ_2M, FAULTS) != FAULTS) {
 		skip(t, "no memory for a workload address space and %u 2M "
 		     "folios", FAULTS);

@@ -12,6 +12,7 @@
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/user.h"
 #include "kernel/bench/workload.h"
+#include "kernel/mm/memory.h"
 #include "kernel/mm/vmem.h"
 #include "kernel/selftest/test_sched.h"
 #include "kernel/time/timer.h"
@@ -482,7 +483,7 @@ void lazy_user_return(struct tctx *t)
 	u.kt.fn = user_wake;
 	if (!need_timer(t))
 		return;
-	if (!workload_create(&wl)) {
+	if (!workload_create(&wl, WL_MAX_FAULTS, FRAME_ANY_NODE)) {
 		skip(t, "no memory for a ring-3 address space");
 		workload_destroy(&wl);
 		return;
@@ -532,7 +533,7 @@ void lazy_trap_return(struct tctx *t)
 	struct workload wl;
 	u64 rip = USER_CODE_VA + (u64)((char *)user_trap - __utext_start);
 
-	if (!workload_create(&wl)) {
+	if (!workload_create(&wl, WL_MAX_FAULTS, FRAME_ANY_NODE)) {
 		skip(t, "no memory for a ring-3 address space");
 		workload_destroy(&wl);
 		return;

@@ -12,6 +12,7 @@
 #include "arch/x86_64/percpu.h"
 #include "kernel/bench/fault.h"
 #include "kernel/bench/workload.h"
+#include "kernel/mm/memory.h"
 #include "kernel/selftest/selftest.h"
 #include "lib/string.h"
 
@@ -30,7 +31,8 @@ static bool touch_once(struct tctx *t, struct pte_case *pc)
 	struct pt_walk w;
 	bool ok = false;
 
-	if (!workload_create(&wl) || !pool_create(&pool, &slot, SZ_2M, 1)) {
+	if (!workload_create(&wl, WL_MAX_FAULTS, FRAME_ANY_NODE) ||
+	    !pool_create(&pool, &slot, SZ_2M, 1)) {
 		skip(t, "no memory for a workload address space and a 2M folio");
 		workload_destroy(&wl);
 		return false;

@@ -362,7 +362,7 @@ RECORDS: tuple[Record, ...] = (
         F("folios", COUNT, "folios in the region", why_not="size / folio"),
         F("clamped", TEXT, "kernel, when `size` is less than `size_requested` under `clamp=on`: "
           "why (`the most that fit in free memory`, `the most one run records`, `the most one "
-          "region maps`); docs/smp.md, \"Memory\"", side="kernel", since=2,
+          "region maps`, `the most its CPUs' sample arrays hold`); docs/smp.md, \"Memory\"", side="kernel", since=2,
           why_not="why size is less than size= asked; size, the bytes used, is the dimension"),
         F("pa_min", NUMBER, "kernel, when it has folios: the lowest folio's physical address",
           side="kernel", since=2,

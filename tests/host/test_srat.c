@@ -319,6 +319,56 @@ TEST(slit_ties_go_round)
 	EXPECT_EQ(srat_nearest_node(&s, 2), 0);
 }
 
+/*
+ * Node 1 has CPUs and no memory; node 3 memory and no CPUs.  Its memory
+ * comes from the node local_memory_node() names: by distance, one more
+ * below it and one more with CPUs (find_next_best_node()).
+ */
+static void srat_memoryless_1(struct srat *s)
+{
+	srat(3);
+	lapic(0, 0, 1);
+	lapic(1, 1, 1);
+	lapic(2, 2, 1);
+	mem(0, 0, 1ULL << 30, 1);
+	mem(2, 1ULL << 30, 1ULL << 30, 1);
+	mem(3, 2ULL << 30, 1ULL << 30, 1);
+	EXPECT(parse(len, s));
+	EXPECT_EQ(s->nnodes, 4);
+}
+
+TEST(srat_memory_node_of_a_memoryless_node)
+{
+	static struct srat s;
+	static const u8 near0[16] = { 10, 12, 20, 20,  12, 10, 21, 30,
+				      20, 21, 10, 20,  20, 30, 20, 10 };
+	static const u8 tie[16] = { 10, 21, 20, 20,  21, 10, 22, 30,
+				    20, 22, 10, 20,  20, 30, 20, 10 };
+
+	srat_memoryless_1(&s);
+	/* A node with memory is its own. */
+	EXPECT_EQ(srat_memory_node(&s, 0), 0);
+	EXPECT_EQ(srat_memory_node(&s, 2), 2);
+	EXPECT_EQ(srat_memory_node(&s, 3), 3);
+	/* All at 20: node 3 (above, headless) before 2 (CPUs) before 0. */
+	EXPECT_EQ(srat_memory_node(&s, 1), 3);
+	EXPECT_EQ(srat_memory_node(&s, 4), NUMA_NO_NODE);
+	/* Node 0 at 12 wins though below and with CPUs. */
+	slit(4, near0, 16);
+	EXPECT(srat_apply_slit(&s, tab, len));
+	EXPECT_EQ(srat_memory_node(&s, 1), 0);
+	/* 21 + 1 + 1 against 22 + 0 + 1: a tie goes to the lowest. */
+	srat_memoryless_1(&s);
+	slit(4, tie, 16);
+	EXPECT(srat_apply_slit(&s, tab, len));
+	EXPECT_EQ(srat_memory_node(&s, 1), 0);
+	/* No node with memory: none to name. */
+	srat(3);
+	lapic(0, 0, 1);
+	EXPECT(parse(len, &s));
+	EXPECT_EQ(srat_memory_node(&s, 0), NUMA_NO_NODE);
+}
+
 TEST(slit_refused_with_a_reason)
 {
 	static struct srat s;
