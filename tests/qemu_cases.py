@@ -32,6 +32,7 @@ class Case:
     serial: bool = True
     timeout: float | None = None    # None: the runner's default
     machine: str = "q35"
+    accel: str = "tcg"              # qemu.ACCELS: tcg-single for hundreds of vCPUs
     stall: qemu.Stall | None = None
     mem: str = "4G"
     extra: tuple[str, ...] = ()     # more QEMU arguments (-numa, -object)

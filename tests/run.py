@@ -325,7 +325,8 @@ def boot_case(c: Case) -> tuple[Case, str | None, float]:
         img = IMAGES.get(c)
         spec = qemu.BootSpec(img, c.firmware, c.media, c.cpu, c.smp, c.mem,
                              c.timeout or TIMEOUT, serial=c.serial,
-                             machine=c.machine, extra=c.extra, stall=c.stall)
+                             machine=c.machine, extra=c.extra, stall=c.stall,
+                             accel=c.accel)
         res = qemu.boot(spec, log_file=LOGS / f"{c.name}.log")
     except (image.ImageError, qemu.QemuError) as e:
         return c, str(e), 0.0
