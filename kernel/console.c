@@ -59,7 +59,7 @@ static volatile u32 taken_by = ~0u;
  */
 static struct {
 	volatile u32 who;	/* ~0u: nobody */
-	bool line_open;		/* the wire's last byte not a newline */
+	volatile bool line_open; /* the wire's last byte not a newline */
 } writer __cacheline_aligned = { .who = ~0u };
 static volatile u64 dropped, dropped_bytes;	/* other CPUs', after it */
 
@@ -365,18 +365,27 @@ static bool mine(u32 me)
 	return owner == ~0u || owner == me;
 }
 
+/*
+ * line_open follows every byte, set before a byte that opens or extends
+ * a line and cleared after a newline: a writer stopped by an NMI in the
+ * middle leaves it saying whether the wire's line is open (at worst a
+ * line already ended is marked cut too, never an open one missed).
+ */
 static void put(const char *s, size_t n)
 {
 	u32 me = shared ? this_cpu()->cpu : ~0u;
 	size_t i;
 
 	for (i = 0; i < n && (!shared || mine(me)); i++) {
-		if (s[i] == '\n')
+		if (s[i] == '\n') {
 			uart_putc(&uart, '\r');
+			uart_putc(&uart, '\n');
+			writer.line_open = false;
+			continue;
+		}
+		writer.line_open = true;
 		uart_putc(&uart, s[i]);
 	}
-	if (i)
-		writer.line_open = s[i - 1] != '\n';
 	if (i < n)
 		drop(n - i);
 }

@@ -91,3 +91,36 @@ bool crash_deaf_writer(void)
 	printk("hugezero: crash=deaf-writer needs a second CPU up\n");
 	return false;
 }
+
+/*
+ * crash=stream-writer: the first AP writes 4 KiB lines back to back while
+ * this CPU ends the run as usual: the stop's NMI finds it in the middle
+ * of one, and the ending CPU's records must start on a line of their own.
+ */
+static char stream_line[4096];
+
+static void stream_writer(void *arg)
+{
+	__atomic_store_n((volatile u32 *)arg, 1, __ATOMIC_RELEASE);
+	for (;;)
+		console_write(stream_line, sizeof(stream_line));
+}
+
+bool crash_stream_writer(void)
+{
+	static volatile u32 ready;
+	static const char head[] = "hugezero: crash=stream-writer: ";
+
+	memset(stream_line, 'x', sizeof(stream_line));
+	memcpy(stream_line, head, sizeof(head) - 1);
+	stream_line[sizeof(stream_line) - 1] = '\n';
+	for (u32 cpu = 1; cpu < smp.ncpus; cpu++) {
+		if (!on_cpu(cpu, stream_writer, (void *)&ready))
+			continue;
+		while (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
+			cpu_relax();
+		return true;
+	}
+	printk("hugezero: crash=stream-writer needs a second CPU up\n");
+	return false;
+}

@@ -302,6 +302,8 @@ static bool crash_on_purpose(u32 how)
 		break;
 	case CRASH_DEAF_WRITER:
 		return crash_deaf_writer();
+	case CRASH_STREAM_WRITER:
+		return crash_stream_writer();
 	}
 	return true;
 }

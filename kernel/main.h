@@ -20,5 +20,6 @@ void crash_cut_record(void);
 /* crash=deaf-writer: the first AP misses the stop and writes across the
  * takeover; false without a second CPU. */
 bool crash_deaf_writer(void);
+bool crash_stream_writer(void);
 
 #endif

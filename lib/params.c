@@ -32,7 +32,8 @@ const char *const watchdog_names[] = { "auto", "pmu", "hpet", "pit", "off",
 					NULL };
 const char *const crash_names[] = { "none", "pf", "ud", "gp", "de", "stack",
 				    "hang", "hang-irq", "hold-console",
-				    "cut-record", "deaf-writer", NULL };
+				    "cut-record", "deaf-writer", "stream-writer",
+				    NULL };
 
 const char *const bench_names[] = { "none", "fault", "bare", "linux-fault",
 				    "split", "info", NULL };
@@ -96,8 +97,9 @@ const struct param hz_params[] = {
 	  .choices = crash_names, .scope = PARAM_KERNEL, .test_only = true,
 	  .meaning = "After the self-tests, raise an unexpected exception, "
 	  "hang with interrupts off or on, have the first AP hold the "
-	  "console lock for good, fault halfway through a record, or have "
-	  "the first AP miss the stop while it writes: for testing the crash "
+	  "console lock for good, fault halfway through a record, have "
+	  "the first AP miss the stop while it writes, or write long lines "
+	  "without a pause as the run ends: for testing the crash "
 	  "report, the harness, `deadline_s=` and the console's end.",
 	  .more = BELOW("crash=") },
 	{ .key = "calib_ms", .type = P_U64, .offset = F(calib_ms), .min = 1,
