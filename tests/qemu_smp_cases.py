@@ -511,6 +511,33 @@ def ap_no_answer(n: int) -> Case:
                                         "cpus= leaving it out")))
 
 
+def work_fail(n: int) -> Case:
+    """An aborted phase is not the next one's (smp_phase_reset()): the boost
+    set-up's step aborts at the last CPU (test-only work_fail=, its IPI
+    taken as stuck) after the CPUs before it started, setting smp_aborted;
+    the benchmark after it runs its group of the others through every
+    barrier, each folio verified, and fails the run for the CPU left out."""
+    if n < 3:
+        raise ValueError("a CPU started before the one that fails, and a group of two")
+    last = n - 1
+    why = "it would not take its work: the IPI stayed pending in the ICR for 100 ms"
+    return Case("smp-abort-then-run", smp=n,
+                args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
+                      "order=contiguous-page", "cpus=all", f"work_fail={last}"],
+                check=all_of(expect_rc(1),
+                             expect_log(rf"smp: cpu {last} \(APIC ID \d+\) left out: {why}",
+                                        "the CPU left out"),
+                             expect_log(r"smp: the step is aborted", "the abort"),
+                             expect_log(rf"boost: cpus=0,{last} did not answer \(the run is "
+                                        r"aborted\)", "the boost set-up aborted"),
+                             expect_log(rf"cpus=: cpu {last} left out: {why}",
+                                        "cpus= leaving it out"),
+                             expect_log(rf"# 1 CPU of cpus= that this machine has left out "
+                                        rf"\(cpus {last}\): the run has fewer CPUs than asked",
+                                        "the verdict"),
+                             groups_ok(n - 1, 1, cpus=all_cpus(n - 1))))
+
+
 def numa2_case(numa: str, n: int) -> Case:
     check = [passes, groups_ok(n, 1, numa=numa), placed(numa, n)]
     if numa == "local":
@@ -606,6 +633,7 @@ CASES = [
              r"# SKIP numa=remote and numa=interleave need two NUMA nodes; "
              r"this machine has one \(no SRAT\)", "the skip's reason"))),
     scalable(3, ap_no_answer),
+    scalable(3, work_fail),
     scalable(2, lambda n: Case(
         "smp-tsc-refused", smp=n,
         args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
