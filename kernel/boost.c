@@ -154,9 +154,8 @@ static void print_msrs(void)
  * before the one that failed set, the rest not asked and the boot CPU
  * not run: the ones that did their part are said and recorded as in a
  * whole run, unmeasured, since the run is over; the others are named.
- * QEMU always delivers an IPI and no test-only key fails one (ap_fail=
- * keeps a CPU from coming up, so it is never asked), so this path shares
- * every line but the naming with the whole run's, which boots test.
+ * QEMU always delivers an IPI; the test-only work_fail= takes one as
+ * stuck (QEMU case smp-abort-then-run).
  */
 static void say_unanswered(const struct hz_config *c, const struct cpu_set *up)
 {

@@ -457,6 +457,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 		       acpi.hpet_base);
 	watchdog_record(&records);
 	smp_set_hang(config.hang_at, &config.hang_cpu);
+	smp_set_work_fail((u32)config.work_fail);
 	watchdog_phase(WD_BRINGUP);
 	smp_init(acpi.has_madt ? &acpi.madt : NULL,
 		 acpi.has_srat ? node_of_apic : NULL, AP_TIMEOUT_MS,

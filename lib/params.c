@@ -132,6 +132,13 @@ const struct param hz_params[] = {
 	  .meaning = "That CPU's INIT and STARTUP IPIs go to an APIC ID no "
 	  "processor has, so it cannot answer: the timeout path (the CPU is "
 	  "reported `no-answer` and left out)." },
+	{ .key = "work_fail", .type = P_U64, .offset = F(work_fail), .min = 1,
+	  .max = CPUSET_MAX - 1, .scope = PARAM_KERNEL, .test_only = true,
+	  .unset = "every IPI with work is sent",
+	  .meaning = "That CPU's first IPI with work (the boost set-up's, before "
+	  "the benchmark) is taken as stuck in the ICR: that step is aborted, "
+	  "the CPU left out, and the next step runs without it.",
+	  .more = "docs/smp.md, \"Waiting, and ending a run early\"" },
 	{ .key = "msr_gp", .type = P_CUSTOM, .offset = F(msr_gp),
 	  .parse = parse_msr_gp, .show = show_msr_gp, .scope = PARAM_KERNEL,
 	  .test_only = true, .unset = "no MSR faults",

@@ -101,13 +101,19 @@ def all_of(*checks: Check) -> Check:
     return run
 
 
-def run_report(res: qemu.BootResult) -> subprocess.CompletedProcess[str]:
-    """scripts/hugezero report on the boot's log, as a user would run it."""
+def report_log(log: str) -> subprocess.CompletedProcess[str]:
+    """scripts/hugezero report on @log (a boot's, the companion's), as a
+    user would run it."""
     with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
-        f.write(res.log)
+        f.write(log)
         f.flush()
         return subprocess.run([sys.executable, str(paths.ROOT / "scripts" / "hugezero"),
                                "report", f.name], capture_output=True, text=True)
+
+
+def run_report(res: qemu.BootResult) -> subprocess.CompletedProcess[str]:
+    """scripts/hugezero report on the boot's log."""
+    return report_log(res.log)
 
 
 def expect_log(pattern: str, what: str) -> Check:

@@ -5,6 +5,7 @@ CPU of cpus= at once with every folio on every CPU verified; the groups'
 aggregates intact.  Correctness only: no bound on a time."""
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from hzlib import cpulist, qemu, records
@@ -413,6 +414,63 @@ def no_cpu_left_out(res: qemu.BootResult) -> str | None:
     return "a CPU was left out" if has(res, r"left out: no memory") else None
 
 
+def no_memory_left_out(n: int, first: int) -> Check:
+    """scale=@first,all on @n CPUs whose state outgrows memory: the step of
+    @first CPUs runs, every folio verified; in the step of all, a CPU whose
+    state did not fit is left out for no memory, named, and the others are
+    the group (their states took the memory a folio would have: skipped,
+    saying so); the verdict names the CPUs left out."""
+    def run(res: qemu.BootResult) -> str | None:
+        recs = _records(res)
+        if isinstance(recs, str):
+            return recs
+        out = sorted(int(c) for c in re.findall(
+            r"bench: cpu (\d+) left out: no memory for its benchmark state", res.log))
+        if not out or min(out) < first:
+            return f"CPUs left out for no memory: {out}, expected some past {first - 1}"
+        ran = cpulist.format([c for c in range(n) if c not in out])
+        verdict = (rf"# {len(out)} CPUs? of cpus= that this machine has left out "
+                   rf"\(cpus {cpulist.format(out)}\): the run has fewer CPUs than asked")
+        if not has(res, verdict):
+            return f"no verdict naming cpus {cpulist.format(out)} ({verdict!r})"
+        ms: dict[int, list[records.Record]] = defaultdict(list)
+        for r in recs:
+            if r.type == "config":
+                ms[r.int("group")].append(r)
+        summ = {r.int("cfg"): r for r in recs if r.type == "summary"}
+        aggs = [r for r in recs if r.type == "agg" and r.int("group") == 1]
+        asum = {r.int("group"): r for r in recs if r.type == "agg_summary"}
+        if sorted(ms) != [1, 2] or sorted(asum) != [1, 2]:
+            return f"groups {sorted(ms)}, aggregates {sorted(asum)}: expected 1 and 2"
+        why = _group(1, ms[1], summ, aggs, asum[1], recs, first,
+                     cpulist.format(list(range(first))), None)
+        if why:
+            return why
+        got = sorted(m.int("cpu") for m in ms[2])
+        if cpulist.format(got) != ran or asum[2].f.get("cpus") != ran:
+            return (f"the step of all: cpus {got}, aggregate {asum[2].f.get('cpus')}; "
+                    f"expected {ran}")
+        if asum[2].f["status"] != "skip" or "not one folio" not in asum[2].f.get("reason", ""):
+            return f"the step of all: {asum[2].f['status']} {asum[2].f.get('reason')}"
+        return None
+    return run
+
+
+def no_memory(cpus: str) -> Case:
+    """Twelve CPUs' state (each 1 MiB of probe samples beside the rest)
+    outgrows 19M, under cpus=all or a list of every CPU alike: a CPU that
+    does not fit fails the run (fewer CPUs than asked), as one that does
+    not answer does."""
+    # One host thread for the twelve vCPUs (tests/README.md, scale-64):
+    # they boot in half the time on two shared cores.
+    return Case(f"smp-no-memory-{'all' if cpus == 'all' else 'list'}", smp=12, mem="19M",
+                fixed_cpus="twelve CPUs' state is what outgrows 19M", accel="tcg-single",
+                args=[*SMALL, "folio=4K", "size=4K", "clear=erms",
+                      "order=contiguous-page", "preempt=full", "probe=latency",
+                      f"cpus={cpus}", "scale=2,all"],
+                check=all_of(expect_rc(1), no_memory_left_out(12, 2)))
+
+
 def all_cpus(n: int) -> str:
     return cpulist.format(list(range(n)))
 
@@ -454,6 +512,33 @@ def ap_no_answer(n: int) -> Case:
                                         r"to the STARTUP IPIs within 2000 ms", "the report"),
                              expect_log(r"cpus=: cpu 1 left out: no answer",
                                         "cpus= leaving it out")))
+
+
+def work_fail(n: int) -> Case:
+    """An aborted phase is not the next one's (smp_phase_reset()): the boost
+    set-up's step aborts at the last CPU (test-only work_fail=, its IPI
+    taken as stuck) after the CPUs before it started, setting smp_aborted;
+    the benchmark after it runs its group of the others through every
+    barrier, each folio verified, and fails the run for the CPU left out."""
+    if n < 3:
+        raise ValueError("a CPU started before the one that fails, and a group of two")
+    last = n - 1
+    why = "it would not take its work: the IPI stayed pending in the ICR for 100 ms"
+    return Case("smp-abort-then-run", smp=n,
+                args=[*SMALL, "folio=2M", "size=2M", "clear=erms",
+                      "order=contiguous-page", "cpus=all", f"work_fail={last}"],
+                check=all_of(expect_rc(1),
+                             expect_log(rf"smp: cpu {last} \(APIC ID \d+\) left out: {why}",
+                                        "the CPU left out"),
+                             expect_log(r"smp: the step is aborted", "the abort"),
+                             expect_log(rf"boost: cpus=0,{last} did not answer \(the run is "
+                                        r"aborted\)", "the boost set-up aborted"),
+                             expect_log(rf"cpus=: cpu {last} left out: {why}",
+                                        "cpus= leaving it out"),
+                             expect_log(rf"# 1 CPU of cpus= that this machine has left out "
+                                        rf"\(cpus {last}\): the run has fewer CPUs than asked",
+                                        "the verdict"),
+                             groups_ok(n - 1, 1, cpus=all_cpus(n - 1))))
 
 
 def numa2_case(numa: str, n: int) -> Case:
@@ -540,6 +625,10 @@ CASES = [
     scalable(4, lambda n: numa2_case("remote", n)),
     scalable(4, numa_memoryless),
     scalable(4, small_memory),
+    # A CPU left out for want of memory fails the run, with cpus=all
+    # as with a list.
+    no_memory("all"),
+    no_memory("0-11"),
     Case("numa-remote-one-node", args=[*SMALL, "folio=2M", "size=2M",
                                        "clear=erms", "order=contiguous-page",
                                        "numa=remote"],
@@ -547,6 +636,7 @@ CASES = [
              r"# SKIP numa=remote and numa=interleave need two NUMA nodes; "
              r"this machine has one \(no SRAT\)", "the skip's reason"))),
     scalable(3, ap_no_answer),
+    scalable(3, work_fail),
     scalable(2, lambda n: Case(
         "smp-tsc-refused", smp=n,
         args=[*SMALL, "folio=2M", "size=2M", "clear=erms",

@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from hzlib import paths, records  # noqa: E402
+from qemu_cases import report_log  # noqa: E402
 from test_companion_boost import CPU, Tree  # noqa: E402
 
 EXE = paths.COMPANION
@@ -94,14 +95,6 @@ class Running:
         return out
 
 
-def report(log: str) -> subprocess.CompletedProcess[str]:
-    with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
-        f.write(log)
-        f.flush()
-        return subprocess.run([sys.executable, str(ROOT / "scripts" / "hugezero"),
-                               "report", f.name], capture_output=True, text=True)
-
-
 def gone(pid: int) -> bool:
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
@@ -130,7 +123,7 @@ class InterruptTest(unittest.TestCase):
         self.assertEqual((last.type, b.records[-1].type), ("interrupted", "end"))
         self.assertEqual(last.f, {"signal": sig, "cfg": cfg, "name": name,
                                   "restored": str(restored), "not_restored": "0"})
-        r = report(log)
+        r = report_log(log)
         cut = f"interrupted by {sig} in configuration{'s' if '-' in cfg else ''} {cfg} ({name})"
         self.assertEqual(r.returncode, 1, "an interrupted run is not a whole one")
         self.assertIn("== boot 0 (INTERRUPTED)\n", r.stdout)

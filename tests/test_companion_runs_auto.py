@@ -10,15 +10,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 from hzlib import paths, records  # noqa: E402
 from qemu_bench_cases import auto_stopped  # noqa: E402
+from qemu_cases import report_log  # noqa: E402
 
 EXE = paths.COMPANION
 BARE = ["bench=bare", "folio=2M", "clear=erms", "order=contiguous-page", "warmups=0",
@@ -35,15 +36,6 @@ def parsed(r: subprocess.CompletedProcess[str]) -> list[records.Record]:
     return boots[0].records
 
 
-def report(log: str) -> subprocess.CompletedProcess[str]:
-    """scripts/hugezero report on @log, as a user would run it."""
-    with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
-        f.write(log)
-        f.flush()
-        return subprocess.run([sys.executable, str(ROOT / "scripts" / "hugezero"),
-                               "report", f.name], capture_output=True, text=True)
-
-
 class RunsAuto(unittest.TestCase):
     def setUp(self) -> None:
         self.assertTrue(EXE.exists(), f"{EXE} is missing: make build/hugezero-linux")
@@ -55,7 +47,7 @@ class RunsAuto(unittest.TestCase):
         self.assertIsNone(auto_stopped(recs, 8))
         cfg = next(x for x in recs if x.type == "config")
         self.assertEqual((cfg.f["precision"], cfg.f["budget_s"]), ("2.5", "0"))
-        rep = report(r.stdout)
+        rep = report_log(r.stdout)
         self.assertEqual(rep.returncode, 0, rep.stderr)
         self.assertIn("runs=auto precision=2.5%: stopped by ", rep.stdout)
         # the kernel's half-width is the host's
@@ -185,7 +177,7 @@ class RunsAutoGroup(unittest.TestCase):
     def test_report_reads_every_cpu(self) -> None:
         r = run([*BARE, "size=4M", "precision=5%", "max_runs=4", "cpus=0-1"])
         self.assertEqual(r.returncode, 0, r.stderr[-500:])
-        rep = report(r.stdout)
+        rep = report_log(r.stdout)
         self.assertEqual(rep.returncode, 0, rep.stderr)
         self.assertEqual(rep.stdout.count("runs=auto precision=5%: stopped by "), 2,
                          rep.stdout[-800:])

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import tempfile
 import unittest
 import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 from hzlib import paths, records, results, series  # noqa: E402
+from qemu_cases import report_log  # noqa: E402
 
 EXE = paths.COMPANION
 BARE = ["bench=bare", "folio=2M", "clear=erms", "order=contiguous-page", "warmups=0",
@@ -31,11 +32,7 @@ def companion(args: list[str]) -> str:
 
 
 def report(log: str) -> str:
-    with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
-        f.write(log)
-        f.flush()
-        r = subprocess.run([sys.executable, str(ROOT / "scripts" / "hugezero"), "report",
-                            f.name], capture_output=True, text=True)
+    r = report_log(log)
     assert r.returncode == 0, r.stderr
     return r.stdout
 

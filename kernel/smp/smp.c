@@ -50,11 +50,26 @@ static struct cpu_work work[MAX_CPUS];
 static struct percpu percpus[MAX_CPUS];
 static u32 hang_at;
 static struct cpu_set hang_cpus;
+static u32 work_fail;		/* work_fail=: its next work IPI fails */
 
 void smp_set_hang(u32 at, const struct cpu_set *cpus)
 {
 	hang_at = at;
 	hang_cpus = *cpus;
+}
+
+void smp_set_work_fail(u32 cpu)
+{
+	work_fail = cpu;
+}
+
+/* Test-only, once: the IPI to @cpu taken as stuck in the ICR. */
+static bool work_fails(u32 cpu)
+{
+	if (!work_fail || cpu != work_fail)
+		return false;
+	work_fail = 0;
+	return true;
 }
 
 void smp_hang_point(u32 at)
@@ -377,7 +392,7 @@ bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg)
 	for (u32 c = 0; c < smp.ncpus && ok; c++) {
 		if (c == me || !cpu_set_has(set, c) || !smp_is_up(c))
 			continue;
-		if (on_cpu(c, fn, arg)) {
+		if (!work_fails(c) && on_cpu(c, fn, arg)) {
 			cpu_set_add(&started, c);
 			continue;
 		}

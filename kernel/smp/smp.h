@@ -90,6 +90,9 @@ bool smp_wait_for(u32 cpu, u64 end);
  * the console, and none runs it on the caller: false.
  */
 bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg);
+/* Test-only (work_fail=): smp_run()'s next IPI to @cpu (0: none) is
+ * taken as stuck in the ICR, so that the step aborts. */
+void smp_set_work_fail(u32 cpu);
 
 /*
  * Set by a CPU that aborts a phase (a step whose CPU would not take its

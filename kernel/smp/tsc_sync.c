@@ -138,6 +138,18 @@ static bool ping_pong(struct smp_cpu *c, u64 answer, char *why, size_t n)
 	return true;
 }
 
+/* The target at @step within @answer ticks; else @why: it did not @what
+ * within the bound, then @tail. */
+static bool await_step(u32 step, u64 answer, const char *what,
+		       const char *tail, char *why, size_t n)
+{
+	if (await(&sy.step, step, rdtsc() + answer))
+		return true;
+	ksnprintf(why, n, "it did not %s within %u ms%s", what, ANSWER_MS,
+		  tail);
+	return false;
+}
+
 /* Each wait on @c bounded: false, with why, for a CPU that did not
  * answer (it may be hung with interrupts masked, anywhere). */
 static bool measure(struct smp_cpu *c, u64 tsc_hz, char *why, size_t n)
@@ -153,19 +165,14 @@ static bool measure(struct smp_cpu *c, u64 tsc_hz, char *why, size_t n)
 			  "ICR for 100 ms");
 		return false;
 	}
-	if (!await(&sy.step, 1, rdtsc() + answer)) {
-		ksnprintf(why, n, "it did not take its TSC sync work within %u "
-			  "ms of the IPI", ANSWER_MS);
+	if (!await_step(1, answer, "take its TSC sync work", " of the IPI",
+			why, n))
 		return false;
-	}
 	__atomic_store_n(&sy.go, 1, __ATOMIC_RELEASE);
 	if (!ping_pong(c, answer, why, n))
 		return false;
-	if (!await(&sy.step, 2, rdtsc() + answer)) {
-		ksnprintf(why, n, "it did not reach the TSC warp check within "
-			  "%u ms", ANSWER_MS);
+	if (!await_step(2, answer, "reach the TSC warp check", "", why, n))
 		return false;
-	}
 	__atomic_store_n(&sy.go, 2, __ATOMIC_RELEASE);
 	watchdog_touch(c->cpu);
 	warp_check();

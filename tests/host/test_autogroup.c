@@ -15,6 +15,7 @@
 #include "lib/params.h"
 #include "lib/record.h"
 #include "lib/string.h"
+#include "tests/host/fake_ops.h"
 #include "tests/host/unit.h"
 
 static char summary[RECORD_MAX + 8];
@@ -35,16 +36,6 @@ static void sink(void *ctx, const char *line)
 static u32 npass, fail_at;
 static u64 sample = 1000;
 
-static void nop(void *ctx)
-{
-	(void)ctx;
-}
-
-static void nop_cache(void *ctx, u32 mode)
-{
-	(void)ctx, (void)mode;
-}
-
 static void timed(void *ctx, u32 access, struct bench_pass *p,
 		  struct bench_outcome *o)
 {
@@ -56,15 +47,7 @@ static void timed(void *ctx, u32 access, struct bench_pass *p,
 		bench_fail(o, "pass %u: a folio not zero", npass);
 }
 
-static void verify(void *ctx, struct bench_pass *p, struct bench_outcome *o)
-{
-	(void)ctx, (void)p, (void)o;
-}
-
-static const struct bench_ops ops = {
-	.fill = nop, .cache = nop_cache, .timed = timed, .verify = verify,
-	.reset = nop,
-};
+static const struct bench_ops ops = FAKE_OPS(timed);
 
 /* The group below: the others' views by round (from 1); 0 aborts. */
 struct others {
@@ -118,14 +101,24 @@ static struct bench_job job_for(struct bench_outcome *o,
 				   .agree = a };
 }
 
+/* The group a member is in, its others scripted; the member's job in it. */
+static struct others g;
+static const struct bench_agree in_g = { fake_group, &g };
+
+static struct bench_job member_of(struct bench_outcome *o,
+				  struct others others)
+{
+	g = others;
+	return job_for(o, &in_g);
+}
+
 /* Within alone from round 3, the others from round 5: five rounds, by
  * precision, for everyone. */
 TEST(autogroup_stops_when_the_group_does)
 {
 	static struct bench_outcome o;
-	struct others g = { .within_from = 5, .live = 3 };
-	struct bench_agree a = { fake_group, &g };
-	struct bench_job j = job_for(&o, &a);
+	struct bench_job j = member_of(&o, (struct others){
+		.within_from = 5, .live = 3 });
 
 	EXPECT(bench_run_config(&j, NULL));
 	EXPECT_EQ(npass, 5);
@@ -149,9 +142,8 @@ TEST(autogroup_stops_when_the_group_does)
 TEST(autogroup_max_runs)
 {
 	static struct bench_outcome o;
-	struct others g = { .within_from = 100, .live = 1 };
-	struct bench_agree a = { fake_group, &g };
-	struct bench_job j = job_for(&o, &a);
+	struct bench_job j = member_of(&o, (struct others){
+		.within_from = 100, .live = 1 });
 
 	EXPECT(bench_run_config(&j, NULL));
 	EXPECT_EQ(npass, 8);
@@ -164,9 +156,8 @@ TEST(autogroup_max_runs)
 TEST(autogroup_failed_member_keeps_step)
 {
 	static struct bench_outcome o;
-	struct others g = { .within_from = 4, .live = 2 };
-	struct bench_agree a = { fake_group, &g };
-	struct bench_job j = job_for(&o, &a);
+	struct bench_job j = member_of(&o, (struct others){
+		.within_from = 4, .live = 2 });
 
 	fail_at = 2;
 	EXPECT(!bench_run_config(&j, NULL));
@@ -181,8 +172,8 @@ TEST(autogroup_failed_member_keeps_step)
 	EXPECT(!bench_run_config(&j, NULL));
 	EXPECT_EQ(npass, 2);
 	/* Every series of the group failed: they stop, no rule. */
-	g = (struct others){ .within_from = 100, .live = 0 };
-	j = job_for(&o, &a);
+	j = member_of(&o, (struct others){
+		.within_from = 100, .live = 0 });
 	fail_at = 1;
 	EXPECT(!bench_run_config(&j, NULL));
 	EXPECT_EQ(npass, 1);
@@ -193,9 +184,8 @@ TEST(autogroup_failed_member_keeps_step)
 TEST(autogroup_abort_stops)
 {
 	static struct bench_outcome o;
-	struct others g = { .within_from = 100, .live = 1, .abort_at = 2 };
-	struct bench_agree a = { fake_group, &g };
-	struct bench_job j = job_for(&o, &a);
+	struct bench_job j = member_of(&o, (struct others){
+		.within_from = 100, .live = 1, .abort_at = 2 });
 
 	bench_run_config(&j, NULL);
 	EXPECT_EQ(npass, 2);
@@ -207,15 +197,14 @@ TEST(autogroup_abort_stops)
 TEST(autogroup_round_group)
 {
 	static struct bench_outcome o[2];
-	struct others g = { .within_from = 6, .live = 2 };
-	struct bench_agree a = { fake_group, &g };
 	struct bench_job job[2];
 	struct bench_desc d2;
 	const char *skip[2] = { NULL, NULL };
 	bool ok[2];
 	struct bench_rounds r = { job, skip, ok, 2, NULL, NULL };
 
-	job[0] = job_for(&o[0], &a);
+	job[0] = member_of(&o[0], (struct others){
+		.within_from = 6, .live = 2 });
 	d2 = desc;
 	d2.id = 2;
 	job[1] = job[0];

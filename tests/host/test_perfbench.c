@@ -19,6 +19,7 @@
 #include "lib/perfbench.h"
 #include "lib/record.h"
 #include "lib/string.h"
+#include "tests/host/fake_ops.h"
 #include "tests/host/unit.h"
 
 struct loop {
@@ -169,16 +170,6 @@ static void keep(void *ctx, const char *line)
 	nlines++;
 }
 
-static void nop(void *ctx)
-{
-	(void)ctx;
-}
-
-static void nop_cache(void *ctx, u32 mode)
-{
-	(void)ctx, (void)mode;
-}
-
 static void timed(void *ctx, u32 access, struct bench_pass *p,
 		  struct bench_outcome *o)
 {
@@ -188,15 +179,7 @@ static void timed(void *ctx, u32 access, struct bench_pass *p,
 	npass++;
 }
 
-static void verify(void *ctx, struct bench_pass *p, struct bench_outcome *o)
-{
-	(void)ctx, (void)p, (void)o;
-}
-
-static const struct bench_ops ops = {
-	.fill = nop, .cache = nop_cache, .timed = timed, .verify = verify,
-	.reset = nop,
-};
+static const struct bench_ops ops = FAKE_OPS(timed);
 
 static u64 field(const char *line, const char *key)
 {

@@ -270,17 +270,23 @@ TEST(srat_bounds_are_counted)
 	EXPECT_EQ(s.dropped, 1);
 }
 
+/* Three CPUs, APIC IDs 0-2, in domains @cpu_pxm; three GiBs of memory
+ * from 0 up, in domains @mem_pxm. */
+static void srat_three(struct srat *s, const u32 cpu_pxm[3],
+		       const u32 mem_pxm[3])
+{
+	srat(3);
+	for (u32 i = 0; i < 3; i++)
+		lapic((u8)i, cpu_pxm[i], 1);
+	for (u32 i = 0; i < 3; i++)
+		mem(mem_pxm[i], (u64)i << 30, 1ULL << 30, 1);
+	EXPECT(parse(len, s));
+}
+
 /* Domains 1 and 0 are nodes 0 and 1: the SLIT is by domain. */
 static void srat_domains_1_0_2(struct srat *s)
 {
-	srat(3);
-	lapic(0, 1, 1);
-	lapic(1, 0, 1);
-	lapic(2, 2, 1);
-	mem(1, 0, 1ULL << 30, 1);
-	mem(0, 1ULL << 30, 1ULL << 30, 1);
-	mem(2, 2ULL << 30, 1ULL << 30, 1);
-	EXPECT(parse(len, s));
+	srat_three(s, (const u32[]){ 1, 0, 2 }, (const u32[]){ 1, 0, 2 });
 }
 
 TEST(slit_distances_by_domain)
@@ -326,14 +332,7 @@ TEST(slit_ties_go_round)
  */
 static void srat_memoryless_1(struct srat *s)
 {
-	srat(3);
-	lapic(0, 0, 1);
-	lapic(1, 1, 1);
-	lapic(2, 2, 1);
-	mem(0, 0, 1ULL << 30, 1);
-	mem(2, 1ULL << 30, 1ULL << 30, 1);
-	mem(3, 2ULL << 30, 1ULL << 30, 1);
-	EXPECT(parse(len, s));
+	srat_three(s, (const u32[]){ 0, 1, 2 }, (const u32[]){ 0, 2, 3 });
 	EXPECT_EQ(s->nnodes, 4);
 }
 
