@@ -71,7 +71,11 @@ static bool await(const volatile u32 *v, u32 want, u64 end)
 	return true;
 }
 
-/* check_tsc_warp(): each read against the last read by either CPU. */
+/*
+ * check_tsc_warp(): each read against the last read by either CPU.  The
+ * lock is tried, never waited on past the window: a CPU that died
+ * holding it leaves the other at the window's end, not spinning for good.
+ */
 static void warp_check(void)
 {
 	u64 end = rdtsc() + sy.warp_ticks;
@@ -79,7 +83,10 @@ static void warp_check(void)
 	while (rdtsc() < end) {
 		u64 prev, now;
 
-		spin_lock(&sy.lock);
+		if (!spin_trylock(&sy.lock)) {
+			cpu_relax();
+			continue;
+		}
 		prev = sy.last;
 		now = rdtsc_ordered();
 		sy.last = now;
@@ -165,12 +172,16 @@ static bool measure(struct smp_cpu *c, u64 tsc_hz, char *why, size_t n)
 			  "ICR for 100 ms");
 		return false;
 	}
+	/* Progress after each answered wait: no two bounded waits in a row
+	 * add up to the watchdog's stall bound. */
+	watchdog_touch(c->cpu);
 	if (!await_step(1, answer, "take its TSC sync work", " of the IPI",
 			why, n))
 		return false;
 	__atomic_store_n(&sy.go, 1, __ATOMIC_RELEASE);
 	if (!ping_pong(c, answer, why, n))
 		return false;
+	watchdog_touch(c->cpu);
 	if (!await_step(2, answer, "reach the TSC warp check", "", why, n))
 		return false;
 	__atomic_store_n(&sy.go, 2, __ATOMIC_RELEASE);
