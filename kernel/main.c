@@ -199,6 +199,33 @@ static void print_machine(void)
 	       c->has_avx512f, c->has_clzero, c->has_invariant_tsc);
 }
 
+/*
+ * A memory map longer than hugezero keeps ends the boot before any of it
+ * is used: read in part, the frames and the run would be silently fewer
+ * (memmap_keep= lowers the limit, for the tests).
+ */
+static void memory_whole(void)
+{
+	const struct boot_info *b = &boot_info;
+	u32 keep = config.memmap_keep ? (u32)config.memmap_keep :
+		   MEMMAP_MAX_INPUT;
+	u32 given = b->efi_given ? b->efi_given : b->bios_given;
+
+	if (given > keep)
+		printk("hugezero: FATAL: memory: the %s memory map has %u "
+		       "entries, more than the %u hugezero keeps "
+		       "(MEMMAP_MAX_INPUT, docs/hardware.md): the boot ends\n",
+		       memory.source, given, keep);
+	else if (memory.nmap_needed > keep)
+		printk("hugezero: FATAL: memory: the %s memory map has %u "
+		       "ranges once overlaps are resolved, more than the %u "
+		       "hugezero keeps (MEMMAP_MAX, docs/hardware.md): the "
+		       "boot ends\n", memory.source, memory.nmap_needed, keep);
+	else
+		return;
+	finish(RC_FATAL);
+}
+
 static void print_memory(void)
 {
 	const struct memory *m = &memory;
@@ -422,6 +449,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	print_machine();
 	cpulog_cpuid();
 	memory_init();
+	memory_whole();
 	print_memory();
 	paging_init(memory.map, memory.nmap, delta, frame_alloc_table);
 	simd_init();

@@ -18,6 +18,7 @@
  * - a host test in tests/host/test_cmdline.c.
  */
 #include <stddef.h>
+#include "lib/memmap.h"
 #include "lib/order.h"
 #include "lib/params.h"
 #include "lib/params_parse.h"
@@ -132,6 +133,14 @@ const struct param hz_params[] = {
 	  .meaning = "That CPU's INIT and STARTUP IPIs go to an APIC ID no "
 	  "processor has, so it cannot answer: the timeout path (the CPU is "
 	  "reported `no-answer` and left out)." },
+	{ .key = "memmap_keep", .type = P_U64, .offset = F(memmap_keep),
+	  .min = 1, .max = MEMMAP_MAX_INPUT, .scope = PARAM_KERNEL,
+	  .test_only = true, .unset = "4096, the limit of lib/memmap.h",
+	  .meaning = "The memory map's entries (as the loader gives them) and "
+	  "ranges (overlaps resolved) hugezero keeps, lowered: a map longer "
+	  "ends the boot with `hugezero: FATAL: memory: ...` and rc 3, as one "
+	  "past 4096 does.",
+	  .more = "docs/hardware.md, \"Firmware tables at scale\"" },
 	{ .key = "work_fail", .type = P_U64, .offset = F(work_fail), .min = 1,
 	  .max = CPUSET_MAX - 1, .scope = PARAM_KERNEL, .test_only = true,
 	  .unset = "every IPI with work is sent",

@@ -283,6 +283,15 @@ CASES = [
          check=all_of(passes, expect_log(
              r"acpi: (XSDT|RSDT) lists (1\d\d) tables, \2 used",
              "every table of a root listing 100+ read"))),
+    # A memory map longer than hugezero keeps (4096; memmap_keep=
+    # lowers it, test-only) ends the boot before it is used, rc 3.
+    Case("memmap-too-long", args=["memmap_keep=2", "selftest=off"],
+         check=all_of(expect_rc(3), expect_log(
+             r"hugezero: FATAL: memory: the e820 memory map has \d+ entries, more than "
+             r"the 2 hugezero keeps \(MEMMAP_MAX_INPUT, docs/hardware.md\): the boot ends",
+             "the FATAL line"),
+             lambda res: "the boot went on past the map" if "hugezero: done rc=3" not in
+             res.log or "tsc:" in res.log.split("FATAL: memory")[1] else None)),
     Case("no-hpet", machine="q35,hpet=off", check=all_of(
         passes, expect_log(r"tsc: hpet +unusable: no HPET table in ACPI",
                            "the HPET reported unusable"),

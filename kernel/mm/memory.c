@@ -139,10 +139,9 @@ static void choose_map(void)
 
 	/* EFI's map is the firmware's own; GRUB derives the E820 one from it. */
 	m->source = b->nefi ? "efi" : "e820";
+	/* Past MEMMAP_MAX the boot ends before the map is used (main.c). */
 	need = memmap_normalize(src, n, m->map, MEMMAP_MAX);
-	if (need > MEMMAP_MAX)
-		printk("hugezero: memory: map has %u ranges, using the first %u\n",
-		       need, MEMMAP_MAX);
+	m->nmap_needed = need;
 	m->nmap = MIN(need, (u32)MEMMAP_MAX);
 }
 

@@ -15,7 +15,7 @@
 /* The machine's memory after normalization, and what we keep for ourselves. */
 struct memory {
 	const char *source;		/* "efi" or "e820" */
-	u32 nmap;
+	u32 nmap, nmap_needed;	/* kept; the loader's map needs (main.c) */
 	struct mem_range map[MEMMAP_MAX];
 	u32 nreserved;
 	struct mem_range reserved[RESERVED_MAX];	/* type: unused */
