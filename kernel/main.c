@@ -67,6 +67,7 @@ static void take_over(void)
 		smp_aborted = true;
 		machine_halt();
 	}
+	smp_stop_claim();	/* before a watchdog NMI can come back here */
 	smp_ending = true;
 	smp_aborted = true;
 	missing = smp_stop_others(timebase.tsc_hz ? timebase.tsc_hz : 1ULL << 32,
@@ -494,7 +495,8 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	smp_hang_point(HANG_AT_BRINGUP);	/* the boot CPU's */
 	watchdog_phase(WD_TSC_SYNC);
 	smp_tsc_sync(timebase.tsc_hz, config.tsc_skew_ns);
-	watchdog_phase(WD_RUN);
+	/* Still bound by progress until the deadline is set: the cpu
+	 * records (each a touch) and deadline_start()'s own waits. */
 	smp_report(&records, acpi.has_srat ? acpi.srat.nnodes : 1,
 		   acpi.has_srat && acpi.srat.has_slit);
 	k = ktap_console_start((config.selftest ? selftest_suites() : 0) +
@@ -502,6 +504,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 				config.bench == BENCH_INFO));
 	run_ktap = k;
 	deadline_start(config.deadline_s, timebase.tsc_hz);
+	watchdog_phase(WD_RUN);
 	if (config.selftest)
 		selftest_run(k);
 	else

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The cpu and smp records (docs/smp.md), once per boot after timebase. */
 #include "kernel/smp/smp.h"
+#include "kernel/time/watchdog.h"
 
 static void cpu_record(struct rec_writer *w, const struct smp_cpu *c)
 {
@@ -28,8 +29,10 @@ void smp_report(struct rec_writer *w, u32 nodes, bool slit)
 {
 	struct rec r;
 
-	for (u32 i = 0; i < smp.nentries; i++)
+	for (u32 i = 0; i < smp.nentries; i++) {
 		cpu_record(w, &smp.entry[i]);
+		watchdog_touch(~0u);	/* progress: a slow console's */
+	}
 	rec_begin(w, &r, "smp");
 	rec_u64(&r, "present", smp.present);
 	rec_u64(&r, "up", smp.nup);

@@ -130,6 +130,7 @@ void smp_stop_init(void);
 struct regs;
 bool smp_stop_nmi(struct regs *r);
 extern bool smp_stop_chained;
+void smp_stop_claim(void);
 u32 smp_stop_others(u64 wait_tsc, u32 *asked, char *who, size_t n);
 /* @cpu acknowledged the stop and is halted. */
 bool smp_cpu_stopped(u32 cpu);

@@ -71,6 +71,14 @@ void smp_stop_init(void)
 		trap_set_handler(X86_NMI, smp_stop_nmi);
 }
 
+/* This CPU ends the run: from now its own NMIs (the watchdog's) are
+ * swallowed, so none re-enters the ending it is in.  First thing, with
+ * one CPU too. */
+void smp_stop_claim(void)
+{
+	__atomic_store_n(&stopper, this_cpu()->cpu, __ATOMIC_RELEASE);
+}
+
 /* The CPUs asked that have not said so, as a cpulist, into @who. */
 static void missing(char *who, size_t n)
 {
@@ -91,9 +99,9 @@ u32 smp_stop_others(u64 wait_tsc, u32 *asked, char *who, size_t n)
 	*asked = 0;
 	if (n)
 		who[0] = '\0';
+	__atomic_store_n(&stopper, me, __ATOMIC_RELEASE);
 	if (smp.ncpus < 2)
 		return 0;
-	__atomic_store_n(&stopper, me, __ATOMIC_RELEASE);
 	smp_ending = true;
 	smp_aborted = true;
 	for (u32 cpu = 0; cpu < smp.ncpus; cpu++) {
