@@ -120,10 +120,11 @@ void interrupt_note(const char *line)
 /* Not nested: one record at a time. */
 static sigset_t held_from;
 
-static void hold(void *ctx)
+static bool hold(void *ctx)
 {
 	(void)ctx;
 	interrupt_hold(&held_from);
+	return true;
 }
 
 static void release(void *ctx)
@@ -205,7 +206,8 @@ static void write_records(const char *sig, const char *cfgs, u32 back,
 	 * from taking a number to writing the line, so its count is of
 	 * whole lines written. */
 	w.emit = out_stdout;
-	w.lock = w.unlock = NULL;
+	w.lock = NULL;
+	w.unlock = NULL;
 	rec_begin(&w, &r, "interrupted");
 	rec_str(&r, "signal", sig);
 	rec_str(&r, "cfg", cfgs);

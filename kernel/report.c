@@ -36,25 +36,33 @@ static void emit(void *ctx, const char *line)
  */
 static struct watched_lock rl __cacheline_aligned = WATCHED_LOCK_INIT;
 
-static void records_lock_take(void *ctx)
+static bool records_lock_take(void *ctx)
 {
 	u64 flags = read_rflags();
-	u32 me = this_cpu()->cpu;
+	u32 me = this_cpu()->cpu, owner = console_owner();
 
 	(void)ctx;
 	irq_disable();
 	if (rl.holder == me) {
 		rl.depth++;
-		return;
+		return true;
 	}
-	/* After a takeover the lock may be a stopped CPU's for good. */
-	if (console_owner() != ~0u)
-		return;
+	/* After a takeover the lock may be a stopped CPU's for good: the
+	 * owner writes without it; another CPU's record (one that missed
+	 * the stop) is dropped before it takes a number. */
+	if (owner != ~0u) {
+		if (owner == me)
+			return true;
+		if (flags & RFLAGS_IF)
+			irq_enable();
+		return false;
+	}
 	spin_lock_watched(&rl.lock, &rl.holder,
 			  "for the records lock");
 	rl.holder = me;
 	rl.depth = 1;
 	rl.flags = flags;
+	return true;
 }
 
 static void records_lock_drop(void *ctx)

@@ -27,7 +27,8 @@ void rec_writer_init(struct rec_writer *w, void (*emit)(void *, const char *),
 {
 	w->emit = emit;
 	w->ctx = ctx;
-	w->lock = w->unlock = NULL;
+	w->lock = NULL;
+	w->unlock = NULL;
 	w->seq = 0;
 }
 
@@ -132,8 +133,8 @@ u32 rec_end(struct rec_writer *w, struct rec *r)
 	/* TAIL bytes were kept free for exactly this. */
 	if (r->overflow)
 		r->len += (size_t)ksnprintf(body + r->len, size, " truncated=1");
-	if (w->lock)
-		w->lock(w->ctx);
+	if (w->lock && !w->lock(w->ctx))
+		return 0;		/* never numbered: no gap */
 	no = ++w->seq;
 	n = (size_t)ksnprintf(seq, sizeof(seq), "%s %u", RECORD_MAGIC, no);
 	line = body - n;
@@ -198,8 +199,8 @@ bool rec_restamp(struct rec_writer *w, const char *line)
 	body = restamp_body(line, &len);
 	if (!body || len > RECORD_MAX)
 		return false;
-	if (w->lock)
-		w->lock(w->ctx);
+	if (w->lock && !w->lock(w->ctx))
+		return false;
 	n = (size_t)ksnprintf(buf, sizeof(buf), "%s %u", RECORD_MAGIC, ++w->seq);
 	memcpy(buf + n, body, len);
 	n += len;

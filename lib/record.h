@@ -25,9 +25,12 @@ struct rec_writer {
 	/*
 	 * Optional, for writers shared by several CPUs: held from taking a
 	 * sequence number to emitting the line, so numbers reach the wire
-	 * in order and lines whole.
+	 * in order and lines whole.  lock() false: this writer may write no
+	 * more (another CPU has taken the console over to end the run), and
+	 * the record is dropped before it is numbered, so that the numbers
+	 * on the wire have no gap for it.
 	 */
-	void (*lock)(void *ctx);
+	bool (*lock)(void *ctx);
 	void (*unlock)(void *ctx);
 	u32 seq;
 };

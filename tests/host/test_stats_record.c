@@ -114,6 +114,45 @@ TEST(record_overflow_is_marked)
 	EXPECT(last[strlen(last) - 1] == '\n');
 }
 
+/* The console taken over by another CPU: this writer's lock refuses. */
+static bool refusing, unlocked;
+
+static bool refuse_lock(void *ctx)
+{
+	(void)ctx;
+	return !refusing;
+}
+
+static void note_unlock(void *ctx)
+{
+	(void)ctx;
+	unlocked = true;
+}
+
+TEST(record_refused_by_lock_takes_no_number)
+{
+	struct rec_writer w;
+	struct rec r;
+
+	rec_writer_init(&w, sink, NULL);
+	w.lock = refuse_lock;
+	w.unlock = note_unlock;
+	rec_begin(&w, &r, "boot");
+	EXPECT_EQ(rec_end(&w, &r), 1);
+	refusing = true;
+	unlocked = false;
+	last[0] = '\0';
+	rec_begin(&w, &r, "run");
+	EXPECT_EQ(rec_end(&w, &r), 0);		/* dropped, unnumbered */
+	EXPECT(!last[0], "emitted %s", last);
+	EXPECT(!unlocked, "unlock without a lock");
+	EXPECT(!rec_restamp(&w, "@hz1 9 run a=1 #00000000\n"));
+	refusing = false;
+	rec_begin(&w, &r, "end");
+	EXPECT_EQ(rec_end(&w, &r), 2);		/* no gap for the dropped */
+	EXPECT(strncmp(last, "@hz1 2 end #", 12) == 0, "got %s", last);
+}
+
 static struct rec_writer *restamp_to;
 
 static void forward(void *ctx, const char *line)
