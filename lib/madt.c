@@ -87,11 +87,19 @@ static bool walk(const u8 *t, u32 len, void (*fn)(struct madt *, const u8 *),
 	return true;
 }
 
-/* acpi_check_lapic(): a type 0 entry with a valid ID, enabled or
- * online-capable (acpi_is_processor_usable()). */
+/*
+ * acpi_check_lapic(): a type 0 entry with a valid ID that
+ * acpi_is_processor_usable() takes: enabled, or online-capable where the
+ * MADT has the bit (revision 5 on); before 5 the bit is reserved and
+ * every entry is usable.
+ */
 static void check_lapic(struct madt *m, const u8 *e)
 {
-	if (e[0] == MADT_LAPIC && e[3] != 0xff && (get_unaligned_le32(e + 4) & 3))
+	u32 flags = get_unaligned_le32(e + 4);
+
+	if (e[0] != MADT_LAPIC || e[3] == 0xff)
+		return;
+	if ((flags & 1) || m->revision < 5 || (flags & 2))
 		m->has_lapic_cpus = true;
 }
 
@@ -138,6 +146,7 @@ bool madt_parse(const void *table, u32 len, struct madt *m,
 		return false;
 	m->lapic_base = get_unaligned_le32(t + HEADER);
 	m->pcat_compat = get_unaligned_le32(t + HEADER + 4) & 1;
+	m->revision = t[8];
 	walk(t, len, check_lapic, m);
 	if (!walk(t, len, entry, m))
 		m->bad++;

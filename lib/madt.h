@@ -36,6 +36,7 @@ struct madt {
 	u32 x2apic_low;		/* x2APIC IDs below 0xff beside LAPIC ones:
 				 * ignored, as Linux's acpi_parse_x2apic() */
 	bool has_lapic_cpus;	/* a usable type 0 entry with a valid ID */
+	u8 revision;		/* the table's: online-capable from 5 on */
 	u32 cap;		/* room in cpu[] */
 	struct madt_cpu *cpu;
 };

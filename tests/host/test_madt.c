@@ -154,6 +154,29 @@ TEST(madt_ignores_low_x2apic_beside_lapic)
 	EXPECT_EQ(m.x2apic_low, 0);
 }
 
+/*
+ * acpi_is_processor_usable(): before MADT revision 5 the online-capable
+ * bit is reserved and any valid-ID LAPIC entry is usable, so a disabled
+ * one still makes low x2APIC IDs ignored; from 5, only enabled or
+ * online-capable ones.
+ */
+TEST(madt_lapic_usable_by_revision)
+{
+	static struct madt m;
+
+	for (u8 rev = 4; rev <= 5; rev++) {
+		for (u8 flags = 0; flags <= 2; flags++) {
+			begin();
+			tab[8] = rev;
+			lapic(0, 1, flags);
+			x2apic(0, 1, 0);
+			EXPECT(parse(&m, len));
+			EXPECT_EQ(m.has_lapic_cpus, rev < 5 || flags != 0);
+			EXPECT_EQ(m.x2apic_low, rev < 5 || flags != 0);
+		}
+	}
+}
+
 /* A server of 1024 APIC IDs (x2APIC, with gaps): every one kept. */
 TEST(madt_1024_x2apic_entries)
 {
