@@ -254,6 +254,13 @@ def pg_ctl(cluster: list[str], action: str) -> None:
                        f"{(r.stderr or r.stdout).strip()}")
 
 
+# lava-server installed while PostgreSQL was down: its postinst skipped
+# the database ("Skipping database creation as PostgreSQL is not running").
+NO_DATABASE = ("\n(lava-server's database is missing: it was installed while PostgreSQL "
+               "was down; with the cluster running, `/usr/bin/python3 "
+               "/usr/share/lava-server/postinst.py` creates it)")
+
+
 def manage(*args: str, check: bool = True) -> subprocess.CompletedProcess:
     """`lava-server manage ARGS` with Debian's Python."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
@@ -261,7 +268,8 @@ def manage(*args: str, check: bool = True) -> subprocess.CompletedProcess:
                        text=True, timeout=MANAGE_S, env=env)
     if check and r.returncode:
         out = (r.stderr or r.stdout).strip().splitlines()
-        raise LabError(f"lava-server manage {' '.join(args)}: " + "\n".join(out[-TAIL:]))
+        raise LabError(f"lava-server manage {' '.join(args)}: " + "\n".join(out[-TAIL:])
+                       + (NO_DATABASE if "does not exist" in r.stderr else ""))
     return r
 
 
@@ -438,6 +446,8 @@ def wait_up(s: State, deadline_s: float = ANSWER_S) -> None:
 def start(port: int, n: int, say: Callable[[str], None], workers: int = 2) -> State:
     """Bring up what is not running; on failure take back what this
     start began, and raise."""
+    if n < 1 or not 0 < port < 65536:
+        raise LabError(f"--devices {n}, --port {port}: at least one device, a TCP port")
     lack = missing()
     if lack:
         raise LabError("missing " + "; ".join(lack) + ": scripts/setup.sh --lab-server "
