@@ -77,7 +77,7 @@ class ProcessTest(TempBuild):
         self.assertTrue(d.up())
         pids = ls.end(d, 5)
         self.assertEqual(len(pids), 3)
-        self.assertEqual(d.members(), [])
+        self.assertEqual(d.members(), {})
         self.assertFalse(d.up())
         for pid in pids:
             st = ls.proc_stat(pid)
@@ -91,13 +91,31 @@ class ProcessTest(TempBuild):
         self.addCleanup(other.kill)
         st = ls.proc_stat(other.pid)
         assert st is not None
-        for what, rec in (("another start time", ls.Daemon("x", other.pid, st[2] - 1, [], "")),
-                          ("not a session leader", ls.Daemon("x", other.pid, st[2], [], ""))):
+        for what, rec in (("another start time", ls.Daemon("x", other.pid, st[3] - 1, [], "")),
+                          ("not a session leader", ls.Daemon("x", other.pid, st[3], [], ""))):
             with self.subTest(what):
-                self.assertEqual(rec.members(), [])
+                self.assertEqual(rec.members(), {})
                 self.assertEqual(ls.end(rec, 0.5), [])
                 self.assertIsNone(other.poll(), "still running")
-        self.assertFalse(ls.Daemon("x", other.pid, st[2] - 1, [], "").up())
+        self.assertFalse(ls.Daemon("x", other.pid, st[3] - 1, [], "").up())
+
+    def test_a_child_in_a_session_of_its_own(self) -> None:
+        """As lava-run's QEMU (pexpect gives it a pty and a session): a
+        descendant is ours, and still ours once its parent's end orphans
+        it; one that ignores SIGTERM gets SIGKILL."""
+        d = self.spawn("worker", sleeper("setsid sh -c 'trap \"\" TERM; exec sleep 305'"))
+        for _ in range(50):
+            if len(d.members()) == 2:
+                break
+            time.sleep(0.1)
+        self.assertEqual(len(d.members()), 2, "the leader and its child")
+        child = max(d.members())
+        self.assertNotEqual(ls.proc_stat(child)[2], d.pid, "in a session of its own")
+        t0 = time.monotonic()
+        self.assertIn(child, ls.end(d, 1))
+        self.assertGreater(time.monotonic() - t0, 0.9, "SIGTERM ignored, then SIGKILL")
+        st = ls.proc_stat(child)
+        self.assertTrue(st is None or st[0] == "Z", "ended")
 
     def test_stop_ends_what_start_began(self) -> None:
         a, b = self.spawn("gunicorn", sleeper("sleep 303")), self.spawn("worker", sleeper())
@@ -116,7 +134,7 @@ class ProcessTest(TempBuild):
         self.assertTrue(ls.stop(said.append))
         self.assertEqual(said, [f"stopped worker (pid {b.pid})",
                                 f"stopped gunicorn (pid {a.pid}, and 1 of its session)"])
-        self.assertEqual((a.members(), b.members()), ([], []))
+        self.assertEqual((a.members(), b.members()), ({}, {}))
         self.assertIsNone(stranger.poll(), "a process of another session runs on")
         self.assertEqual([p.name for p in dicts.iterdir()], ["theirs.jinja2"])
         self.assertFalse(ls.state_file().exists())
@@ -304,7 +322,7 @@ class RealServerTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         assert state is not None
         for d in state.daemons:
-            self.assertEqual(d.members(), [], f"{d.name}'s session ended")
+            self.assertEqual(d.members(), {}, f"{d.name}'s session ended")
         self.assertEqual(ls.clusters(), clusters, "PostgreSQL as found")
         self.assertEqual(ls.LAVACLI_CONF.read_text() if ls.LAVACLI_CONF.exists() else None,
                          conf, "lavacli's configuration as found")

@@ -57,14 +57,25 @@ class LabError(Exception):
 
 # --- Processes: ours by session and start time -----------------------------
 
-def proc_stat(pid: int) -> tuple[str, int, int] | None:
-    """(state, session, start time in clock ticks) of @pid, or None."""
+def proc_stat(pid: int) -> tuple[str, int, int, int] | None:
+    """(state, parent, session, start time in clock ticks) of @pid, or
+    None."""
     try:
         text = Path(f"/proc/{pid}/stat").read_text()
     except (OSError, ValueError):
         return None
     rest = text[text.rindex(")") + 2:].split()
-    return rest[0], int(rest[3]), int(rest[19])
+    return rest[0], int(rest[1]), int(rest[3]), int(rest[19])
+
+
+def live() -> dict[int, tuple[str, int, int, int]]:
+    """Every process but the zombies, by PID."""
+    out = {}
+    for d in os.listdir("/proc"):
+        st = proc_stat(int(d)) if d.isdigit() else None
+        if st and st[0] != "Z":
+            out[int(d)] = st
+    return out
 
 
 @dataclass
@@ -78,25 +89,29 @@ class Daemon:
     cmd: list[str]
     log: str
 
-    def members(self) -> list[int]:
-        """The live processes of its session: none when the PID now
-        belongs to another process (then the session ended long ago:
-        Linux does not reuse a PID that is still a session's ID)."""
-        lead = proc_stat(self.pid)
-        if lead and lead[2] != self.start:
-            return []
-        out = []
-        for d in os.listdir("/proc"):
-            if not d.isdigit():
-                continue
-            st = proc_stat(int(d))
-            if st and st[0] != "Z" and st[1] == self.pid and st[2] >= self.start:
-                out.append(int(d))
-        return sorted(out)
+    def members(self) -> dict[int, int]:
+        """The live processes of its session and their descendants in
+        sessions of their own (lava-run's QEMU, under pexpect's pty), with
+        their start times: none when the PID now belongs to another
+        process (then the session ended long ago: Linux does not reuse a
+        PID that is still a session's ID)."""
+        procs = live()
+        lead = procs.get(self.pid)
+        if lead and lead[3] != self.start:
+            return {}
+        out = {pid: st[3] for pid, st in procs.items()
+               if st[2] == self.pid and st[3] >= self.start}
+        grew = True
+        while grew:
+            more = {pid: st[3] for pid, st in procs.items()
+                    if st[1] in out and pid not in out and st[3] >= self.start}
+            out.update(more)
+            grew = bool(more)
+        return out
 
     def up(self) -> bool:
         st = proc_stat(self.pid)
-        return bool(st and st[0] != "Z" and st[2] == self.start)
+        return bool(st and st[0] != "Z" and st[3] == self.start)
 
     def tail(self, n: int = TAIL) -> str:
         try:
@@ -122,15 +137,25 @@ def spawn(name: str, cmd: list[str], log: Path, cwd: str = "/") -> Daemon:
     # A daemon outlives this command: not waited for here (reap(), or
     # init once we exit, collects it), so Popen must not warn that it runs.
     p.returncode = 0
-    return Daemon(name, p.pid, st[2], cmd, str(log))
+    return Daemon(name, p.pid, st[3], cmd, str(log))
 
 
 def end(d: Daemon, wait_s: float = STOP_S) -> list[int]:
-    """SIGTERM to every process of @d's session, SIGKILL to those left
-    after @wait_s; returns the PIDs signalled."""
-    pids = d.members()
+    """SIGTERM to every process of @d's (Daemon.members), SIGKILL to
+    those left after @wait_s; returns the PIDs signalled.  Those seen
+    first are followed by PID and start time: a descendant orphaned by
+    its parent's end is still ours."""
+    seen = d.members()
+
+    def left() -> dict[int, int]:
+        now = {pid: t for pid, t in seen.items()
+               if (st := proc_stat(pid)) and st[0] != "Z" and st[3] == t}
+        now.update(d.members())
+        seen.update(now)
+        return now
+
     for sig, deadline in ((signal.SIGTERM, wait_s), (signal.SIGKILL, 5.0)):
-        for pid in d.members():
+        for pid in left():
             try:
                 os.kill(pid, sig)
             except ProcessLookupError:
@@ -138,10 +163,10 @@ def end(d: Daemon, wait_s: float = STOP_S) -> list[int]:
         until = time.monotonic() + deadline
         while time.monotonic() < until:
             reap()
-            if not d.members():
-                return pids
+            if not left():
+                return sorted(seen)
             time.sleep(0.1)
-    return pids
+    return sorted(seen)
 
 
 def reap() -> None:
