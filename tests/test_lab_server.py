@@ -284,8 +284,16 @@ def lavacli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
                           text=True, timeout=timeout)
 
 
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+    except OSError:
+        return ""
+
+
 class RealServerTest(unittest.TestCase):
-    """start, status, a qemu job through lavacli, stop."""
+    """start, status, a qemu job through lavacli, stop while another
+    job runs QEMU."""
 
     def setUp(self) -> None:
         if os.environ.get("HZ_LAB_SERVER") != "1":
@@ -315,6 +323,7 @@ class RealServerTest(unittest.TestCase):
             self.assertEqual(len(re.findall(r"(?m)^\w+ +pid \d+ +up ", r.stdout)), 3, r.stdout)
             self.assertIn("devices: hugezero-qemu-01", r.stdout)
             self.job()
+            running = self.running_job(state)
         finally:
             t1 = time.monotonic()
             r = hugezero("lava", "server", "stop")
@@ -323,6 +332,10 @@ class RealServerTest(unittest.TestCase):
         assert state is not None
         for d in state.daemons:
             self.assertEqual(d.members(), {}, f"{d.name}'s session ended")
+        for pid, t in running.items():
+            st = ls.proc_stat(pid)
+            self.assertFalse(st and st[0] != "Z" and st[3] == t,
+                             f"{pid} of the running job (lava-run, QEMU) ended")
         self.assertEqual(ls.clusters(), clusters, "PostgreSQL as found")
         self.assertEqual(ls.LAVACLI_CONF.read_text() if ls.LAVACLI_CONF.exists() else None,
                          conf, "lavacli's configuration as found")
@@ -352,6 +365,26 @@ class RealServerTest(unittest.TestCase):
             self.assertIn(case, r.stdout)
         r = lavacli("jobs", "logs", "--raw", job)
         self.assertIn("hugezero: done rc=0", r.stdout)
+
+    def running_job(self, state: ls.State | None) -> dict[int, int]:
+        """A long job submitted and seen running: the worker's processes
+        then (lava-run, and QEMU in a session of its own), for stop."""
+        assert state is not None
+        worker = state.daemon("worker")
+        assert worker is not None
+        out = paths.build_dir() / "lab-server" / "long.yaml"
+        r = hugezero("lava", "job", "--device-type", "qemu", "-o", str(out), "--",
+                     "bench=fault", "size=64M", "clear=all", "order=all", "runs=9")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        job = lavacli("jobs", "submit", str(out)).stdout.strip()
+        until = time.monotonic() + 120
+        while time.monotonic() < until:
+            if any("qemu-system" in cmdline(p) for p in worker.members()):
+                time.sleep(2)       # into the boot
+                return worker.members()
+            time.sleep(1)
+        self.fail(f"job {job} not running QEMU after 120 s: "
+                  + lavacli("jobs", "show", job).stdout)
 
 
 if __name__ == "__main__":
