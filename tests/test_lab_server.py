@@ -61,7 +61,7 @@ class TempBuild(unittest.TestCase):
         self.tmp.cleanup()
 
     def spawn(self, name: str, cmd: list[str]) -> ls.Daemon:
-        d = ls.spawn(name, cmd, ls.state_dir() / f"{name}.out")
+        d = ls.spawn(name, cmd, ls.state_dir() / f"{name}.log")
         self.spawned.append(d)
         return d
 
@@ -158,7 +158,7 @@ class ProcessTest(TempBuild):
         s = ls.State(url="http://127.0.0.1:9/", daemons=[d])
         t0 = time.monotonic()
         with self.assertRaisesRegex(ls.LabError, r"(?s)scheduler \(pid \d+\) died at "
-                                    r"start; the tail of .*scheduler.out:\nno such table"):
+                                    r"start; the tail of .*scheduler.log:\nno such table"):
             ls.wait_up(s, 10)
         self.assertLess(time.monotonic() - t0, 5)
 
@@ -171,6 +171,39 @@ class ProcessTest(TempBuild):
         s = ls.State(url=f"http://127.0.0.1:{port}/", daemons=[d])
         with self.assertRaisesRegex(ls.LabError, "did not answer in 1 s"):
             ls.wait_up(s, 1)
+
+    def test_start_waits_for_the_worker(self) -> None:
+        """The API answering is not enough: the worker must have pinged
+        since it started (its state stays Online a while after a stop)."""
+        import http.server
+        import json as json_
+        ping = {"at": "2020-01-01T00:00:00.000000Z"}
+
+        class Api(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                body = b"{}" if self.path == "/" + ls.API else json_.dumps(
+                    {"state": "Online", "last_ping": ping["at"]}).encode()
+                found = self.path in ("/" + ls.API, f"/{ls.API}workers/{ls.IDENTITY}/")
+                self.send_response(200 if found else 404)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Api)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        self.addCleanup(httpd.server_close)
+        self.addCleanup(httpd.shutdown)
+        s = ls.State(url=f"http://127.0.0.1:{httpd.server_address[1]}/",
+                     daemons=[self.spawn("gunicorn", sleeper()), self.spawn("worker", sleeper())])
+        now = time.time()
+        with self.assertRaisesRegex(ls.LabError, r"(?s)the worker did not reach .* in 1 s; "
+                                    r"the tail of .*worker.log"):
+            ls.wait_up(s, 1, worker_since=now)
+        ls.wait_up(s, 1)        # a worker that ran before: not waited for
+        ping["at"] = time.strftime("%Y-%m-%dT%H:%M:%S.000000Z", time.gmtime(now + 1))
+        ls.wait_up(s, 5, worker_since=now)
 
 
 class StartRefusesTest(TempBuild):

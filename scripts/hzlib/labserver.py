@@ -10,6 +10,7 @@ added is written to a state file, so that `stop` ends exactly those
 processes (by PID and start time) and takes back what it added."""
 from __future__ import annotations
 
+import datetime
 import functools
 import glob
 import http.server
@@ -430,28 +431,50 @@ def _lavaserver_owns(path: Path) -> None:
 def daemons(s: State, wtoken: str, workers: int) -> None:
     """gunicorn, the scheduler and the worker, those not running."""
     d = state_dir()
+    # The worker's token in a file of root's, not on its command line.
+    tfile = d / "worker.token"
+    fd = os.open(tfile, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(wtoken)
     cmds = {
         "gunicorn": [GUNICORN, "lava_server.wsgi", "--log-level", "INFO",
                      "-u", "lavaserver", "-g", "lavaserver", "--worker-class", "eventlet",
                      "--workers", str(workers), "--bind", f"127.0.0.1:{s.port}"],
         "scheduler": [PYTHON, LAVA_SERVER, "manage", "lava-scheduler", "--level", "INFO",
-                      "--log-file", str(d / "scheduler.log")],
+                      "--log-file", "-"],
         "worker": [PYTHON, LAVA_WORKER, "--level", "INFO", "--url", s.url,
-                   "--name", IDENTITY, "--token", wtoken, "--worker-dir",
-                   str(d / "worker"), "--log-file", str(d / "worker.log")],
+                   "--name", IDENTITY, "--token-file", str(tfile), "--worker-dir",
+                   str(d / "worker"), "--log-file", "-"],
     }
+    # Each logs to its output ("-"): one log a daemon, NAME.log.
     for name, cmd in cmds.items():
         old = s.daemon(name)
         if old and old.up():
             continue
         if old:
             s.daemons.remove(old)
-        s.daemons.append(spawn(name, cmd, d / f"{name}.out"))
+        s.daemons.append(spawn(name, cmd, d / f"{name}.log"))
         save(s)
 
 
-def wait_up(s: State, deadline_s: float = ANSWER_S) -> None:
-    """Until the API answers and every daemon still runs; a daemon that
+def pinged_since(url: str, since: float) -> bool:
+    """Has our worker pinged the server since @since (time.time())?  Its
+    state alone says "Online" for a while after it stopped."""
+    try:
+        with urllib.request.urlopen(f"{url}{API}workers/{IDENTITY}/", timeout=5) as r:
+            ping = json.loads(r.read()).get("last_ping") or ""
+    except (urllib.error.URLError, OSError, ValueError):
+        return False
+    try:
+        when = datetime.datetime.fromisoformat(ping.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return when.timestamp() >= since - 1
+
+
+def wait_up(s: State, deadline_s: float = ANSWER_S, worker_since: float | None = None) -> None:
+    """Until the API answers, the worker (started at @worker_since, when
+    just started) has pinged, and every daemon still runs; a daemon that
     died is named with its log's tail."""
     until = time.monotonic() + deadline_s
     while True:
@@ -460,11 +483,15 @@ def wait_up(s: State, deadline_s: float = ANSWER_S) -> None:
                 reap()
                 raise LabError(f"{dm.name} (pid {dm.pid}) died at start; "
                                f"the tail of {dm.log}:\n{dm.tail()}")
-        if answers(s.url):
+        if answers(s.url) and (worker_since is None or pinged_since(s.url, worker_since)):
             return
         if time.monotonic() > until:
-            raise LabError(f"{s.url}{API} did not answer in {deadline_s:.0f} s; "
-                           f"the tail of {s.daemons[0].log}:\n{s.daemons[0].tail()}")
+            late = (s.daemon("worker") if answers(s.url) else s.daemon("gunicorn")) \
+                or s.daemons[0]
+            what = (f"the worker did not reach {s.url}" if late.name == "worker"
+                    else f"{s.url}{API} did not answer")
+            raise LabError(f"{what} in {deadline_s:.0f} s; the tail of {late.log}:\n"
+                           f"{late.tail()}")
         time.sleep(0.5)
 
 
@@ -495,8 +522,10 @@ def start(port: int, n: int, say: Callable[[str], None], workers: int = 2) -> St
         save(s)
         set_identity(s, s.token)
         save(s)
+        old = s.daemon("worker")
+        since = None if old and old.up() else time.time()
         daemons(s, wtoken, workers)
-        wait_up(s)
+        wait_up(s, worker_since=since)
     except (LabError, OSError, subprocess.SubprocessError) as e:
         save(s)
         say("start failed; stopping the server's processes, taking back what was added")
@@ -528,6 +557,7 @@ def stop(say: Callable[[str], None], quiet_manage: bool = False) -> bool:
                 say(f"warning: {e}")
     for p in s.dictionaries:
         Path(p).unlink(missing_ok=True)
+    (state_dir() / "worker.token").unlink(missing_ok=True)
     s.dictionaries = []
     restore_identity(s)
     save(s)
