@@ -8,6 +8,7 @@
 #   scripts/setup.sh [--dry-run] --private-qemu [DIR]
 #   scripts/setup.sh [--dry-run] --linux-source
 #   scripts/setup.sh [--dry-run] --lab
+#   scripts/setup.sh [--dry-run] --lab-server
 #   HZ_NO_SETUP=1 scripts/setup.sh [OPTIONS]
 #
 # HZ_NO_SETUP=1 (also on make's line: make HZ_NO_SETUP=1 test) installs,
@@ -35,6 +36,12 @@
 # server: the lab tests, docs/lab.md), tftpd-hpa (a TFTP deploy needs it)
 # and ipmitool (docs/lab.md's server: console and power through its BMC),
 # without their recommends (lava-dispatcher's pull in some 800 MB).
+# --lab-server installs a LAVA server for one machine (docs/lab.md, "A
+# one-machine lab"; scripts/hugezero lava server start runs it): postgresql
+# first, then, with its cluster started by pg_ctlcluster (no systemd
+# needed) so that lava-server's postinst creates the database and runs the
+# migrations, lava-server and lavacli without their recommends; a cluster
+# it started is stopped again.  Also lava-dispatcher, for its lava-worker.
 # --dry-run says what would be run or written, and does none of it.
 #
 # Releases: written for and run on Debian 12 bookworm (amd64), every
@@ -72,8 +79,14 @@ TFTPD=${HZ_SETUP_TFTPD:-/usr/sbin/in.tftpd}
 # tftpd-hpa's settings, where lava-dispatcher reads its TFTP_DIRECTORY.
 TFTPD_DEFAULT=${HZ_SETUP_TFTPD_DEFAULT:-/etc/default/tftpd-hpa}
 IPMITOOL=${HZ_SETUP_IPMITOOL:-/usr/bin/ipmitool}
+# --lab-server's: PostgreSQL's servers (one directory a major version), the
+# LAVA server's command and lavacli.
+PG_LIB=${HZ_SETUP_PG_LIB:-/usr/lib/postgresql}
+LAVA_SERVER=${HZ_SETUP_LAVA_SERVER:-/usr/bin/lava-server}
+LAVACLI=${HZ_SETUP_LAVACLI:-/usr/bin/lavacli}
+LAVA_WORKER=${HZ_SETUP_LAVA_WORKER:-/usr/bin/lava-worker}
 
-dry=0 backports=0 private="" linux_source=0 lab=0
+dry=0 backports=0 private="" linux_source=0 lab=0 lab_server=0
 [ "${CI:-}" = true ] && backports=1
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -81,6 +94,7 @@ while [ $# -gt 0 ]; do
 	--backports) backports=1 ;;
 	--linux-source) linux_source=1 ;;
 	--lab) lab=1 ;;
+	--lab-server) lab_server=1 ;;
 	--private-qemu)
 		private=$ROOT/build/qemu
 		case ${2:-} in -* | "") ;; *) private=$2; shift ;; esac ;;
@@ -205,7 +219,7 @@ private_qemu() {
 	echo "export HZ_QEMU=$exe HZ_QEMU_DATA=$dir/usr/share/qemu:$dir/usr/share/seabios"
 }
 
-missing="" lacking=""
+missing="" lacking="" updated=0
 need() {	# need PACKAGE WHAT TEST...: WHAT, from PACKAGE, is there if TEST
 	pkg=$1 what=$2
 	shift 2
@@ -216,6 +230,14 @@ need() {	# need PACKAGE WHAT TEST...: WHAT, from PACKAGE, is there if TEST
 	fi
 }
 has() { command -v "$1"; }
+# need_server PACKAGE WHAT TEST...: as need, installed once PostgreSQL runs.
+server_missing=""
+need_server() {
+	before=$missing
+	need "$@"
+	[ "$missing" = "$before" ] || server_missing="$server_missing $1"
+	missing=$before
+}
 
 need gcc gcc has gcc
 need binutils ld has ld
@@ -240,6 +262,11 @@ done
 [ $lab = 0 ] || need tftpd-hpa "$TFTPD" test -x "$TFTPD"
 [ $lab = 0 ] || need tftpd-hpa "$TFTPD_DEFAULT" test -f "$TFTPD_DEFAULT"
 [ $lab = 0 ] || need ipmitool "$IPMITOOL" test -x "$IPMITOOL"
+[ $lab_server = 0 ] ||
+	need postgresql "PostgreSQL's server ($PG_LIB/*/bin/postgres)" sh -c "ls $PG_LIB/*/bin/postgres"
+[ $lab_server = 0 ] || need lava-dispatcher "$LAVA_WORKER" test -x "$LAVA_WORKER"
+[ $lab_server = 0 ] || need_server lava-server "$LAVA_SERVER" test -x "$LAVA_SERVER"
+[ $lab_server = 0 ] || need_server lavacli "$LAVACLI" test -x "$LAVACLI"
 need ovmf "OVMF's UEFI firmware (/usr/share/OVMF)" sh -c 'ls /usr/share/OVMF/OVMF_CODE*.fd || ls /usr/share/ovmf/OVMF.fd'
 
 # A tree is set up under --linux-source, or where its package's tarball
@@ -337,8 +364,43 @@ if [ -n "$missing" ]; then
 	fi
 	export DEBIAN_FRONTEND=noninteractive
 	root apt-get update -q
+	updated=1
 	# shellcheck disable=SC2086
 	root apt-get install -y -q --no-install-recommends $missing
+fi
+
+# The clusters pg_lsclusters lists as down, as "VERSION NAME" lines.
+clusters_down() {
+	pg_lsclusters --no-header 2>/dev/null | awk '$4 == "down" { print $1, $2 }'
+}
+
+# lava-server's postinst creates its database and runs the migrations only
+# where PostgreSQL runs ("Skipping database creation" otherwise): start the
+# clusters that are down, install, and stop again those started here.
+if [ -n "$server_missing" ]; then
+	echo "setup: installing:$server_missing (with PostgreSQL running, for its database)"
+	if ! command -v apt-get >/dev/null 2>&1; then
+		echo "setup: no apt-get here; install these by hand:$server_missing" >&2
+		exit 1
+	fi
+	if [ $dry = 1 ] && ! command -v pg_lsclusters >/dev/null 2>&1; then
+		echo "setup: would start PostgreSQL's cluster (pg_ctlcluster VERSION main start)"
+		started=""
+	else
+		started=$(clusters_down)
+	fi
+	echo "$started" | while read -r ver name; do
+		[ -z "$ver" ] || root pg_ctlcluster "$ver" "$name" start
+	done
+	export DEBIAN_FRONTEND=noninteractive
+	[ $updated = 1 ] || root apt-get update -q
+	rc=0
+	# shellcheck disable=SC2086
+	root apt-get install -y -q --no-install-recommends $server_missing || rc=$?
+	echo "$started" | while read -r ver name; do
+		[ -z "$ver" ] || root pg_ctlcluster "$ver" "$name" stop
+	done
+	[ $rc = 0 ] || exit $rc
 fi
 
 # The files read of each tree only; also without --linux-source where a

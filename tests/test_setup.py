@@ -415,6 +415,92 @@ class SetupLabTest(unittest.TestCase):
                          r".*ipmitool.*lava-dispatcher.*tftpd-hpa")
 
 
+class SetupLabServerTest(unittest.TestCase):
+    """--lab-server: postgresql first, then lava-server and lavacli with
+    the cluster started (lava-server's postinst creates its database only
+    where PostgreSQL runs), a cluster started here stopped again; the
+    programs, pg_lsclusters and pg_ctlcluster are stand-ins."""
+
+    def setUp(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.m = Machine(Path(self.tmp.name))
+        d = self.m.d
+        self.pg = d / "pg"
+        self.env = {"HZ_SETUP_PG_LIB": str(self.pg),
+                    "HZ_SETUP_LAVA_SERVER": str(d / "lava-server"),
+                    "HZ_SETUP_LAVACLI": str(d / "lavacli"),
+                    "HZ_SETUP_LAVA_WORKER": str(d / "lava-worker"),
+                    "FAKE_CLUSTER": "down",
+                    # No linux-source tree of this machine is unpacked.
+                    "HZ_SETUP_LINUX_SRC": str(d / "src"), "HZ_SETUP_CACHE": str(d / "cache"),
+                    "HZ_SETUP_LINUX_BUILD": str(d / "build")}
+        script(self.m.bin / "pg_lsclusters",
+               'echo "15  main    5432 $FAKE_CLUSTER   postgres /var/lib/postgresql/15/main x.log"\n')
+        script(self.m.bin / "pg_ctlcluster", 'echo "pg_ctlcluster $*" >> "$FAKE_LOG"\n')
+
+    def tearDown(self) -> None:
+        self.tmp.cleanup()
+
+    def setup(self, *args: str, fail: str = "none", **env: str) -> tuple[int, str, list[str]]:
+        return self.m.setup(*args, fail=fail, env_more={**self.env, **env})
+
+    def lab(self, calls: list[str]) -> list[str]:
+        return [c for c in calls if re.search(r"postgres|lava|pg_ctl", c)]
+
+    def test_order(self) -> None:
+        rc, out, calls = self.setup("--lab-server")
+        self.assertEqual(rc, 0, out)
+        first, start, second, stop = self.lab(calls)
+        self.assertRegex(first, r"^install -y -q --no-install-recommends .*"
+                         r"\blava-dispatcher\b.*\bpostgresql\b")
+        self.assertNotRegex(first, r"lava-server|lavacli")
+        self.assertEqual((start, stop), ("pg_ctlcluster 15 main start",
+                                         "pg_ctlcluster 15 main stop"))
+        self.assertEqual(second, "install -y -q --no-install-recommends lava-server lavacli")
+
+    def test_a_running_cluster_is_left_running(self) -> None:
+        (self.pg / "15" / "bin").mkdir(parents=True)
+        script(self.pg / "15" / "bin" / "postgres", "")
+        rc, out, calls = self.setup("--lab-server", FAKE_CLUSTER="online")
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(self.lab(calls), [
+            "install -y -q --no-install-recommends lava-dispatcher",
+            "install -y -q --no-install-recommends lava-server lavacli"])
+
+    def test_a_failed_install_stops_the_cluster(self) -> None:
+        rc, out, calls = self.setup("--lab-server", fail="lavacli")
+        self.assertNotEqual(rc, 0, out)
+        self.assertEqual(self.lab(calls)[-1], "pg_ctlcluster 15 main stop")
+
+    def test_idempotent(self) -> None:
+        (self.pg / "15" / "bin").mkdir(parents=True)
+        for p in (self.pg / "15" / "bin" / "postgres", self.m.d / "lava-server",
+                  self.m.d / "lavacli", self.m.d / "lava-worker"):
+            script(p, "")
+        rc, out, calls = self.setup("--lab-server")
+        self.assertEqual((rc, self.lab(calls)), (0, []), out)
+
+    def test_not_without_asking(self) -> None:
+        rc, out, calls = self.setup()
+        self.assertEqual((rc, self.lab(calls)), (0, []), out)
+
+    def test_dry_run_and_no_setup(self) -> None:
+        rc, out, calls = self.setup("--dry-run", "--lab-server")
+        self.assertEqual((rc, calls), (0, []), out)
+        self.assertIn("would run: pg_ctlcluster 15 main start", out)
+        self.assertIn("would run: apt-get install -y -q --no-install-recommends "
+                      "lava-server lavacli", out)
+        rc, out, calls = self.setup("--lab-server", HZ_NO_SETUP="1")
+        self.assertEqual((rc, calls), (0, []), out)
+        got = re.findall(r"(?m)^setup: HZ_NO_SETUP=1: missing (.*)$", out)
+        d = self.m.d
+        for want in (f"PostgreSQL's server ({self.pg}/*/bin/postgres) (package postgresql)",
+                     f"{d / 'lava-server'} (package lava-server)",
+                     f"{d / 'lavacli'} (package lavacli)",
+                     f"{d / 'lava-worker'} (package lava-dispatcher)"):
+            self.assertIn(want, got, out)
+
+
 class NoSetupTest(unittest.TestCase):
     """HZ_NO_SETUP=1: nothing installed, unpacked or added; what the same
     run would have set up is listed, a line each with its package."""
