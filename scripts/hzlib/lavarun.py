@@ -204,6 +204,8 @@ def submit(server: lavaapi.Server, jobs: list[Job], out: Path, say: Say) -> None
             j.id = server.submit(j.definition)
         except lavaapi.LavaApiError as e:
             cancel(server, [x for x in jobs if x.id], say)
+            for x in jobs:
+                x.id = ""       # canceled: nothing of this run is left to wait for
             raise RunError(f"job #{j.index} refused: {e}")
         (out / f"job-{j.id}.definition.yaml").write_text(j.definition)
         say(f"{j.name()}: submitted" + (f", pinned to {j.pinned} by tag {j.tags[0]}"
@@ -400,7 +402,12 @@ def run(ident: lavaapi.Identity, o: Options, out: IO[str], say: Say) -> int:
         say(f"waiting at most {timeout:.0f} s for {len(jobs)} job(s)")
         wait(server, jobs, timeout, o.poll, say)
         for j in jobs:
-            judge(j, fetch(server, j, d), raw_err)
+            try:
+                rows = fetch(server, j, d)
+            except lavaapi.LavaApiError as e:
+                j.fail("incomplete log", f"could not fetch its log and cases: {e}")
+                continue
+            judge(j, rows, raw_err)
         show(line, jobs, out, say)
         rc = verdicts(jobs, say)
         say(f"logs and cases in {d}")
