@@ -19,6 +19,7 @@ import csv
 import io
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -107,6 +108,7 @@ class FakeLava:
     user: str | None = None
     calls: list[str] = field(default_factory=list)
     turn: int = 0
+    dtype: str = "qemu"
 
     def methods(self) -> dict[str, object]:
         return {
@@ -122,13 +124,13 @@ class FakeLava:
         }
 
     def dev_list(self, show_all: bool = False) -> list[dict]:
-        return [{"hostname": h, "type": "qemu", "health": hl, "state": "Idle",
+        return [{"hostname": h, "type": self.dtype, "health": hl, "state": "Idle",
                  "current_job": None, "pipeline": True} for h, hl, _ in self.devices]
 
     def dev_show(self, host: str) -> dict:
         for h, hl, tags in self.devices:
             if h == host:
-                return {"hostname": h, "device_type": "qemu", "health": hl,
+                return {"hostname": h, "device_type": self.dtype, "health": hl,
                         "state": "Idle", "tags": tags}
         raise xmlrpc.client.Fault(404, f"Device '{host}' was not found.")
 
@@ -165,7 +167,7 @@ class FakeLava:
                 j.state, j.health = "Finished", s.health
         running = j.state in ("Running", "Canceling", "Finished")
         return {"id": jid, "state": j.state, "health": j.health,
-                "device": j.device if running else None, "device_type": "qemu",
+                "device": j.device if running else None, "device_type": self.dtype,
                 "failure_comment": j.script.comment if j.health == "Incomplete" else None,
                 "submitter": self.user, "description": "", "health_check": False}
 
@@ -409,6 +411,46 @@ class PresetTest(Base):
         self.assertEqual(fake.jobs, {})
 
 
+class JobTest(Base):
+    def test_qemu_options_in_the_job(self) -> None:
+        fake = one_device(Script(server_form(FAULT.read_text())))
+        r = self.run_cli(self.serve(fake), "--cpu", "EPYC-Milan", "--smp", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        d = fake.jobs["100"].definition
+        self.assertIn("- '-cpu EPYC-Milan'", d)
+        self.assertIn("- '-smp 2'", d)
+        self.assertIn("url: 'file://", d, "a worker on this machine: file://")
+
+    def test_x86_fetches_from_image_url(self) -> None:
+        if shutil.which("grub-mkstandalone") is None:
+            self.skipTest("grub-mkstandalone missing (scripts/setup.sh)")
+        fake = FakeLava([("server01", "Good", [])],
+                        {"*": Script(server_form(FAULT.read_text()))}, dtype="x86")
+        url = self.serve(fake)
+        tf = self.dir / "token"
+        tf.write_text(TOKEN)
+        base = [sys.executable, str(HUGEZERO), "lava", "run", "--url", url,
+                "--token-file", str(tf), "--username", USER, "--device-type", "x86",
+                "--poll", "0.02", "-o", str(self.dir / "out")]
+        for opts, want in ((["--cpu", "max"], "--cpu: the qemu device type's"),
+                           ([], "--image-url BASE/")):
+            r = subprocess.run(base + opts + ["--", *FAULT_LINE], capture_output=True,
+                               text=True, timeout=120)
+            self.assertEqual(r.returncode, lavarun.EXIT_USAGE)
+            self.assertIn(want, r.stderr)
+            self.assertNotIn("lava-server 2023.01", r.stderr, "refused before the server")
+        self.assertEqual(fake.jobs, {})
+        r = subprocess.run(base + ["--firmware", "uefi", "--image-url",
+                                   "http://192.0.2.1:8080/", "--", *FAULT_LINE],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        d = fake.jobs["100"].definition
+        self.assertRegex(d, r"url: 'http://192\.0\.2\.1:8080/lava-[^']*\.efi'")
+        self.assertIn("method: ipxe", d)
+        self.assertRegex(r.stderr, r"image lava-\S+\.efi: serve \S+/images/lava-\S+\.efi "
+                         r"as http://192\.0\.2\.1:8080/")
+
+
 class BadInputTest(Base):
     def test_unknown_identity(self) -> None:
         conf = self.dir / "conf"
@@ -450,7 +492,7 @@ class BadInputTest(Base):
         self.assertEqual(r.returncode, lavarun.EXIT_USAGE)
         self.assertIn("does not know us", r.stderr)
 
-    def test_bad_line_and_x86_without_url(self) -> None:
+    def test_bad_line_and_no_such_device_type(self) -> None:
         fake = one_device(Script())
         url = self.serve(fake)
         r = self.run_cli(url, line=["bogus=1"])
@@ -459,7 +501,8 @@ class BadInputTest(Base):
         tf = self.dir / "token"
         r = subprocess.run([sys.executable, str(HUGEZERO), "lava", "run", "--url", url,
                             "--token-file", str(tf), "--username", USER,
-                            "--device-type", "x86", "--", *FAULT_LINE],
+                            "--device-type", "x86", "--image-url", "http://h/", "--",
+                            *FAULT_LINE],
                            capture_output=True, text=True, timeout=60)
         self.assertEqual(r.returncode, lavarun.EXIT_USAGE)
         self.assertIn("no device of type x86", r.stderr)

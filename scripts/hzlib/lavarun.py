@@ -62,6 +62,7 @@ class Options:
     image_url: str | None = None
     elf: Path = paths.ELF
     out: Path | None = None
+    qemu: dict[str, str] = field(default_factory=dict)   # cpu, smp, mem given
 
 
 @dataclass
@@ -151,29 +152,51 @@ def choose(server: lavaapi.Server, o: Options, say: Say) -> list[tuple[str | Non
 
 # --- the jobs ---------------------------------------------------------------
 
-def build(o: Options, say: Say) -> tuple[lava.Line, dict[str, object]]:
-    """The boot line checked, the image built, and the job for it."""
-    line = lava.check_line(o.args, lava.companion_of(o.elf))
+def refusal(o: Options, line: lava.Line) -> str | None:
+    """Why @o cannot run @line, as lava job refuses it; None if it can."""
     if lava.reboots(line, o.device_type):
-        raise RunError(str(lava.reboots(line, o.device_type)))
+        return lava.reboots(line, o.device_type)
+    if o.device_type != "qemu" and o.qemu:
+        return (", ".join(f"--{k}" for k in o.qemu) + ": the qemu device type's; "
+                "an x86 server is what it is")
+    if o.device_type == "qemu" and o.firmware != "bios":
+        return "the qemu device type boots SeaBIOS: --firmware bios"
+    if o.device_type != "qemu" and not o.image_url:
+        return ("an x86 server fetches its image over the network: give "
+                "--image-url BASE/ where build/images/ is served "
+                "(scripts/hugezero lava serve on a one-machine lab)")
+    return None
+
+
+def check(o: Options) -> lava.Line:
+    """The boot line as the kernel parses it, and @o refused as lava job
+    would, before anything is asked of the server."""
+    line = lava.check_line(o.args, lava.companion_of(o.elf))
+    why = refusal(o, line)
+    if why:
+        raise RunError(why)
+    return line
+
+
+def build(o: Options, line: lava.Line, say: Say) -> dict[str, object]:
+    """The image built, and the job for it."""
     if o.device_type == "qemu":
-        if o.firmware != "bios":
-            raise RunError("the qemu device type boots SeaBIOS: --firmware bios")
+        q = lava.QemuSpec(cpu=o.qemu.get("cpu", "max"), smp=o.qemu.get("smp", "1"),
+                          mem_mib=lava.parse_mem(o.qemu.get("mem", "4G")))
+        lava.qemu_options(q)
         built = image.build_iso(o.args, o.elf)
-    elif not o.image_url:
-        raise RunError("an x86 server fetches its image over the network: give "
-                       "--image-url BASE/ where build/images/ is served "
-                       "(scripts/hugezero lava serve on a one-machine lab)")
+        url = lava.image_url(built, o.image_url)
+        job = lava.qemu_job(line, url, q)
     else:
         built = lava.build_netimage(o.args, o.firmware, o.elf)
-    url = lava.image_url(built, o.image_url)
-    job = (lava.qemu_job(line, url, lava.QemuSpec()) if o.device_type == "qemu"
-           else lava.x86_job(line, url, o.firmware))
+        url = lava.image_url(built, o.image_url)
+        job = lava.x86_job(line, url, o.firmware)
     why = lava.long_job(job, line, o.device_type)
     if why:
         say(f"warning: {why}")
-    say(f"image {built.name}, fetched from {url}")
-    return line, job
+    say(f"image {built.name}" + (f", fetched from {url}" if url.startswith("file://")
+                                 else f": serve {built} as {url}"))
+    return job
 
 
 def definitions(job: dict[str, object], places: list[tuple[str | None, list[str]]],
@@ -391,9 +414,10 @@ def run(ident: lavaapi.Identity, o: Options, out: IO[str], say: Say) -> int:
     jobs: list[Job] = []
     server = None
     try:
+        line = check(o)
         server = connect(ident, say)
         places = choose(server, o, say)
-        line, job = build(o, say)
+        job = build(o, line, say)
         jobs = definitions(job, places, o.repeat)
         d = out_dir(o.out)
         d.mkdir(parents=True, exist_ok=True)
