@@ -20,11 +20,13 @@ import io
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 import xmlrpc.client
 from dataclasses import dataclass, field
@@ -333,6 +335,40 @@ class RunTest(Base):
         self.assertRegex(r.stderr, r"job 100 on qemu01: timeout: not finished after "
                          r"\d+ s \(Running on qemu01\); canceled on the server")
         self.assertEqual(r.stdout, "")
+
+    def test_a_missed_poll_is_asked_again(self) -> None:
+        fake = one_device(Script(server_form(FAULT.read_text()), queued=3))
+        real = fake.show
+
+        def busy_once(jid: str) -> dict:
+            if fake.jobs[jid].shows == 1 and not fake.calls:
+                fake.calls.append("busy")
+                raise xmlrpc.client.Fault(500, "database busy")
+            return real(jid)
+        fake.show = busy_once  # type: ignore[method-assign]
+        r = self.run_cli(self.serve(fake))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("the server says: database busy (fault 500); asking again", r.stderr)
+
+    def test_interrupted_cancels(self) -> None:
+        fake = one_device(Script(server_form(FAULT.read_text()), hang=True))
+        url = self.serve(fake)
+        tf = self.dir / "token"
+        tf.write_text(TOKEN)
+        p = subprocess.Popen([sys.executable, str(HUGEZERO), "lava", "run", "--url", url,
+                              "--token-file", str(tf), "--username", USER,
+                              "--device-type", "qemu", "--poll", "0.02", "-o",
+                              str(self.dir / "out"), "--", *FAULT_LINE],
+                             stderr=subprocess.PIPE, text=True)
+        for _ in range(3000):
+            if "100" in fake.jobs and fake.jobs["100"].shows > 3:
+                break
+            time.sleep(0.01)
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, lavarun.EXIT_INTERRUPTED, err)
+        self.assertEqual(fake.calls, ["cancel 100"])
+        self.assertNotIn("Traceback", err)
 
     def test_damaged_log_is_an_incomplete_log(self) -> None:
         lines = server_form(FAULT.read_text()).splitlines(keepends=True)

@@ -40,6 +40,7 @@ USABLE = ("Good", "Unknown")    # device healths the scheduler gives jobs to
 QUEUE_S = 300           # the default --timeout's allowance for the queue
 LOG_CHUNK = 5000        # lines of output.yaml a logs call asks for
 CANCEL_WAIT_S = 30      # how long a canceled job is waited for
+POLL_MISSES = 3         # polls in a row the server may miss
 SHOWN_FAILS = 5         # failed cases named; the rest counted
 PHASES = {"Submitted": "queued", "Scheduling": "queued", "Scheduled": "queued",
           "Running": "running", "Canceling": "canceling", "Finished": "finished"}
@@ -235,13 +236,17 @@ def submit(server: lavaapi.Server, jobs: list[Job], out: Path, say: Say) -> None
                                          if j.tags else ""))
 
 
-def cancel(server: lavaapi.Server, jobs: list[Job], say: Say) -> None:
+def cancel(server: lavaapi.Server, jobs: list[Job], say: Say) -> list[Job]:
+    """@jobs canceled on the server; those it took."""
+    done = []
     for j in jobs:
         try:
             server.cancel(j.id)
             say(f"{j.name()}: canceled on the server")
+            done.append(j)
         except lavaapi.LavaApiError as e:
             say(f"{j.name()}: could not cancel it: {e}")
+    return done
 
 
 def poll(server: lavaapi.Server, j: Job, say: Say) -> None:
@@ -261,22 +266,31 @@ def wait(server: lavaapi.Server, jobs: list[Job], timeout: float, every: float,
          say: Say) -> None:
     """Until every job finished or @timeout passed; the late ones canceled
     and marked."""
-    end = time.monotonic() + timeout
+    end, misses = time.monotonic() + timeout, 0
     while True:
-        for j in jobs:
-            if not j.finished:
-                poll(server, j, say)
+        try:
+            for j in jobs:
+                if not j.finished:
+                    poll(server, j, say)
+            misses = 0
+        except lavaapi.LavaApiError as e:
+            # A server restarting or busy for a moment is not a failure.
+            misses += 1
+            if misses >= POLL_MISSES:
+                raise
+            say(f"{e}; asking again")
         late = [j for j in jobs if not j.finished]
         if not late:
             return
         if time.monotonic() >= end:
             break
         time.sleep(min(every, max(0.0, end - time.monotonic())))
+    took = cancel(server, late, say)
     for j in late:
-        where = j.state or "?"
-        j.fail("timeout", f"not finished after {timeout:.0f} s ({where}"
-               + (f" on {j.device}" if j.device else "") + "); canceled on the server")
-    cancel(server, late, say)
+        j.fail("timeout", f"not finished after {timeout:.0f} s ({j.state or '?'}"
+               + (f" on {j.device}" if j.device else "") + "); "
+               + ("canceled on the server" if j in took else "NOT canceled: it may "
+                  "still hold its device (lavacli jobs cancel " + j.id + ")"))
     # A canceled job writes its last lines: wait a little for them.
     stop = time.monotonic() + CANCEL_WAIT_S
     while time.monotonic() < stop and any(j.state != "Finished" for j in late):
@@ -446,6 +460,7 @@ def run(ident: lavaapi.Identity, o: Options, out: IO[str], say: Say) -> int:
             "known here (lavacli jobs show)")
         return EXIT_INFRA
     except KeyboardInterrupt:
+        say("interrupted: the jobs not finished are canceled")
         if server is not None:
             cancel(server, [j for j in jobs if j.id and not j.finished], say)
         return EXIT_INTERRUPTED
