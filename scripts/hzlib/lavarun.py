@@ -207,7 +207,8 @@ def definitions(job: dict[str, object], places: list[tuple[str | None, list[str]
         for _ in range(repeat):
             j = Job(len(out) + 1, tags, pinned)
             d = dict(job)
-            d["job_name"] = f"{job['job_name']} [{j.index}]"
+            # LAVA takes 200 characters of a job's name at the most.
+            d["job_name"] = f"{str(job['job_name'])[:190]} [{j.index}]"
             if tags:
                 d["tags"] = list(tags)
             j.definition = lava.to_yaml(d)
