@@ -29,6 +29,7 @@ import threading
 import time
 import unittest
 import xmlrpc.client
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from xmlrpc.server import SimpleXMLRPCRequestHandler, SimpleXMLRPCServer
@@ -37,6 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from hzlib import lava, lavaapi, lavalog, lavarun, paths  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tests"))
+import test_lava  # noqa: E402
 
 HUGEZERO = ROOT / "scripts" / "hugezero"
 DATA = ROOT / "tests" / "data" / "lava-run"
@@ -559,6 +563,133 @@ class BadInputTest(Base):
         self.assertIn("job #2 refused: scheduler.jobs.submit: the server says: Problem "
                       "with submitted job data: boom (fault 400)", r.stderr)
         self.assertEqual(fake.calls, ["cancel 100"])
+
+
+# --- a real server ------------------------------------------------------------
+
+IDENTITY = "hugezero-local"     # scripts/hugezero lava server start's
+
+
+def real_server_missing_quietly() -> bool:
+    try:
+        lavaapi.Server(lavaapi.identity(IDENTITY), timeout=5).version()
+        return False
+    except lavaapi.LavaApiError:
+        return True
+
+
+def real_server_missing() -> str | None:
+    """Why the real-server tests cannot run here, or None: a LAVA server
+    answering as lavacli's identity hugezero-local, with a qemu device.
+    HZ_REQUIRE_LAB_SERVER=1 makes its absence a failure."""
+    try:
+        server = lavaapi.Server(lavaapi.identity(IDENTITY), timeout=5)
+        why = None if server.whoami() else f"identity {IDENTITY} not a user of the server"
+        if not why and not any(d.get("type") == "qemu" for d in server.devices()):
+            why = "no qemu device on the server"
+    except lavaapi.LavaApiError as e:
+        why = str(e)
+    if why and os.environ.get("HZ_REQUIRE_LAB_SERVER") == "1":
+        raise AssertionError(f"HZ_REQUIRE_LAB_SERVER=1, but {why}")
+    return why and (f"no LAVA server to run on ({why}): scripts/setup.sh --lab-server, "
+                    "scripts/hugezero lava server start")
+
+
+# (name, boot line, exit status): run at once, queued on the server's devices.
+REAL = {
+    "selftest": ([], lavarun.EXIT_OK),
+    "bench": (["bench=fault", "folio=2M", "size=8M", "clear=erms,rep",
+               "order=contiguous-page", "runs=2", "selftest=off"], lavarun.EXIT_OK),
+    "crash": (["crash=pf", "selftest=off"], lavarun.EXIT_CASE),
+}
+
+
+class RealServerTest(unittest.TestCase):
+    """lava run through a real LAVA server (make test-lab): a self-test
+    job, a small benchmark and a crash, each case of the console a LAVA
+    case with its outcome, report's configurations verified, the crash
+    named with its job."""
+    runs: dict[str, tuple[subprocess.CompletedProcess, Path]] = {}
+
+    started = False
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        # Jobs on a server take its devices: never unasked.
+        if os.environ.get("HZ_LAB_SERVER") != "1":
+            raise unittest.SkipTest("a real LAVA server: make test-lab (HZ_LAB_SERVER=1)")
+        for p in (paths.ELF, lava.COMPANION):
+            if not p.exists():
+                raise unittest.SkipTest(f"{p} not built ({paths.make_command(p.parent)})")
+        if real_server_missing_quietly():
+            # None answers: the one-machine lab, started here and stopped after.
+            r = subprocess.run([sys.executable, str(HUGEZERO), "lava", "server", "start"],
+                               capture_output=True, text=True, timeout=600)
+            cls.started = r.returncode == 0
+            if not cls.started and os.environ.get("HZ_REQUIRE_LAB_SERVER") != "1":
+                raise unittest.SkipTest("lava server start: " + (r.stderr.strip()
+                                        .splitlines() or ["failed"])[-1])
+        why = real_server_missing()
+        if why:
+            cls.stop()
+            raise unittest.SkipTest(why)
+        cls.tmp = tempfile.TemporaryDirectory()
+
+        def one(name: str) -> tuple[str, tuple[subprocess.CompletedProcess, Path]]:
+            out = Path(cls.tmp.name) / name
+            r = subprocess.run([sys.executable, str(HUGEZERO), "lava", "run", "--identity",
+                                IDENTITY, "--device-type", "qemu", "--timeout", "900",
+                                "-o", str(out), "--", *REAL[name][0]],
+                               capture_output=True, text=True, timeout=1000)
+            return name, (r, out)
+
+        with ThreadPoolExecutor(max_workers=len(REAL)) as ex:
+            cls.runs = dict(ex.map(one, REAL))
+
+    @classmethod
+    def stop(cls) -> None:
+        if cls.started:
+            subprocess.run([sys.executable, str(HUGEZERO), "lava", "server", "stop"],
+                           capture_output=True, text=True, timeout=300)
+            cls.started = False
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.stop()
+        cls.tmp.cleanup()
+
+    def cases(self, name: str) -> tuple[list[tuple[str, str, str]], str]:
+        r, out = self.runs[name]
+        self.assertNotIn("Traceback", r.stderr)
+        self.assertEqual(r.returncode, REAL[name][1], r.stderr)
+        logs = sorted(out.glob("job-*.log"))
+        self.assertEqual(len(logs), 1, r.stderr)
+        _, console = lavalog.read(logs[0].read_text())
+        rows = list(csv.DictReader(io.StringIO(
+            logs[0].with_name(logs[0].stem + ".results.csv").read_text())))
+        got = sorted((r["suite"], r["name"], r["result"]) for r in rows
+                     if r["suite"] != "lava")
+        want = sorted(test_lava.ktap_cases(console))
+        self.assertEqual(got, want, f"{name}: a LAVA case for each KTAP line, its outcome")
+        return got, logs[0].stem.split("-")[1]
+
+    def test_selftest(self) -> None:
+        got, _ = self.cases("selftest")
+        self.assertGreater(len(got), 50)
+        self.assertIn(("hugezero", "done", "pass"), got)
+
+    def test_bench(self) -> None:
+        got, _ = self.cases("bench")
+        r, _ = self.runs["bench"]
+        for prim in ("erms", "rep"):
+            self.assertIn(("fault", f"2m_{prim}_contiguous_page", "pass"), got)
+            self.assertRegex(r.stdout, rf"(?m)^2M +contiguous-page +{prim} +ok ")
+
+    def test_crash(self) -> None:
+        got, job = self.cases("crash")
+        self.assertEqual(got, [("hugezero", "done", "fail")])
+        self.assertRegex(self.runs["crash"][0].stderr,
+                         rf"job {job} on \S+: failed case: failed: hugezero/done")
 
 
 class IdentityTest(unittest.TestCase):
