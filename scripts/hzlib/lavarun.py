@@ -457,8 +457,8 @@ def run(ident: lavaapi.Identity, o: Options, out: IO[str], say: Say) -> int:
         sent = [j.id for j in jobs if j.id]
         if not sent:
             return EXIT_USAGE
-        say(f"job(s) {', '.join(sent)} were submitted; what became of them is not "
-            "known here (lavacli jobs show)")
+        say(f"job(s) {', '.join(sent)} were submitted and may still be queued or "
+            f"running there: lavacli jobs show {sent[0]}, lavacli jobs cancel {sent[0]}")
         return EXIT_INFRA
     except KeyboardInterrupt:
         say("interrupted: the jobs not finished are canceled")
