@@ -354,6 +354,8 @@ class RunTest(Base):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("the server says: database busy (fault 500); asking again", r.stderr)
 
+    sig = signal.SIGINT
+
     def test_interrupted_cancels(self) -> None:
         fake = one_device(Script(server_form(FAULT.read_text()), hang=True))
         url = self.serve(fake)
@@ -368,11 +370,16 @@ class RunTest(Base):
             if "100" in fake.jobs and fake.jobs["100"].shows > 3:
                 break
             time.sleep(0.01)
-        p.send_signal(signal.SIGINT)
+        p.send_signal(self.sig)
         _, err = p.communicate(timeout=60)
         self.assertEqual(p.returncode, lavarun.EXIT_INTERRUPTED, err)
         self.assertEqual(fake.calls, ["cancel 100"])
         self.assertNotIn("Traceback", err)
+
+    def test_terminated_cancels(self) -> None:
+        """A run in the background ignores SIGINT; SIGTERM cancels too."""
+        self.sig = signal.SIGTERM
+        self.test_interrupted_cancels()
 
     def test_damaged_log_is_an_incomplete_log(self) -> None:
         lines = server_form(FAULT.read_text()).splitlines(keepends=True)

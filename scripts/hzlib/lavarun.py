@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -424,8 +425,25 @@ def renumber(boots: list[records.Boot]) -> list[records.Boot]:
     return boots
 
 
+def interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def run(ident: lavaapi.Identity, o: Options, out: IO[str], say: Say) -> int:
-    """The whole of `lava run`; its exit status."""
+    """The whole of `lava run`; its exit status.  SIGTERM is taken as
+    Ctrl-C (a job started in the background ignores SIGINT): the jobs
+    are canceled, not left to hold their devices."""
+    try:
+        old = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:          # not the main thread: no handler of ours
+        return steps(ident, o, out, say)
+    try:
+        return steps(ident, o, out, say)
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def steps(ident: lavaapi.Identity, o: Options, out: IO[str], say: Say) -> int:
     jobs: list[Job] = []
     server = None
     try:
