@@ -315,7 +315,10 @@ class RunTest(Base):
         r = self.run_cli(self.serve(fake), line=["crash=pf", "selftest=off"])
         self.no_traceback(r)
         self.assertEqual(r.returncode, lavarun.EXIT_CASE, r.stderr)
-        self.assertIn("job 100 on qemu01: failed case: failed: hugezero/done", r.stderr)
+        self.assertIn("job 100 on qemu01: failed case: failed: hugezero/done; the console: "
+                      "'hugezero: unexpected exception 14 (#PF page fault) on cpu 0'; "
+                      "the console: 'hugezero: fatal: unexpected exception; stopping the "
+                      "run'; the console: 'hugezero: done rc=3'", r.stderr)
 
     def test_incomplete_is_infrastructure(self) -> None:
         why = "InfrastructureError: Unable to fetch file:///nowhere.iso"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import re
 import signal
 import sys
 import time
@@ -346,7 +347,10 @@ def judge(j: Job, rows: list[dict[str, str]], warn: Say) -> None:
     if not any(r.get("suite") == lava.LAST and r.get("name") == "done" for r in ours):
         j.fail("failed case", "no hugezero/done case: the run never printed its done line")
     assert j.log is not None
-    j.boots = lavalog.load(j.log.read_text(errors="replace"), str(j.log), warn)
+    text = j.log.read_text(errors="replace")
+    if fails:
+        j.why += console_says(text)
+    j.boots = lavalog.load(text, str(j.log), warn)
     for b in j.boots:
         if j.device:
             old = (b.lava or {}).get("device")
@@ -354,6 +358,21 @@ def judge(j: Job, rows: list[dict[str, str]], warn: Say) -> None:
             if b.lava.get("job") in (None, "unknown"):
                 b.lava["job"] = j.id
     judge_log(j)
+
+
+# What the kernel said of a run that failed, in its own words.
+STOPPED = re.compile(r"^hugezero: (?:unexpected exception|fatal|panic|done rc=)")
+
+
+def console_says(text: str) -> list[str]:
+    """The console's lines of why the run stopped: an exception, a fatal
+    error, the done line's rc."""
+    try:
+        console = lavalog.read(text)[1]
+    except lavalog.EntryError:
+        return []
+    return [f"the console: '{ln.strip()}'" for ln in console.splitlines()
+            if STOPPED.match(ln)][:3]
 
 
 def judge_log(j: Job) -> None:
