@@ -632,8 +632,11 @@ class RealServerTest(unittest.TestCase):
             if not p.exists():
                 raise unittest.SkipTest(f"{p} not built ({paths.make_command(p.parent)})")
         if real_server_missing_quietly():
-            # None answers: the one-machine lab, started here and stopped after.
-            r = subprocess.run([sys.executable, str(HUGEZERO), "lava", "server", "start"],
+            # None answers: the one-machine lab, started here and stopped
+            # after, a device a job so that the jobs run at once (each
+            # waits ~20 s on the scheduler's and the worker's polls).
+            r = subprocess.run([sys.executable, str(HUGEZERO), "lava", "server", "start",
+                                "--devices", str(len(REAL))],
                                capture_output=True, text=True, timeout=600)
             cls.started = r.returncode == 0
             if not cls.started and os.environ.get("HZ_REQUIRE_LAB_SERVER") != "1":
