@@ -28,7 +28,8 @@
 #include "lib/string.h"
 
 const char *const exit_names[] = { "auto", "qemu", "halt", "reboot", NULL };
-const char *const hang_at_names[] = { "bench", "bringup", "tsc-sync", NULL };
+const char *const hang_at_names[] = { "bench", "bringup", "tsc-sync", "idle",
+				      NULL };
 const char *const watchdog_names[] = { "auto", "pmu", "hpet", "pit", "off",
 					NULL };
 const char *const crash_names[] = { "none", "pf", "ud", "gp", "de", "stack",
@@ -145,8 +146,9 @@ const struct param hz_params[] = {
 	  .max = CPUSET_MAX - 1, .scope = PARAM_KERNEL, .test_only = true,
 	  .unset = "every IPI with work is sent",
 	  .meaning = "That CPU's first IPI with work (the boost set-up's, before "
-	  "the benchmark) is taken as stuck in the ICR: that step is aborted, "
-	  "the CPU left out, and the next step runs without it.",
+	  "the benchmark) is taken as stuck in the ICR: that step is called "
+	  "off before any CPU runs it, the CPU left out, and the step made "
+	  "again without it.",
 	  .more = "docs/smp.md, \"Waiting, and ending a run early\"" },
 	{ .key = "msr_gp", .type = P_CUSTOM, .offset = F(msr_gp),
 	  .parse = parse_msr_gp, .show = show_msr_gp, .scope = PARAM_KERNEL,
@@ -342,7 +344,9 @@ const struct param hz_params[] = {
 	  .choices = hang_at_names, .scope = PARAM_KERNEL, .test_only = true,
 	  .meaning = "Where `hang_cpu=` hangs: `bench` (the first timed "
 	  "pass), `bringup` (an AP once it has checked in; the boot CPU once "
-	  "the APs are started), `tsc-sync` (inside the TSC ping-pong).",
+	  "the APs are started), `tsc-sync` (inside the TSC ping-pong), `idle` "
+	  "(an AP, as it would take its next work after the TSC sync's: it "
+	  "never takes it).",
 	  .more = "docs/hardware.md, \"The watchdog\"" },
 	{ .key = "watchdog", .type = P_ENUM, .offset = F(watchdog),
 	  .choices = watchdog_names, .scope = PARAM_KERNEL,
