@@ -143,6 +143,17 @@ def watchdog_ended(phase: str, how: str) -> Check:
     )
 
 
+def hang_busy(cpus: str, n: int) -> Check:
+    """The `hang` record lists the CPUs still in a pass, and their count."""
+    def run(res: qemu.BootResult) -> str | None:
+        boots = records.parse(res.log)
+        h = next((r for r in (boots[0].records if boots else []) if r.type == "hang"), None)
+        if h is None or (h.f.get("busy"), h.f.get("nbusy")) != (cpus, str(n)):
+            return f"hang record {h.f if h else None}: expected busy={cpus} nbusy={n}"
+        return None
+    return run
+
+
 # A hang of every CPU with interrupts masked, and hangs before the
 # deadline is set: only the NMI watchdog, which needs no CPU, ends them.
 WATCHDOG = r"the (?:hpet|pit) NMI watchdog"
@@ -153,7 +164,7 @@ SMP_CASES += [
                "selftest=off", "deadline_s=3"], timeout=120,
          check=all_of(watchdog_ended("run", rf"deadline_s=3 passed \({WATCHDOG}\) during "
                                      r"2M\.erms\.contiguous-page on cpu \d+, fault \d+"),
-                      once))),
+                      once, hang_busy(f"0-{n - 1}", n)))),
     # The boot CPU hung in bring-up or TSC sync, deadline_s=0: the
     # watchdog's progress bound still ends it.
     *(scalable(2, lambda n, at=at, phase=phase: Case(

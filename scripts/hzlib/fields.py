@@ -296,6 +296,10 @@ RECORDS: tuple[Record, ...] = (
         F("by", enum("deadline", "watchdog"), "`watchdog`: its NMI found the hang, with no CPU "
           "left to see it; `deadline`: a CPU saw the deadline pass"),
         F("cpu", NUMBER, "the CPU named: waited on, hung, or busy"),
+        F("busy", CPULIST, "the CPUs still in a pass (inside a configuration, or stopped as "
+          "they changed which), read once they are stopped; `none`. Longer than a record's "
+          "cpulist (127 characters): its first whole entries"),
+        F("nbusy", COUNT, "how many CPUs `busy` has in all"),
         F("unstopped", CPULIST, "CPUs that did not stop within a second of their NMI; `none`"),
         F("why", TEXT, "the message, as printed"),
     ),
