@@ -32,6 +32,9 @@ const char *const hang_at_names[] = { "bench", "bringup", "tsc-sync", "idle",
 				      NULL };
 const char *const watchdog_names[] = { "auto", "pmu", "hpet", "pit", "off",
 					NULL };
+const char *const watchdog_fault_names[] = { "none", "deaf-hpet", "deaf-pit",
+					      "deaf-all", "hpet-legacy",
+					      NULL };
 const char *const crash_names[] = { "none", "pf", "ud", "gp", "de", "stack",
 				    "hang", "hang-irq", "hold-console",
 				    "cut-record", "deaf-writer", "stream-writer",
@@ -353,8 +356,17 @@ const struct param hz_params[] = {
 	  .meaning = "The NMI that ends a hang no CPU is left to see: `auto` "
 	  "the boot CPU's cycle counter where it has a PMU (one counter "
 	  "fewer for `counters=`), else an HPET comparator, else the PIT, "
-	  "each an NMI to the boot CPU; `pmu`, `hpet`, `pit` that one alone; "
+	  "each an NMI to the boot CPU, heard before it is taken; `pmu`, `hpet`, `pit` that one alone; "
 	  "`off` none (a hang of every CPU, interrupts masked, lasts).",
+	  .more = "docs/hardware.md, \"The watchdog\"" },
+	{ .key = "watchdog_fault", .type = P_ENUM, .offset = F(watchdog_fault),
+	  .choices = watchdog_fault_names, .scope = PARAM_KERNEL,
+	  .test_only = true,
+	  .meaning = "A fault in the watchdog's timers, as machines have "
+	  "them: `deaf-hpet`, `deaf-pit`, `deaf-all` mask that timer's I/O "
+	  "APIC input once routed, so that its NMI never comes (the next "
+	  "source is taken); `hpet-legacy` leaves the HPET in legacy "
+	  "replacement mode, as firmware may, which keeps the PIT from IRQ0.",
 	  .more = "docs/hardware.md, \"The watchdog\"" },
 	{ .key = "cpl", .type = P_CUSTOM, .offset = F(cpl),
 	  .choices = cpl_choices, .parse = parse_u64_choice,

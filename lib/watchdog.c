@@ -55,6 +55,8 @@ void wd_rec_source(struct rec_writer *w, const struct wd_source *src)
 	rec_str(&r, "why", src->why);
 	if (src->pmu_why[0] && strcmp(src->pmu_why, src->why))
 		rec_str(&r, "pmu_why", src->pmu_why);
+	if (src->hpet_why[0] && strcmp(src->hpet_why, src->why))
+		rec_str(&r, "hpet_why", src->hpet_why);
 	if (src->period_us) {
 		if (src->pin != WD_NO_PIN)
 			rec_u64(&r, "gsi", src->pin);

@@ -45,6 +45,7 @@ struct wd_source {
 	const char *name;	/* "pmu", "hpet", "pit", "none" */
 	char why[120];		/* how it was routed, or why none */
 	char pmu_why[120];	/* why not the PMU, where it was tried */
+	char hpet_why[120];	/* why not the HPET, where it was tried */
 	u32 pin;		/* the I/O APIC input (GSI), or WD_NO_PIN */
 	u64 period_us;
 };

@@ -220,6 +220,40 @@ SMP_CASES += [
                                  "the PIT on ISA IRQ0's GSI")))),
 ]
 CASES += [
+    # Each timer is heard before it is taken (its first NMIs a millisecond
+    # apart, within 50 ms): an HPET whose NMI never comes (its I/O APIC
+    # input masked) gives way to the PIT, said and recorded, and the PIT
+    # then ends a hang of the boot CPU.
+    Case("watchdog-deaf-hpet", timeout=120,
+         args=["watchdog_fault=deaf-hpet", "hang_at=tsc-sync", "hang_cpu=0", "selftest=off",
+               "deadline_s=0"],
+         check=all_of(
+             watchdog_ended("tsc-sync", r"hung \(the pit NMI watchdog: no progress in "
+                            r"tsc-sync for \d+ s\) on the boot CPU"),
+             expect_log(r"watchdog: not the HPET: HPET comparator \d+'s NMI on GSI \d+ did not "
+                        r"come within 50 ms", "why not the HPET"),
+             expect_log(r"@hz1 \d+ watchdog source=pit why=\"PIT channel 0 \(ISA IRQ0\) on GSI 2, "
+                        r"[^\"]*\" pmu_why=\"[^\"]*\" hpet_why=\"HPET comparator \d+'s NMI on GSI "
+                        r"\d+ did not come within 50 ms\" gsi=2 ", "the watchdog record"))),
+    # Neither heard: none, each reason recorded, the warning, the boot
+    # goes on.
+    Case("watchdog-deaf-all", args=["watchdog_fault=deaf-all", "selftest=off"],
+         check=all_of(
+             passes, expect_log(r"hugezero: WARNING: no NMI watchdog", "the warning"),
+             expect_log(r"@hz1 \d+ watchdog source=none why=\"PIT channel 0's NMI on GSI 2 "
+                        r"\(ISA IRQ0\) did not come within 50 ms\" pmu_why=\"[^\"]*\" "
+                        r"hpet_why=\"HPET comparator \d+'s NMI on GSI \d+ did not come within "
+                        r"50 ms\" stall_s=", "the watchdog record"))),
+    # Firmware that left the HPET in legacy replacement mode, which takes
+    # IRQ0 from the PIT: turned off before the PIT is used, it is heard.
+    Case("watchdog-pit-hpet-legacy", timeout=120,
+         args=["watchdog=pit", "watchdog_fault=hpet-legacy", "hang_at=tsc-sync", "hang_cpu=0",
+               "selftest=off", "deadline_s=0"],
+         check=all_of(
+             watchdog_ended("tsc-sync", r"hung \(the pit NMI watchdog: no progress in "
+                            r"tsc-sync for \d+ s\) on the boot CPU"),
+             expect_log(r"watchdog: the HPET was in legacy replacement mode, which takes IRQ0 "
+                        r"from the PIT: turned off", "legacy replacement turned off"))),
     # No NMI source at all: said, with a warning, and the boot goes on.
     Case("watchdog-off", args=["watchdog=off", "selftest=off"],
          check=all_of(passes, expect_log(r"watchdog: none: watchdog=off", "no source"),

@@ -282,9 +282,12 @@ RECORDS: tuple[Record, ...] = (
           "counter overflowing through LVT PC, or an HPET comparator or PIT channel 0 routed "
           "through the I/O APIC as an NMI to the boot CPU; `none` with `watchdog=off` or where "
           "none can be used"),
-        F("why", TEXT, "how it is routed, or why there is none"),
+        F("why", TEXT, "how it is routed, or why there is none (the last source tried)"),
         F("pmu_why", TEXT, "why the PMU was not the source, where `watchdog=auto` or `=pmu` "
           "tried it"),
+        F("hpet_why", TEXT, "why the HPET was not the source, where `watchdog=auto` or `=hpet` "
+          "tried it: none, none that reaches an I/O APIC, or its first NMIs, a millisecond "
+          "apart, not heard within 50 ms"),
         F("gsi", NUMBER, "the I/O APIC input it drives (not the PMU's)"),
         F("period_us", "µs", "how often it fires"),
         F("stall_s", "s", "seconds without progress that end bring-up or TSC sync"),
