@@ -89,10 +89,11 @@ static void measure(const struct hz_config *c, u32 cpu)
 		return;
 	if (cpu == this_cpu()->cpu)
 		measure_here(b);
-	else if (on_cpu(cpu, measure_here, b))
-		smp_wait(cpu);
-	else
+	else if (!on_cpu(cpu, measure_here, b))
 		boost_check(b, false, 0, 0, "its IPI could not be sent");
+	else if (!smp_wait(cpu))
+		boost_check(b, false, 0, 0, "it did not take its work: left "
+			    "out");
 }
 
 /* One line for each outcome, naming the CPUs that had it. */
@@ -149,60 +150,33 @@ static void print_msrs(void)
 	cpulog_msr("boost", &boost_msrs, text);
 }
 
-/*
- * An aborted smp_run() (an IPI that could not be sent) leaves the CPUs
- * before the one that failed set, the rest not asked and the boot CPU
- * not run: the ones that did their part are said and recorded as in a
- * whole run, unmeasured, since the run is over; the others are named.
- * QEMU always delivers an IPI; the test-only work_fail= takes one as
- * stuck (QEMU case smp-abort-then-run).
- */
-static void say_unanswered(const struct hz_config *c, const struct cpu_set *up)
-{
-	struct cpu_set missed;
-	char list[128];
-
-	memset(&missed, 0, sizeof(missed));
-	for (u32 cpu = 0; cpu < smp.ncpus && cpu < MAX_CPUS; cpu++) {
-		if (boost_done[cpu] && cpu_set_has(&c->cpus, cpu))
-			boost_check(&boost_cpus[cpu], false, 0, 0,
-				    "the run was aborted before the check");
-		if (cpu_set_has(up, cpu) && !boost_done[cpu])
-			cpu_set_add(&missed, cpu);
-	}
-	cpulist_format(&missed, list, sizeof(list));
-	printk("boost: cpus=%s did not answer (the run is aborted): their "
-	       "boost is not known, no boost record\n", list);
-}
-
 void boost_apply(const struct hz_config *c)
 {
 	u32 n = 0, as_asked = 0;
 	struct cpu_set up, done;
-	bool ran;
 
 	boost_mode = c->boost;
 	boost_assume = c->boost_assume;
 	if (boost_assume)
 		printk("boost: boost_assume=on (test-only): CPUID's boost bit "
 		       "taken as set on every CPU\n");
-	memset(&up, 0, sizeof(up));
-	for (u32 cpu = 0; cpu < smp.ncpus && cpu < MAX_CPUS; cpu++)
-		if (smp_is_up(cpu))
-			cpu_set_add(&up, cpu);
 	memset(&boost_msrs, 0, sizeof(boost_msrs));
 	memset(boost_done, 0, sizeof(boost_done));
 	boost_bsp = MAX_CPUS;
-	ran = smp_run(&up, set_here, NULL);	/* false: said, run aborted */
+	/* A CPU that does not take its part is left out (said) and none
+	 * runs it: again on the CPUs still up. */
+	do {
+		memset(&up, 0, sizeof(up));
+		for (u32 cpu = 0; cpu < smp.ncpus && cpu < MAX_CPUS; cpu++)
+			if (smp_is_up(cpu))
+				cpu_set_add(&up, cpu);
+	} while (!smp_run(&up, set_here, NULL));
 	memset(&done, 0, sizeof(done));
 	for (u32 cpu = 0; cpu < smp.ncpus && cpu < MAX_CPUS; cpu++)
 		if (boost_done[cpu]) {
 			cpu_set_add(&done, cpu);
-			if (ran)
-				measure(c, cpu);
+			measure(c, cpu);
 		}
-	if (!ran)
-		say_unanswered(c, &up);
 	print_outcomes(&done);
 	print_msrs();
 	for (u32 cpu = 0; cpu < smp.ncpus && cpu < MAX_CPUS; cpu++) {

@@ -44,7 +44,7 @@ void crash_cut_record(void)
 {
 	emit_saved = records.emit;
 	records.emit = emit_cut;
-	wd_rec_hang(&records, "run", "crash", this_cpu()->cpu, "",
+	wd_rec_hang(&records, "run", "crash", this_cpu()->cpu, NULL, "",
 		    "crash=cut-record: a fault in the middle of this record");
 }
 

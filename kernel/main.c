@@ -142,6 +142,7 @@ static void deadline_expired(void)
 	char why[280];
 	const char *by;
 	u32 culprit;
+	struct cpu_set busy;
 
 	take_over();
 	deadline_why(why, sizeof(why));
@@ -151,9 +152,9 @@ static void deadline_expired(void)
 		ktap_abort(run_ktap, "deadline");
 	}
 	printk("hugezero: %s; stopping the run\n", why);
-	deadline_ended_by(&by, &culprit);
-	wd_rec_hang(&records, watchdog_phase_name(), by, culprit, unstopped,
-		    why);
+	deadline_ended_by(&by, &culprit, &busy);
+	wd_rec_hang(&records, watchdog_phase_name(), by, culprit, &busy,
+		    unstopped, why);
 	finish_taken(RC_DEADLINE);
 }
 

@@ -28,9 +28,13 @@
 #include "lib/string.h"
 
 const char *const exit_names[] = { "auto", "qemu", "halt", "reboot", NULL };
-const char *const hang_at_names[] = { "bench", "bringup", "tsc-sync", NULL };
+const char *const hang_at_names[] = { "bench", "bringup", "tsc-sync", "idle",
+				      NULL };
 const char *const watchdog_names[] = { "auto", "pmu", "hpet", "pit", "off",
 					NULL };
+const char *const watchdog_fault_names[] = { "none", "deaf-hpet", "deaf-pit",
+					      "deaf-all", "hpet-legacy",
+					      NULL };
 const char *const crash_names[] = { "none", "pf", "ud", "gp", "de", "stack",
 				    "hang", "hang-irq", "hold-console",
 				    "cut-record", "deaf-writer", "stream-writer",
@@ -145,8 +149,9 @@ const struct param hz_params[] = {
 	  .max = CPUSET_MAX - 1, .scope = PARAM_KERNEL, .test_only = true,
 	  .unset = "every IPI with work is sent",
 	  .meaning = "That CPU's first IPI with work (the boost set-up's, before "
-	  "the benchmark) is taken as stuck in the ICR: that step is aborted, "
-	  "the CPU left out, and the next step runs without it.",
+	  "the benchmark) is taken as stuck in the ICR: that step is called "
+	  "off before any CPU runs it, the CPU left out, and the step made "
+	  "again without it.",
 	  .more = "docs/smp.md, \"Waiting, and ending a run early\"" },
 	{ .key = "msr_gp", .type = P_CUSTOM, .offset = F(msr_gp),
 	  .parse = parse_msr_gp, .show = show_msr_gp, .scope = PARAM_KERNEL,
@@ -342,15 +347,26 @@ const struct param hz_params[] = {
 	  .choices = hang_at_names, .scope = PARAM_KERNEL, .test_only = true,
 	  .meaning = "Where `hang_cpu=` hangs: `bench` (the first timed "
 	  "pass), `bringup` (an AP once it has checked in; the boot CPU once "
-	  "the APs are started), `tsc-sync` (inside the TSC ping-pong).",
+	  "the APs are started), `tsc-sync` (inside the TSC ping-pong), `idle` "
+	  "(an AP, as it would take its next work after the TSC sync's: it "
+	  "never takes it).",
 	  .more = "docs/hardware.md, \"The watchdog\"" },
 	{ .key = "watchdog", .type = P_ENUM, .offset = F(watchdog),
 	  .choices = watchdog_names, .scope = PARAM_KERNEL,
 	  .meaning = "The NMI that ends a hang no CPU is left to see: `auto` "
 	  "the boot CPU's cycle counter where it has a PMU (one counter "
 	  "fewer for `counters=`), else an HPET comparator, else the PIT, "
-	  "each an NMI to the boot CPU; `pmu`, `hpet`, `pit` that one alone; "
+	  "each an NMI to the boot CPU, heard before it is taken; `pmu`, `hpet`, `pit` that one alone; "
 	  "`off` none (a hang of every CPU, interrupts masked, lasts).",
+	  .more = "docs/hardware.md, \"The watchdog\"" },
+	{ .key = "watchdog_fault", .type = P_ENUM, .offset = F(watchdog_fault),
+	  .choices = watchdog_fault_names, .scope = PARAM_KERNEL,
+	  .test_only = true,
+	  .meaning = "A fault in the watchdog's timers, as machines have "
+	  "them: `deaf-hpet`, `deaf-pit`, `deaf-all` mask that timer's I/O "
+	  "APIC input once routed, so that its NMI never comes (the next "
+	  "source is taken); `hpet-legacy` leaves the HPET in legacy "
+	  "replacement mode, as firmware may, which keeps the PIT from IRQ0.",
 	  .more = "docs/hardware.md, \"The watchdog\"" },
 	{ .key = "cpl", .type = P_CUSTOM, .offset = F(cpl),
 	  .choices = cpl_choices, .parse = parse_u64_choice,

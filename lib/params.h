@@ -16,9 +16,14 @@
  */
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
-enum hang_at { HANG_AT_BENCH, HANG_AT_BRINGUP, HANG_AT_TSC_SYNC };
+enum hang_at { HANG_AT_BENCH, HANG_AT_BRINGUP, HANG_AT_TSC_SYNC, HANG_AT_IDLE };
 enum watchdog_mode {
 	WATCHDOG_AUTO, WATCHDOG_PMU, WATCHDOG_HPET, WATCHDOG_PIT, WATCHDOG_OFF
+};
+/* Test-only faults of the watchdog's timers (watchdog_fault=). */
+enum watchdog_fault {
+	WD_FAULT_NONE, WD_FAULT_DEAF_HPET, WD_FAULT_DEAF_PIT, WD_FAULT_DEAF_ALL,
+	WD_FAULT_HPET_LEGACY
 };
 enum crash_mode { CRASH_NONE, CRASH_PF, CRASH_UD, CRASH_GP, CRASH_DE,
 		  CRASH_STACK, CRASH_HANG, CRASH_HANG_IRQ, CRASH_HOLD_CONSOLE,
@@ -95,6 +100,7 @@ struct hz_config {
 	struct cpu_set inject_cpu;
 	u32 hang_at;		/* enum hang_at */
 	u32 watchdog;		/* enum watchdog_mode */
+	u32 watchdog_fault;	/* test-only: enum watchdog_fault */
 	u32 boost;		/* enum boost_mode, on every CPU for the boot */
 	u32 nmsr_gp;		/* test-only: MSRs whose accesses #GP */
 	u64 msr_gp[MSR_GP_MAX];
@@ -171,6 +177,7 @@ extern const size_t hz_nparams;
 extern const char *const exit_names[];
 extern const char *const hang_at_names[];
 extern const char *const watchdog_names[];
+extern const char *const watchdog_fault_names[];
 extern const char *const crash_names[];
 extern const char *const bench_names[], *const folio_names[],
 	*const touch_names[], *const offset_names[], *const access_names[],

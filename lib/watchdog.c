@@ -55,6 +55,8 @@ void wd_rec_source(struct rec_writer *w, const struct wd_source *src)
 	rec_str(&r, "why", src->why);
 	if (src->pmu_why[0] && strcmp(src->pmu_why, src->why))
 		rec_str(&r, "pmu_why", src->pmu_why);
+	if (src->hpet_why[0] && strcmp(src->hpet_why, src->why))
+		rec_str(&r, "hpet_why", src->hpet_why);
 	if (src->period_us) {
 		if (src->pin != WD_NO_PIN)
 			rec_u64(&r, "gsi", src->pin);
@@ -64,8 +66,28 @@ void wd_rec_source(struct rec_writer *w, const struct wd_source *src)
 	rec_end(w, &r);
 }
 
+/* @s as a cpulist cut after its last whole entry that fits a record's
+ * list ("none" when empty); @nkey says how many it has in all. */
+static void rec_cpus(struct rec *r, const char *key, const char *nkey,
+		     const struct cpu_set *s)
+{
+	char list[CPULIST_TEXT_MAX + 1];
+	u32 n = cpu_set_count(s, CPUSET_MAX);
+
+	if ((size_t)cpulist_format(s, list, sizeof(list)) >= sizeof(list)) {
+		char *cut = list;
+
+		for (char *c = list; (c = strchr(c, ',')); c++)
+			cut = c;
+		*cut = '\0';
+	}
+	rec_str(r, key, n ? list : "none");
+	rec_u64(r, nkey, n);
+}
+
 void wd_rec_hang(struct rec_writer *w, const char *phase, const char *by,
-		 u32 cpu, const char *unstopped, const char *why)
+		 u32 cpu, const struct cpu_set *busy, const char *unstopped,
+		 const char *why)
 {
 	struct rec r;
 
@@ -74,6 +96,8 @@ void wd_rec_hang(struct rec_writer *w, const char *phase, const char *by,
 	rec_str(&r, "by", by);
 	if (cpu != ~0u)
 		rec_u64(&r, "cpu", cpu);
+	if (busy)
+		rec_cpus(&r, "busy", "nbusy", busy);
 	rec_str(&r, "unstopped", unstopped[0] ? unstopped : "none");
 	rec_str(&r, "why", why);
 	rec_end(w, &r);

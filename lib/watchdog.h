@@ -2,6 +2,7 @@
 #ifndef LIB_WATCHDOG_H
 #define LIB_WATCHDOG_H
 
+#include "lib/cpulist.h"
 #include "lib/record.h"
 #include "lib/types.h"
 
@@ -44,13 +45,19 @@ struct wd_source {
 	const char *name;	/* "pmu", "hpet", "pit", "none" */
 	char why[120];		/* how it was routed, or why none */
 	char pmu_why[120];	/* why not the PMU, where it was tried */
+	char hpet_why[120];	/* why not the HPET, where it was tried */
 	u32 pin;		/* the I/O APIC input (GSI), or WD_NO_PIN */
 	u64 period_us;
 };
 
 void wd_rec_source(struct rec_writer *w, const struct wd_source *src);
-/* The `hang` record: a run ended by the deadline or the watchdog. */
+/*
+ * The `hang` record: a run ended by the deadline or the watchdog.  @busy
+ * (NULL: not known), the CPUs still in a pass: `busy`, a list of whole
+ * entries that fits a record's cpulist, and `nbusy`, how many they are.
+ */
 void wd_rec_hang(struct rec_writer *w, const char *phase, const char *by,
-		 u32 cpu, const char *unstopped, const char *why);
+		 u32 cpu, const struct cpu_set *busy, const char *unstopped,
+		 const char *why);
 
 #endif

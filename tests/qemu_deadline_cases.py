@@ -106,11 +106,14 @@ SMP_CASES = [
 ]
 
 
-def left_out_fails(cpu: int, why: str) -> Check:
+def left_out_fails(cpu: int, why: str, record_says: bool = True) -> Check:
     """@cpu left out of the run by a bounded wait, named with @why on the
-    console and in its cpu record (state failed), the run going on
-    without it and failing (rc 1) with the verdict naming it."""
+    console and in its cpu record (state failed; not with @record_says
+    false: one left out after the cpu records were written), the run
+    going on without it and failing (rc 1) with the verdict naming it."""
     def record(res: qemu.BootResult) -> str | None:
+        if not record_says:
+            return None
         boots = records.parse(res.log)
         recs = boots[0].records if boots else []
         c = next((r for r in recs if r.type == "cpu" and r.f.get("cpu") == str(cpu)), None)
@@ -140,6 +143,17 @@ def watchdog_ended(phase: str, how: str) -> Check:
     )
 
 
+def hang_busy(cpus: str, n: int) -> Check:
+    """The `hang` record lists the CPUs still in a pass, and their count."""
+    def run(res: qemu.BootResult) -> str | None:
+        boots = records.parse(res.log)
+        h = next((r for r in (boots[0].records if boots else []) if r.type == "hang"), None)
+        if h is None or (h.f.get("busy"), h.f.get("nbusy")) != (cpus, str(n)):
+            return f"hang record {h.f if h else None}: expected busy={cpus} nbusy={n}"
+        return None
+    return run
+
+
 # A hang of every CPU with interrupts masked, and hangs before the
 # deadline is set: only the NMI watchdog, which needs no CPU, ends them.
 WATCHDOG = r"the (?:hpet|pit) NMI watchdog"
@@ -150,7 +164,7 @@ SMP_CASES += [
                "selftest=off", "deadline_s=3"], timeout=120,
          check=all_of(watchdog_ended("run", rf"deadline_s=3 passed \({WATCHDOG}\) during "
                                      r"2M\.erms\.contiguous-page on cpu \d+, fault \d+"),
-                      once))),
+                      once, hang_busy(f"0-{n - 1}", n)))),
     # The boot CPU hung in bring-up or TSC sync, deadline_s=0: the
     # watchdog's progress bound still ends it.
     *(scalable(2, lambda n, at=at, phase=phase: Case(
@@ -173,6 +187,31 @@ SMP_CASES += [
                                   "of the IPI"),
                       ("tsc-sync", "no answer to the TSC sync's ping 1 of 2000 within "
                                    "8000 ms"))),
+    # An AP that stops taking work once its TSC is measured (hung, with
+    # interrupts masked, in its idle loop): an IPI delivered says nothing
+    # (x2APIC's ICR has no delivery status), so the CPU that gave it the
+    # work waits 8 s for its answer, leaves it out with why, and the run
+    # goes on without it; the verdict fails.  Its first work after the
+    # sync is the deadline's watch timer (deadline_start()), or with
+    # deadline_s=0 boost= setting (smp_run(): nothing runs until every
+    # CPU asked took its part, then again without it); xAPIC and x2APIC.
+    *(scalable(2, lambda n, name=name, cpu=cpu, deadline=deadline: Case(
+        name, smp=n, cpu=cpu,
+        unable=qemu.tcg_x2apic_missing if "+x2apic" in cpu else None,
+        args=["hang_at=idle", "hang_cpu=1", "bench=fault", "cpus=all", "folio=2M",
+              "size=2M", "clear=erms", "order=contiguous-page", "runs=1", "warmups=0",
+              "samples=none", "selftest=off", f"deadline_s={deadline}"],
+        timeout=120,
+        check=all_of(
+            expect_log(r"apic: {} id 0,".format("x2apic" if "+x2apic" in cpu else "xapic"),
+                       "the APIC mode asked for"),
+            left_out_fails(1, "it did not take its work within 8000 ms of the IPI",
+                           record_says=False),
+            expect_log(r"(?m)^\s*ok \d+ (?:cpus[\d,-]+\.)?2M\.erms\.contiguous-page",
+                       "the run without it"))))
+      for name, cpu, deadline in (("waits-hang-idle-ap", "max,-x2apic", 0),
+                                  ("waits-hang-idle-ap-x2apic", "max,+x2apic", 0),
+                                  ("waits-hang-idle-ap-deadline-x2apic", "max,+x2apic", 600))),
     # No HPET: auto falls back to the PIT on ISA IRQ0.
     scalable(2, lambda n: Case("watchdog-pit", smp=n, machine="q35,hpet=off",
          args=["hang_at=tsc-sync", "hang_cpu=0", "selftest=off"], timeout=120,
@@ -182,6 +221,40 @@ SMP_CASES += [
                                  "the PIT on ISA IRQ0's GSI")))),
 ]
 CASES += [
+    # Each timer is heard before it is taken (its first NMIs a millisecond
+    # apart, within 50 ms): an HPET whose NMI never comes (its I/O APIC
+    # input masked) gives way to the PIT, said and recorded, and the PIT
+    # then ends a hang of the boot CPU.
+    Case("watchdog-deaf-hpet", timeout=120,
+         args=["watchdog_fault=deaf-hpet", "hang_at=tsc-sync", "hang_cpu=0", "selftest=off",
+               "deadline_s=0"],
+         check=all_of(
+             watchdog_ended("tsc-sync", r"hung \(the pit NMI watchdog: no progress in "
+                            r"tsc-sync for \d+ s\) on the boot CPU"),
+             expect_log(r"watchdog: not the HPET: HPET comparator \d+'s NMI on GSI \d+ did not "
+                        r"come within 50 ms", "why not the HPET"),
+             expect_log(r"@hz1 \d+ watchdog source=pit why=\"PIT channel 0 \(ISA IRQ0\) on GSI 2, "
+                        r"[^\"]*\" pmu_why=\"[^\"]*\" hpet_why=\"HPET comparator \d+'s NMI on GSI "
+                        r"\d+ did not come within 50 ms\" gsi=2 ", "the watchdog record"))),
+    # Neither heard: none, each reason recorded, the warning, the boot
+    # goes on.
+    Case("watchdog-deaf-all", args=["watchdog_fault=deaf-all", "selftest=off"],
+         check=all_of(
+             passes, expect_log(r"hugezero: WARNING: no NMI watchdog", "the warning"),
+             expect_log(r"@hz1 \d+ watchdog source=none why=\"PIT channel 0's NMI on GSI 2 "
+                        r"\(ISA IRQ0\) did not come within 50 ms\" pmu_why=\"[^\"]*\" "
+                        r"hpet_why=\"HPET comparator \d+'s NMI on GSI \d+ did not come within "
+                        r"50 ms\" stall_s=", "the watchdog record"))),
+    # Firmware that left the HPET in legacy replacement mode, which takes
+    # IRQ0 from the PIT: turned off before the PIT is used, it is heard.
+    Case("watchdog-pit-hpet-legacy", timeout=120,
+         args=["watchdog=pit", "watchdog_fault=hpet-legacy", "hang_at=tsc-sync", "hang_cpu=0",
+               "selftest=off", "deadline_s=0"],
+         check=all_of(
+             watchdog_ended("tsc-sync", r"hung \(the pit NMI watchdog: no progress in "
+                            r"tsc-sync for \d+ s\) on the boot CPU"),
+             expect_log(r"watchdog: the HPET was in legacy replacement mode, which takes IRQ0 "
+                        r"from the PIT: turned off", "legacy replacement turned off"))),
     # No NMI source at all: said, with a warning, and the boot goes on.
     Case("watchdog-off", args=["watchdog=off", "selftest=off"],
          check=all_of(passes, expect_log(r"watchdog: none: watchdog=off", "no source"),

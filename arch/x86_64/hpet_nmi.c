@@ -127,3 +127,32 @@ void hpet_nmi_start(struct hpet_nmi *h, u64 period_ms)
 		wr32(h, TN_CFG(h->timer), (u32)(cfg | TN_ENABLE));
 	}
 }
+
+void hpet_nmi_stop(struct hpet_nmi *h)
+{
+	u32 cfg = rd32(h, TN_CFG(h->timer));
+
+	wr32(h, TN_CFG(h->timer), cfg & ~(u32)(TN_ENABLE | TN_PERIODIC));
+}
+
+bool hpet_legacy(u64 base_pa, bool on)
+{
+	static volatile u8 *base;
+	static u64 mapped;
+	u32 conf;
+
+	if (!base_pa)
+		return false;
+	if (mapped != base_pa) {
+		base = ioremap(base_pa, 1024, true);
+		mapped = base ? base_pa : 0;
+	}
+	if (!base || *(volatile u64 *)(base + HPET_CAP) == ~0ull)
+		return false;
+	conf = *(volatile u32 *)(base + HPET_CONF);
+	if (on)
+		*(volatile u32 *)(base + HPET_CONF) = conf | (u32)CONF_LEGACY;
+	else if (conf & CONF_LEGACY)
+		*(volatile u32 *)(base + HPET_CONF) = conf & ~(u32)CONF_LEGACY;
+	return conf & CONF_LEGACY;
+}

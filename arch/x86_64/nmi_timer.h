@@ -33,10 +33,23 @@ bool hpet_nmi_pick(struct hpet_nmi *h, u64 base_pa, u32 max_gsi, char *why,
 void hpet_nmi_start(struct hpet_nmi *h, u64 period_ms);
 /* From the NMI: a one-shot comparator is set again (periodic: nothing). */
 void hpet_nmi_rearm(struct hpet_nmi *h);
+/* The comparator stops firing. */
+void hpet_nmi_stop(struct hpet_nmi *h);
+/*
+ * The HPET at @base_pa (0: none) in legacy replacement mode (LEG_RT_CNF)
+ * if @on, else out of it: while in it, the HPET takes over IRQ0 and IRQ8
+ * and the PIT's interrupt never reaches the I/O APIC.  Whether it was in
+ * it (false without an HPET).
+ */
+bool hpet_legacy(u64 base_pa, bool on);
 
-/* PIT channel 0, rate generator at its slowest (about 18.2 Hz): the
- * period in microseconds it was set to. */
-u64 pit_nmi_start(void);
+/* PIT channel 0 as a rate generator, every @period_us rounded to its
+ * ticks (PIT_NMI_SLOWEST: 65536 of them, about 18.2 Hz): the period in
+ * microseconds it was set to. */
+#define PIT_NMI_SLOWEST 0xffffffffu
+u64 pit_nmi_start(u32 period_us);
+/* Channel 0 stops: one-shot mode, no count loaded. */
+void pit_nmi_stop(void);
 
 /*
  * The boot CPU's own cycle counter (lib/pmu_nmi.h): an NMI every @period

@@ -58,13 +58,24 @@ bool refclock_advances(const struct refclock *c)
 
 /*
  * Channel 0 as the watchdog's NMI source (arch/x86_64/nmi_timer.h): mode
- * 2 with the largest reload, 65536, so the fewest NMIs (18.2 a second)
- * land in timed regions.
+ * 2, at its slowest the largest reload, 65536, so the fewest NMIs (18.2
+ * a second) land in timed regions.
  */
-u64 pit_nmi_start(void)
+u64 pit_nmi_start(u32 period_us)
 {
+	u64 reload = (u64)period_us * PIT_HZ / 1000000;
+
+	reload = MIN(MAX(reload, 2ull), 65536ull);	/* mode 2 takes 2+ */
 	outb(PIT_CMD, 0x34);		/* channel 0, lo/hi, mode 2, binary */
+	outb(0x40, (u8)reload);		/* 65536 is written as 0 */
+	outb(0x40, (u8)(reload >> 8));
+	return reload * 1000000 / PIT_HZ;
+}
+
+/* As Linux's pit_shutdown(): mode 0 without a count, so no period. */
+void pit_nmi_stop(void)
+{
+	outb(PIT_CMD, 0x30);		/* channel 0, lo/hi, mode 0, binary */
 	outb(0x40, 0);
 	outb(0x40, 0);
-	return 65536ull * 1000000 / PIT_HZ;
 }

@@ -272,6 +272,13 @@ static u32 make_group(struct bench_group *g, const struct cpu_set *s, u32 want,
 	return g->n;
 }
 
+static void say_left_out(u32 cpu)
+{
+	printk("hugezero: bench: cpus=: cpu %u left out: %s\n", cpu,
+	       cpu >= smp.ncpus ? "this machine has no such CPU" :
+	       smp.by_cpu[cpu]->reason);
+}
+
 /* The CPUs cpus= names that are up; says which are left out. */
 static void usable_cpus(const struct hz_config *c, struct cpu_set *out)
 {
@@ -284,10 +291,31 @@ static void usable_cpus(const struct hz_config *c, struct cpu_set *out)
 		else if (cpu < smp.ncpus)
 			cpu_set_add(&left_out, cpu);
 		if (!smp_is_up(cpu))
-			printk("hugezero: bench: cpus=: cpu %u left out: %s\n", cpu,
-			       cpu >= smp.ncpus ? "this machine has no such CPU" :
-			       smp.by_cpu[cpu]->reason);
+			say_left_out(cpu);
 	}
+}
+
+/* The CPUs of @usable no longer up (a bounded wait left them out since):
+ * said, and left out of the run.  How many. */
+static u32 drop_left_out(struct cpu_set *usable)
+{
+	struct cpu_set still;
+	u32 n = 0;
+
+	memset(&still, 0, sizeof(still));
+	for (u32 cpu = 0; cpu < smp.ncpus; cpu++) {
+		if (!cpu_set_has(usable, cpu))
+			continue;
+		if (smp_is_up(cpu)) {
+			cpu_set_add(&still, cpu);
+			continue;
+		}
+		cpu_set_add(&left_out, cpu);
+		say_left_out(cpu);
+		n++;
+	}
+	*usable = still;
+	return n;
 }
 
 /* A step that cannot run: each of its configurations skipped, named. */
@@ -370,18 +398,67 @@ static void bench_verdict(struct ktap *k, const struct hz_config *c)
 	}
 }
 
+/*
+ * Step @s over the CPUs of @usable.  A member that does not take its
+ * work is left out by smp_run(), which then runs nothing: the step is
+ * made again without it, the run goes on, and the verdict names it.
+ */
+static void run_step(struct ktap *k, const struct hz_config *c, u32 s,
+		     struct cpu_set *usable)
+{
+	struct bench_group *g = &group;
+	struct cpu_set members;
+	bool long_list;
+	char why[200];
+
+	for (;;) {
+		u32 have = cpu_set_count(usable, CPUSET_MAX);
+		u32 want = !c->nscale || c->scale[s] == SCALE_ALL ? have :
+			   c->scale[s];
+		u32 n;
+
+		if (want > have || !have) {
+			ksnprintf(why, sizeof(why), "scale= step of %u CPUs: "
+				  "cpus= has %u up", want, have);
+			skip_step(k, c, want, why);
+			return;
+		}
+		g->c = c;
+		g->k = k;
+		n = make_group(g, usable, want, &long_list);
+		if (!n) {
+			step_not_run(k, c, want, long_list);
+			return;
+		}
+		/* Names stay as before SMP for the boot CPU alone. */
+		g->says_cpus = c->nscale || n != 1 || g->cpu[0] != 0;
+		memset(&members, 0, sizeof(members));
+		for (u32 i = 0; i < n; i++)
+			cpu_set_add(&members, g->cpu[i]);
+		if (smp_run(&members, bench_worker, g))
+			break;
+		if (!drop_left_out(usable)) {
+			ktap_diag(k, "step of %u CPUs: called off, no CPU left "
+				  "out", n);
+			k->fail++;
+			return;
+		}
+		printk("hugezero: bench: step of %u CPUs made again without "
+		       "the CPUs that did not take their work\n", n);
+	}
+	g->cfg_base += bench_count(c) * g->n;
+	g->group_base += bench_count(c);
+}
+
 void bench_run(struct ktap *k, const struct hz_config *c)
 {
-	u32 steps = c->nscale ? c->nscale : 1, fails = k->fail, have, n;
-	bool long_list;
-	struct bench_group *g = &group;
+	u32 steps = c->nscale ? c->nscale : 1, fails = k->fail;
 	struct cpu_set usable;
 
 	ktap_subtest_start(k, "fault", bench_count(c) * steps);
 	memset(&left_out, 0, sizeof(left_out));
 	usable_cpus(c, &usable);
-	have = cpu_set_count(&usable, CPUSET_MAX);
-	if (!have) {
+	if (!cpu_set_count(&usable, CPUSET_MAX)) {
 		printk("hugezero: bench: cpus= leaves no CPU that is up\n");
 		ktap_subtest_end(k, "fault", KTAP_FAIL);
 		k->fail++;
@@ -390,44 +467,9 @@ void bench_run(struct ktap *k, const struct hz_config *c)
 	/* The fault path finds its context by the CPU it runs on. */
 	fault_init();
 	user_init();
-	memset(g, 0, sizeof(*g));
-	for (u32 s = 0; s < steps; s++) {
-		u32 want = !c->nscale || c->scale[s] == SCALE_ALL ? have :
-			   c->scale[s];
-
-		char why[200];
-
-		if (want > have) {
-			ksnprintf(why, sizeof(why), "scale= step of %u CPUs: "
-				  "cpus= has %u up", want, have);
-			skip_step(k, c, want, why);
-			continue;
-		}
-		g->c = c;
-		g->k = k;
-		n = make_group(g, &usable, want, &long_list);
-		if (!n) {
-			step_not_run(k, c, want, long_list);
-			continue;
-		}
-		/* Names stay as before SMP for the boot CPU alone. */
-		g->says_cpus = c->nscale || n != 1 || g->cpu[0] != 0;
-		{
-			struct cpu_set members;
-
-			memset(&members, 0, sizeof(members));
-			for (u32 i = 0; i < n; i++)
-				cpu_set_add(&members, g->cpu[i]);
-			if (!smp_run(&members, bench_worker, g)) {
-				ktap_diag(k, "step of %u CPUs: a CPU would not "
-					  "take its work; the run is aborted", n);
-				k->fail++;
-				break;
-			}
-		}
-		g->cfg_base += bench_count(c) * n;
-		g->group_base += bench_count(c);
-	}
+	memset(&group, 0, sizeof(group));
+	for (u32 s = 0; s < steps; s++)
+		run_step(k, c, s, &usable);
 	bench_verdict(k, c);
 	ktap_subtest_end(k, "fault", k->fail > fails ? KTAP_FAIL : KTAP_OK);
 }

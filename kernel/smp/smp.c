@@ -39,12 +39,29 @@ volatile bool smp_aborted __cacheline_aligned;
 /* Read by idle CPUs alone, set once (smp_stop_others()), never reset. */
 volatile bool smp_ending;
 
-/* One CPU's mailbox: the work, and how far it got. */
+/*
+ * One CPU's mailbox: the work, and how far it got.  @taken is the AP's
+ * answer that it took the work last posted (TAKE_REFUSED: the waiter
+ * gave up on it first), on a line of its own: an IPI delivered says
+ * nothing of whether the CPU will ever take it (x2APIC's ICR has no
+ * delivery status at all), so every waiter asks this, bounded.
+ */
 struct cpu_work {
 	void (*fn)(void *);
 	void *arg;
 	volatile u32 posted, done;
+	u32 gate;		/* smp_run()'s: run once start.gen is this */
+	volatile u32 taken __aligned(64);
 } __aligned(64);
+
+#define TAKE_REFUSED	0xffffffffu
+
+/* smp_run()'s start: every member took its work before any runs it,
+ * so that a member left out never holds the others at a barrier. */
+static struct {
+	volatile u32 gen;
+	volatile bool cancel;
+} start __cacheline_aligned;
 
 static struct cpu_work work[MAX_CPUS];
 static struct percpu percpus[MAX_CPUS];
@@ -88,6 +105,42 @@ static bool call_irq(struct regs *r)
 	return true;
 }
 
+/* Says that it takes work @posted, unless its waiter gave up first:
+ * then it was left out, and its INIT is on the way. */
+static bool take(struct cpu_work *w, u32 posted)
+{
+	u32 t = __atomic_load_n(&w->taken, __ATOMIC_ACQUIRE);
+
+	while (t != TAKE_REFUSED)
+		if (__atomic_compare_exchange_n(&w->taken, &t, posted, false,
+						__ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			return true;
+	return false;
+}
+
+/* smp_run()'s work waits for every member to take its own; false when
+ * the run was called off (a member did not take it). */
+static bool gate_open(const struct cpu_work *w)
+{
+	if (!w->gate)
+		return true;
+	while (__atomic_load_n(&start.gen, __ATOMIC_ACQUIRE) != w->gate)
+		cpu_relax();
+	return !start.cancel;
+}
+
+static void run_work(struct cpu_work *w, u32 posted)
+{
+	if (!take(w, posted)) {
+		for (;;)
+			halt();	/* interrupts off: until the INIT */
+	}
+	if (gate_open(w))
+		w->fn(w->arg);
+	__atomic_store_n(&w->done, posted, __ATOMIC_RELEASE);
+}
+
 /* Interrupts are on only inside hlt: the IPI ends the hlt, nothing else
  * runs in between, and work runs with them off as on the boot CPU. */
 static __noreturn void idle_loop(u32 cpu)
@@ -95,15 +148,20 @@ static __noreturn void idle_loop(u32 cpu)
 	struct cpu_work *w = &work[cpu];
 
 	for (;;) {
+		u32 posted;
+
 		irq_disable();
 		/* The run ends: no work starts (the stop's NMI halts it). */
 		if (smp_ending) {
 			halt();
 			continue;
 		}
-		if (__atomic_load_n(&w->posted, __ATOMIC_ACQUIRE) != w->done) {
-			w->fn(w->arg);
-			__atomic_store_n(&w->done, w->posted, __ATOMIC_RELEASE);
+		posted = __atomic_load_n(&w->posted, __ATOMIC_ACQUIRE);
+		if (posted != w->done) {
+			/* hang_at=idle: not the first work (the TSC sync's) */
+			if (w->done)
+				smp_hang_point(HANG_AT_IDLE);
+			run_work(w, posted);
 			continue;
 		}
 		__asm__ volatile("sti; hlt" ::: "memory");
@@ -331,7 +389,7 @@ void smp_phase_reset(void)
 		__atomic_store_n(&smp_aborted, false, __ATOMIC_RELEASE);
 }
 
-bool on_cpu(u32 cpu, void (*fn)(void *), void *arg)
+static bool post(u32 cpu, void (*fn)(void *), void *arg, u32 gate)
 {
 	struct cpu_work *w = &work[cpu];
 
@@ -339,22 +397,65 @@ bool on_cpu(u32 cpu, void (*fn)(void *), void *arg)
 		return false;
 	w->fn = fn;
 	w->arg = arg;
+	w->gate = gate;
 	__atomic_store_n(&w->posted, w->posted + 1, __ATOMIC_RELEASE);
 	return apic_send_ipi(smp.by_cpu[cpu]->apic_id,
 			     ICR_DM_FIXED | VEC_CALL_FUNCTION,
 			     timebase.tsc_hz / 10);
 }
 
-void smp_wait(u32 cpu)
+bool on_cpu(u32 cpu, void (*fn)(void *), void *arg)
+{
+	return post(cpu, fn, arg, 0);
+}
+
+static u64 answer_end(void)
+{
+	return rdtsc() + timebase.tsc_hz / 1000 * SMP_ANSWER_MS;
+}
+
+/*
+ * Until @cpu takes the work last posted to it, or the TSC passes @end:
+ * then the work is refused, unless it took it just then, and the CPU is
+ * left out.  Bounded, this wait is progress to the watchdog.
+ */
+static bool took(u32 cpu, u64 end)
+{
+	struct cpu_work *w = &work[cpu];
+	u32 posted = w->posted, spins = 0, t;
+	char why[64];
+
+	while ((t = __atomic_load_n(&w->taken, __ATOMIC_ACQUIRE)) != posted) {
+		cpu_relax();
+		if (++spins & 63)
+			continue;
+		watchdog_touch(cpu);
+		if (rdtsc() <= end ||
+		    !__atomic_compare_exchange_n(&w->taken, &t, TAKE_REFUSED,
+						 false, __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE))
+			continue;
+		ksnprintf(why, sizeof(why), "it did not take its work within "
+			  "%u ms of the IPI", SMP_ANSWER_MS);
+		smp_leave_out(cpu, why);
+		return false;
+	}
+	return true;
+}
+
+bool smp_wait(u32 cpu)
 {
 	struct cpu_work *w = &work[cpu];
 	u32 spins = 0;
 
+	if (!took(cpu, answer_end()))
+		return false;
 	while (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) != w->posted &&
 	       !smp_aborted) {
 		cpu_relax();
 		watch_wait(&spins, cpu, "for its work to end", WATCH_LOOSE);
 	}
+	return true;
 }
 
 bool smp_wait_for(u32 cpu, u64 end)
@@ -381,32 +482,53 @@ static void wait_done(u32 cpu)
 	}
 }
 
-bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg)
+/* Posts @fn to every other up CPU of @set, behind the gate @gate: false
+ * when an IPI could not be sent (that CPU left out). */
+static bool post_all(const struct cpu_set *set, void (*fn)(void *),
+		     void *arg, u32 gate, struct cpu_set *posted)
 {
 	u32 me = this_cpu()->cpu;
-	struct cpu_set started;
 	bool ok = true;
 
-	smp_phase_reset();	/* a step's abort is not the next one's */
-	memset(&started, 0, sizeof(started));
-	for (u32 c = 0; c < smp.ncpus && ok; c++) {
+	memset(posted, 0, sizeof(*posted));
+	for (u32 c = 0; c < smp.ncpus; c++) {
 		if (c == me || !cpu_set_has(set, c) || !smp_is_up(c))
 			continue;
-		if (!work_fails(c) && on_cpu(c, fn, arg)) {
-			cpu_set_add(&started, c);
+		if (!work_fails(c) && post(c, fn, arg, gate)) {
+			cpu_set_add(posted, c);
 			continue;
 		}
 		smp_leave_out(c, "it would not take its work: the IPI stayed "
 			      "pending in the ICR for 100 ms");
-		printk("smp: the step is aborted\n");
-		smp_aborted = true;	/* the started ones leave their barriers */
 		ok = false;
 	}
-	if (ok && cpu_set_has(set, me))
-		fn(arg);
-	/* Done, not only aborted: nothing of theirs runs past the return. */
+	return ok;
+}
+
+bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg)
+{
+	u32 gate = start.gen + 1;
+	struct cpu_set posted;
+	bool ok;
+	u64 end;
+
+	smp_phase_reset();	/* a step's abort is not the next one's */
+	start.cancel = false;
+	ok = post_all(set, fn, arg, gate, &posted);
+	/* Each one asked is waited on, also once the run is called off:
+	 * one that is only slow must not be left out. */
+	end = answer_end();
 	for (u32 c = 0; c < smp.ncpus; c++)
-		if (cpu_set_has(&started, c))
+		if (cpu_set_has(&posted, c) && !took(c, end))
+			ok = false;
+	start.cancel = !ok;
+	__atomic_store_n(&start.gen, gate, __ATOMIC_RELEASE);
+	if (ok && cpu_set_has(set, this_cpu()->cpu))
+		fn(arg);
+	/* Done, called off or not: nothing of theirs runs past the return.
+	 * One left out took nothing (refused) and is not waited on. */
+	for (u32 c = 0; c < smp.ncpus; c++)
+		if (cpu_set_has(&posted, c) && smp_is_up(c))
 			wait_done(c);
 	return ok;
 }

@@ -73,30 +73,48 @@ static inline bool smp_is_up(u32 cpu)
 }
 
 /*
+ * How long a CPU may take to answer one step of a bounded wait: to take
+ * its work once sent the IPI, or a TSC sync ping.  Linux's
+ * cpuhp_wait_for_sync_state() waits 10 s for an AP's "alive"; this is
+ * less than the watchdog's stall bound (WD_STALL_S), which such a wait
+ * touches.
+ */
+#define SMP_ANSWER_MS 8000
+
+/*
  * Run @fn(@arg) on @cpu (an AP that is up and idle), with interrupts
  * off, as the boot CPU runs everything; smp_wait() for its end.  The
  * caller serialises: one piece of work per CPU at a time.  False when
- * @cpu is not up or the IPI could not be sent.
+ * @cpu is not up or the IPI could not be sent.  A delivered IPI says
+ * nothing of whether the CPU takes the work: smp_wait() asks.
  */
 bool on_cpu(u32 cpu, void (*fn)(void *), void *arg);
-/* Until @cpu's work is done, the run is aborted, or the watch ends it. */
-void smp_wait(u32 cpu);
+/*
+ * Until @cpu's work is done, the run is aborted, or the watch ends it.
+ * First, within SMP_ANSWER_MS, that @cpu took it: else it is left out
+ * (smp_leave_out(), "it did not take its work within 8000 ms of the
+ * IPI") and never runs it: false.
+ */
+bool smp_wait(u32 cpu);
 /* Until @cpu's work is done or the TSC passes @end: false then. */
 bool smp_wait_for(u32 cpu, u64 end);
 /*
  * @fn on every up CPU of @set at once, the caller's too; waits for all.
- * A CPU that would not take the work (its IPI could not be sent) aborts
- * the run (smp_aborted: the started ones leave their barriers), said on
- * the console, and none runs it on the caller: false.
+ * No CPU runs it before every other one asked has taken it (each within
+ * SMP_ANSWER_MS), so that none waits at a barrier on a member that never
+ * came.  One that does not take it (its IPI could not be sent, or it
+ * did not answer) is left out, said on the console, and the run is
+ * called off: no CPU runs @fn, false.  The caller may run it again on
+ * the CPUs still up.
  */
 bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg);
 /* Test-only (work_fail=): smp_run()'s next IPI to @cpu (0: none) is
- * taken as stuck in the ICR, so that the step aborts. */
+ * taken as stuck in the ICR, so that the step is called off. */
 void smp_set_work_fail(u32 cpu);
 
 /*
- * Set by a CPU that aborts a phase (a step whose CPU would not take its
- * work) or ends the run: the others stop waiting.  smp_phase_reset() at
+ * Set by a CPU that aborts a phase or ends the run: the others stop
+ * waiting.  smp_phase_reset() at
  * the start of a phase (TSC sync, each step of smp_run()) clears a
  * phase's abort, never the ending's (smp_ending, set for good by
  * smp_stop_others() and the ender).  docs/smp.md, "Waiting, and ending a

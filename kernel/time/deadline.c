@@ -65,14 +65,20 @@ static bool doing_copy(u32 cpu, struct doing *out)
 	return __atomic_load_n(&d->seq, __ATOMIC_RELAXED) == seq;
 }
 
-/* The CPU to name when the one that noticed cannot say: the lowest that
- * is doing something (or was changing what). */
-static u32 busy_cpu(void)
+/* Whether @cpu is in a pass: doing something, or changing what. */
+static bool busy(u32 cpu)
 {
 	struct doing d;
 
+	return !doing_copy(cpu, &d) || d.set;
+}
+
+/* The CPU to name when the one that noticed cannot say: the lowest that
+ * is busy. */
+static u32 busy_cpu(void)
+{
 	for (u32 cpu = 0; cpu < MAX_CPUS; cpu++)
-		if (!doing_copy(cpu, &d) || d.set)
+		if (busy(cpu))
 			return cpu;
 	return ~0u;
 }
@@ -144,10 +150,14 @@ void deadline_why(char *why, size_t n)
 	}
 }
 
-void deadline_ended_by(const char **by, u32 *culprit)
+void deadline_ended_by(const char **by, u32 *culprit, struct cpu_set *cpus)
 {
 	*by = dl.by ? dl.by : "deadline";
 	*culprit = dl.culprit;
+	memset(cpus, 0, sizeof(*cpus));
+	for (u32 cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (busy(cpu))
+			cpu_set_add(cpus, cpu);
 }
 
 void deadline_init(void (*fn)(void))

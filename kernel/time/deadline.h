@@ -2,6 +2,7 @@
 #ifndef KERNEL_TIME_DEADLINE_H
 #define KERNEL_TIME_DEADLINE_H
 
+#include "lib/cpulist.h"
 #include "lib/types.h"
 
 /*
@@ -37,8 +38,10 @@ void deadline_why(char *why, size_t n);
  * CPU itself); else the deadline passed with nobody left to notice.
  */
 void deadline_hung(const char *how, u32 culprit, bool stalled);
-/* For the `hang` record: "deadline" or "watchdog", and the CPU named. */
-void deadline_ended_by(const char **by, u32 *culprit);
+/* For the `hang` record: "deadline" or "watchdog", the CPU named, and
+ * the CPUs still in a pass (doing something, or stopped while they
+ * changed what), read once they are stopped. */
+void deadline_ended_by(const char **by, u32 *culprit, struct cpu_set *busy);
 /* What @cpu is doing, for the message: a configuration and its fault
  * counter (@what is copied; NULL: nothing). */
 void deadline_doing(const char *what, u32 cpu, const volatile u32 *fault);

@@ -16,6 +16,7 @@
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/acpi.h"
+#include "kernel/main.h"
 #include "kernel/smp/smp.h"
 #include "kernel/time/deadline.h"
 #include "kernel/time/watchdog.h"
@@ -32,6 +33,9 @@ static struct pmu_nmi pmu;
 static struct ioapic ioapics[MADT_MAX_IOAPICS];
 static u64 grace;		/* past the deadline, the waiters' turn first */
 static volatile u64 ticks;
+
+/* How long a source's first NMIs, a millisecond apart, may take to come. */
+#define HEAR_MS 50
 
 static bool watchdog_nmi(struct regs *r)
 {
@@ -103,13 +107,57 @@ static bool route(struct madt_irq *m, u32 gsi, bool low, u32 dest)
 	return true;
 }
 
-static bool try_hpet(struct madt_irq *m, u32 dest, u64 hpet_pa)
+static void unroute(struct madt_irq *m, u32 gsi)
+{
+	int i = madt_irq_ioapic_of(m, gsi, ioapic_pins, m);
+
+	if (i >= 0)
+		ioapic_mask(&ioapics[i], gsi - m->ioapic[i].gsi_base);
+}
+
+/* watchdog_fault=deaf-*: the timer fires, its NMI never comes. */
+static void deafen(struct madt_irq *m, u32 gsi, u32 fault)
+{
+	if (config.watchdog_fault == fault ||
+	    config.watchdog_fault == WD_FAULT_DEAF_ALL)
+		unroute(m, gsi);
+}
+
+/* Whether the NMI arrives within @ms: the source counts, its line (or
+ * LVT PC) delivers, no hypervisor or firmware swallows it. */
+static bool heard(u64 tsc_hz, u32 ms)
+{
+	u64 end = rdtsc() + tsc_hz / 1000 * ms;
+
+	while (!ticks && rdtsc() < end)
+		cpu_relax();
+	return ticks != 0;
+}
+
+/*
+ * An HPET comparator: first every millisecond, to hear that its NMI
+ * comes at all, then every second.  Not heard, it is stopped and its
+ * line masked, and the next source is taken.
+ */
+static bool try_hpet(struct madt_irq *m, u32 dest, u64 hpet_pa, u64 tsc_hz)
 {
 	if (!hpet_nmi_pick(&hpet, hpet_pa, gsi_limit(m), src.why,
 			   sizeof(src.why)) ||
 	    !route(m, hpet.pin, false, dest))
 		return false;
 	src.name = "hpet";
+	deafen(m, hpet.pin, WD_FAULT_DEAF_HPET);
+	ticks = 0;
+	hpet_nmi_start(&hpet, 1);
+	if (!heard(tsc_hz, HEAR_MS)) {
+		hpet_nmi_stop(&hpet);
+		unroute(m, hpet.pin);
+		ksnprintf(src.why, sizeof(src.why), "HPET comparator %u's NMI "
+			  "on GSI %u did not come within %u ms", hpet.timer,
+			  hpet.pin, HEAR_MS);
+		return false;
+	}
+	hpet_nmi_stop(&hpet);
 	hpet_nmi_start(&hpet, 1000);
 	src.period_us = 1000000;
 	ksnprintf(src.why, sizeof(src.why), "HPET comparator %u%s on GSI %u, "
@@ -118,29 +166,38 @@ static bool try_hpet(struct madt_irq *m, u32 dest, u64 hpet_pa)
 	return true;
 }
 
-static bool try_pit(struct madt_irq *m, u32 dest)
+/*
+ * The PIT's channel 0, heard first at a millisecond as the others.  An
+ * HPET in legacy replacement mode holds IRQ0 (firmware may leave it so;
+ * Linux's hpet_disable() turns it off too): turned off first.
+ */
+static bool try_pit(struct madt_irq *m, u32 dest, u64 hpet_pa, u64 tsc_hz)
 {
 	bool low;
 	u32 gsi = madt_irq_isa_gsi(m, 0, &low);
 
+	if (config.watchdog_fault == WD_FAULT_HPET_LEGACY)
+		hpet_legacy(hpet_pa, true);
+	if (hpet_legacy(hpet_pa, false))
+		printk("watchdog: the HPET was in legacy replacement mode, "
+		       "which takes IRQ0 from the PIT: turned off\n");
 	if (!route(m, gsi, low, dest))
 		return false;
 	src.name = "pit";
-	src.period_us = pit_nmi_start();
+	deafen(m, gsi, WD_FAULT_DEAF_PIT);
+	ticks = 0;
+	pit_nmi_start(1000);
+	if (!heard(tsc_hz, HEAR_MS)) {
+		pit_nmi_stop();
+		unroute(m, gsi);
+		ksnprintf(src.why, sizeof(src.why), "PIT channel 0's NMI on GSI "
+			  "%u (ISA IRQ0) did not come within %u ms", gsi, HEAR_MS);
+		return false;
+	}
+	src.period_us = pit_nmi_start(PIT_NMI_SLOWEST);
 	ksnprintf(src.why, sizeof(src.why), "PIT channel 0 (ISA IRQ0) on GSI "
 		  "%u, an NMI to APIC ID %u", gsi, dest);
 	return true;
-}
-
-/* Whether the NMI arrives within @ms: the counter counts, LVT PC
- * delivers, no hypervisor swallows it. */
-static bool heard(u64 tsc_hz, u32 ms)
-{
-	u64 end = rdtsc() + tsc_hz / 1000 * ms;
-
-	while (!ticks && rdtsc() < end)
-		cpu_relax();
-	return ticks != 0;
 }
 
 /*
@@ -153,15 +210,16 @@ static bool try_pmu(u64 tsc_hz)
 	char why[96];
 
 	src.name = "pmu";
-	trap_set_handler(X86_NMI, watchdog_nmi);
+	ticks = 0;
 	if (!pmu_nmi_start(&pmu, tsc_hz / 1000, why, sizeof(why))) {
 		ksnprintf(src.why, sizeof(src.why), "PMU: %s", why);
 		return false;
 	}
-	if (!heard(tsc_hz, 50)) {
+	if (!heard(tsc_hz, HEAR_MS)) {
 		pmu_nmi_stop(&pmu);
 		ksnprintf(src.why, sizeof(src.why), "PMU: counter %u's "
-			  "overflow NMI did not come within 50 ms", pmu.counter);
+			  "overflow NMI did not come within %u ms", pmu.counter,
+			  HEAR_MS);
 		return false;
 	}
 	pmu_nmi_stop(&pmu);
@@ -177,12 +235,15 @@ static bool try_pmu(u64 tsc_hz)
 	return true;
 }
 
+/* The first source of @mode whose NMI is heard; each one tried and not
+ * taken says why in its own field, the last in src.why. */
 static bool choose(u32 mode, u32 dest, u64 hpet_pa, u64 tsc_hz)
 {
 	static struct madt_irq m;
 	const void *t;
-	char hpet_why[120];
 
+	/* Each source is heard before it is taken. */
+	trap_set_handler(X86_NMI, watchdog_nmi);
 	if (mode == WATCHDOG_AUTO || mode == WATCHDOG_PMU) {
 		if (try_pmu(tsc_hz))
 			return true;
@@ -197,21 +258,14 @@ static bool choose(u32 mode, u32 dest, u64 hpet_pa, u64 tsc_hz)
 		ksnprintf(src.why, sizeof(src.why), "no I/O APIC in the MADT");
 		return false;
 	}
-	if (mode != WATCHDOG_PIT && try_hpet(&m, dest, hpet_pa))
-		return true;
-	if (mode == WATCHDOG_HPET)
-		return false;
-	strlcpy(hpet_why, src.why, sizeof(hpet_why));
-	if (try_pit(&m, dest))
-		return true;
-	if (mode == WATCHDOG_AUTO) {
-		char pit_why[120];
-
-		strlcpy(pit_why, src.why, sizeof(pit_why));
-		ksnprintf(src.why, sizeof(src.why), "HPET: %s; PIT: %s",
-			  hpet_why, pit_why);
+	if (mode != WATCHDOG_PIT) {
+		if (try_hpet(&m, dest, hpet_pa, tsc_hz))
+			return true;
+		strlcpy(src.hpet_why, src.why, sizeof(src.hpet_why));
+		if (mode == WATCHDOG_HPET)
+			return false;
 	}
-	return false;
+	return try_pit(&m, dest, hpet_pa, tsc_hz);
 }
 
 void watchdog_start(u32 mode, u64 tsc_hz, u32 bsp_apic_id, u64 hpet_pa)
@@ -229,6 +283,8 @@ void watchdog_start(u32 mode, u64 tsc_hz, u32 bsp_apic_id, u64 hpet_pa)
 	}
 	if (src.pmu_why[0] && strcmp(src.pmu_why, src.why))
 		printk("watchdog: not the PMU: %s\n", src.pmu_why);
+	if (src.hpet_why[0] && strcmp(src.hpet_why, src.why))
+		printk("watchdog: not the HPET: %s\n", src.hpet_why);
 	printk("watchdog: %s: %s\n", src.name, src.why);
 	if (!strcmp(src.name, "none") && mode != WATCHDOG_OFF)
 		printk("hugezero: WARNING: no NMI watchdog: a hang of every CPU "

@@ -282,9 +282,12 @@ RECORDS: tuple[Record, ...] = (
           "counter overflowing through LVT PC, or an HPET comparator or PIT channel 0 routed "
           "through the I/O APIC as an NMI to the boot CPU; `none` with `watchdog=off` or where "
           "none can be used"),
-        F("why", TEXT, "how it is routed, or why there is none"),
+        F("why", TEXT, "how it is routed, or why there is none (the last source tried)"),
         F("pmu_why", TEXT, "why the PMU was not the source, where `watchdog=auto` or `=pmu` "
           "tried it"),
+        F("hpet_why", TEXT, "why the HPET was not the source, where `watchdog=auto` or `=hpet` "
+          "tried it: none, none that reaches an I/O APIC, or its first NMIs, a millisecond "
+          "apart, not heard within 50 ms"),
         F("gsi", NUMBER, "the I/O APIC input it drives (not the PMU's)"),
         F("period_us", "µs", "how often it fires"),
         F("stall_s", "s", "seconds without progress that end bring-up or TSC sync"),
@@ -296,6 +299,10 @@ RECORDS: tuple[Record, ...] = (
         F("by", enum("deadline", "watchdog"), "`watchdog`: its NMI found the hang, with no CPU "
           "left to see it; `deadline`: a CPU saw the deadline pass"),
         F("cpu", NUMBER, "the CPU named: waited on, hung, or busy"),
+        F("busy", CPULIST, "the CPUs still in a pass (inside a configuration, or stopped as "
+          "they changed which), read once they are stopped; `none`. Longer than a record's "
+          "cpulist (127 characters): its first whole entries"),
+        F("nbusy", COUNT, "how many CPUs `busy` has in all"),
         F("unstopped", CPULIST, "CPUs that did not stop within a second of their NMI; `none`"),
         F("why", TEXT, "the message, as printed"),
     ),

@@ -65,10 +65,66 @@ TEST(watchdog_records)
 	EXPECT(strstr(out, "watchdog source=hpet") != NULL);
 	EXPECT(strstr(out, "gsi=23 period_us=1000000 stall_s=10") != NULL);
 	out[0] = '\0';
-	wd_rec_hang(&w, "tsc-sync", "watchdog", 1, "", "hung");
+	wd_rec_hang(&w, "tsc-sync", "watchdog", 1, NULL, "", "hung");
 	EXPECT(strstr(out, "hang phase=tsc-sync by=watchdog cpu=1 unstopped=none") != NULL);
 	out[0] = '\0';
-	wd_rec_hang(&w, "run", "deadline", ~0u, "2-3", "late");
+	wd_rec_hang(&w, "run", "deadline", ~0u, NULL, "2-3", "late");
 	EXPECT(strstr(out, "cpu=") == NULL);
+	EXPECT(strstr(out, "busy=") == NULL);
 	EXPECT(strstr(out, "unstopped=2-3") != NULL);
+}
+
+/* The CPUs still in a pass: a cpulist and their count, none said so. */
+TEST(watchdog_hang_busy)
+{
+	struct rec_writer w;
+	struct cpu_set s;
+
+	memset(&s, 0, sizeof(s));
+	rec_writer_init(&w, emit, NULL);
+	out[0] = '\0';
+	wd_rec_hang(&w, "run", "watchdog", 0, &s, "", "hung");
+	EXPECT(strstr(out, "cpu=0 busy=none nbusy=0 unstopped=none") != NULL);
+	for (u32 c = 0; c < 4; c++)
+		cpu_set_add(&s, c);
+	cpu_set_add(&s, 9);
+	out[0] = '\0';
+	wd_rec_hang(&w, "run", "watchdog", 0, &s, "", "hung");
+	EXPECT(strstr(out, "busy=0-3,9 nbusy=5 ") != NULL);
+}
+
+/* At 384 CPUs, every other one busy: the list is cut after a whole
+ * entry that fits a record's cpulist, the count says how many in all. */
+TEST(watchdog_hang_busy_long)
+{
+	struct rec_writer w;
+	struct cpu_set s, got;
+	const char *b, *e;
+	char err[64];
+	u32 n;
+
+	memset(&s, 0, sizeof(s));
+	for (u32 c = 0; c < 384; c += 2)
+		cpu_set_add(&s, c);
+	rec_writer_init(&w, emit, NULL);
+	out[0] = '\0';
+	wd_rec_hang(&w, "run", "watchdog", 0, &s, "", "hung");
+	b = strstr(out, "busy=");
+	e = strstr(out, " nbusy=192 ");
+	EXPECT(b && e);
+	if (!b || !e)
+		return;
+	b += strlen("busy=");
+	EXPECT(e - b <= CPULIST_TEXT_MAX);
+	/* Whole entries only: the first n even CPUs, no piece of one (a
+	 * cut "12" of "128" would repeat a CPU, an odd one would show). */
+	EXPECT(cpulist_parse(b, (size_t)(e - b), &got, err, sizeof(err)));
+	n = cpu_set_count(&got, CPUSET_MAX);
+	EXPECT(n > 20 && n < 192);
+	for (const char *c = b; c < e; c++)
+		n -= *c == ',';
+	EXPECT(n == 1);
+	n = cpu_set_count(&got, CPUSET_MAX);
+	for (u32 k = 0; k < n; k++)
+		EXPECT(cpu_set_has(&got, 2 * k));
 }
