@@ -36,15 +36,6 @@ static inline u64 rdtsc_ordered(void)
 	return ((u64)hi << 32) | lo;
 }
 
-/*
- * How long one step of a CPU's sync may go without an answer: Linux's
- * cpuhp_wait_for_sync_state() waits 10 s for an AP's "alive", then
- * leaves it offline.  Less than the watchdog's stall bound (10 s), which
- * every answered step touches: a vCPU of a loaded host can be held off
- * for seconds, a hung CPU is one that stays silent this long.
- */
-#define ANSWER_MS 8000
-
 struct sync {
 	volatile u32 ping __aligned(64);
 	volatile u32 pong __aligned(64);
@@ -131,7 +122,8 @@ static bool ping_pong(struct smp_cpu *c, u64 answer, char *why, size_t n)
 		__atomic_store_n(&sy.ping, i, __ATOMIC_RELEASE);
 		if (!await(&sy.pong, i, t0 + answer)) {
 			ksnprintf(why, n, "no answer to the TSC sync's ping %u "
-				  "of %u within %u ms", i, PINGS, ANSWER_MS);
+				  "of %u within %u ms", i, PINGS,
+				  SMP_ANSWER_MS);
 			return false;
 		}
 		t2 = rdtsc_ordered();
@@ -152,7 +144,7 @@ static bool await_step(u32 step, u64 answer, const char *what,
 {
 	if (await(&sy.step, step, rdtsc() + answer))
 		return true;
-	ksnprintf(why, n, "it did not %s within %u ms%s", what, ANSWER_MS,
+	ksnprintf(why, n, "it did not %s within %u ms%s", what, SMP_ANSWER_MS,
 		  tail);
 	return false;
 }
@@ -161,7 +153,7 @@ static bool await_step(u32 step, u64 answer, const char *what,
  * answer (it may be hung with interrupts masked, anywhere). */
 static bool measure(struct smp_cpu *c, u64 tsc_hz, char *why, size_t n)
 {
-	u64 answer = tsc_hz / 1000 * ANSWER_MS;
+	u64 answer = tsc_hz / 1000 * SMP_ANSWER_MS;
 
 	memset(&sy, 0, sizeof(sy));
 	sy.warp_ticks = tsc_hz / 1000 * WARP_MS;
@@ -189,7 +181,7 @@ static bool measure(struct smp_cpu *c, u64 tsc_hz, char *why, size_t n)
 	warp_check();
 	if (!smp_wait_for(c->cpu, rdtsc() + answer)) {
 		ksnprintf(why, n, "its TSC sync work did not end within %u ms",
-			  ANSWER_MS);
+			  SMP_ANSWER_MS);
 		return false;
 	}
 	c->tsc_warps = sy.warps;
