@@ -62,13 +62,14 @@ static void take_over(void)
 	u32 asked, missing;
 
 	irq_disable();		/* as panic(): nothing nests in the ending */
+	/* First: a watchdog NMI on this CPU from here on finds the run
+	 * ending (deadline_hung()) and leaves it to us. */
+	smp_ending = true;
 	if (__atomic_exchange_n(&ending, 1, __ATOMIC_ACQ_REL)) {
-		smp_ending = true;
 		smp_aborted = true;
 		machine_halt();
 	}
-	smp_stop_claim();	/* before a watchdog NMI can come back here */
-	smp_ending = true;
+	smp_stop_claim();	/* its own NMIs swallowed by the stop's handler */
 	smp_aborted = true;
 	missing = smp_stop_others(timebase.tsc_hz ? timebase.tsc_hz : 1ULL << 32,
 				  &asked, who, sizeof(unstopped));

@@ -123,6 +123,9 @@ static void expire(const char *how, u32 culprit)
 
 void deadline_hung(const char *how, u32 culprit, bool stalled)
 {
+	/* A run already ending (take_over()) is its ender's to end. */
+	if (smp_ending)
+		return;
 	if (!dl.expire || __atomic_exchange_n(&dl.fired, 1, __ATOMIC_ACQ_REL))
 		return;
 	if (!stalled)
