@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from typing import Callable
 
 from hzlib import cpulist, qemu, records
 
@@ -558,6 +559,25 @@ def work_fail(n: int) -> Case:
                              groups_ok(n - 1, 1, cpus=all_cpus(n - 1))))
 
 
+def crash_no_answer(crash: str) -> Callable[[int], Case]:
+    """crash=CRASH's AP (CPU 1) hung in its idle loop (hang_at=idle),
+    deadline_s=0: the wait for its answer is bounded (SMP_ANSWER_MS), it
+    is left out, and the crash is said not set up, rc 1; before, the boot
+    CPU waited for it for ever."""
+    def make(n: int) -> Case:
+        return Case(f"crash-no-answer-{crash}", smp=n, timeout=120,
+                    args=[f"crash={crash}", "hang_at=idle", "hang_cpu=1",
+                          "selftest=off", "deadline_s=0"],
+                    check=all_of(
+                        expect_rc(1),
+                        expect_log(r"smp: cpu 1 \(APIC ID \d+\) left out: it did not take "
+                                   r"its work within 8000 ms of the IPI", "the CPU left out"),
+                        expect_log(rf"hugezero: crash={crash} not set up: cpu 1 did not "
+                                   r"answer", "the crash not set up"),
+                        expect_log(r"hugezero: done rc=1", "the run's end")))
+    return make
+
+
 def numa2_case(numa: str, n: int) -> Case:
     check = [passes, groups_ok(n, 1, numa=numa), placed(numa, n)]
     if numa == "local":
@@ -654,6 +674,8 @@ CASES = [
              r"this machine has one \(no SRAT\)", "the skip's reason"))),
     scalable(3, ap_no_answer),
     scalable(3, work_fail),
+    *(scalable(2, crash_no_answer(crash))
+      for crash in ("hold-console", "deaf-writer", "stream-writer")),
     scalable(2, lambda n: Case(
         "smp-tsc-refused", smp=n,
         args=[*SMALL, "folio=2M", "size=2M", "clear=erms",

@@ -516,6 +516,24 @@ bool smp_wait_for(u32 cpu, u64 end)
 	return true;
 }
 
+bool smp_answered(u32 cpu, const volatile u32 *flag, const char *what)
+{
+	u64 end = answer_end();
+	u32 spins = 0;
+
+	if (!took(cpu, end))
+		return false;
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+		cpu_relax();
+		if (++spins & 63 || rdtsc() <= end)
+			continue;
+		printk("smp: cpu %u took its work but did not %s within %u ms "
+		       "of the IPI\n", cpu, what, SMP_ANSWER_MS);
+		return false;
+	}
+	return true;
+}
+
 static void wait_done(u32 cpu)
 {
 	struct cpu_work *w = &work[cpu];

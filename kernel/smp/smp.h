@@ -102,6 +102,13 @@ bool smp_wait(u32 cpu);
 /* Until @cpu's work is done or the TSC passes @end: false then. */
 bool smp_wait_for(u32 cpu, u64 end);
 /*
+ * For work that never ends (crash=): until @cpu took the work on_cpu()
+ * just gave it and then set *@flag, within SMP_ANSWER_MS of now in all.
+ * False when it did not: not taken, it is left out as by smp_wait();
+ * taken, the console says that it did not @what.
+ */
+bool smp_answered(u32 cpu, const volatile u32 *flag, const char *what);
+/*
  * @fn on every up CPU of @set at once, the caller's too; waits for all.
  * No CPU runs it before every other one asked has taken it (each within
  * SMP_ANSWER_MS), so that none waits at a barrier on a member that never
