@@ -611,11 +611,12 @@ bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg)
 	for (u32 c = 0; c < smp.ncpus; c++)
 		if (cpu_set_has(&posted, c) && !took(c, end))
 			cpu_set_add(&failed, c);
-	if (cpu_set_count(&failed, CPUSET_MAX)) {
+	if (cpu_set_count(&failed, CPUSET_MAX))
 		start.cancelled = gate;
-		called_off(&failed);
-	}
 	__atomic_store_n(&start.gen, gate, __ATOMIC_RELEASE);
+	/* Said once the others waiting at the gate are let go. */
+	if (start.cancelled == gate)
+		called_off(&failed);
 	if (start.cancelled != gate && cpu_set_has(set, this_cpu()->cpu))
 		fn(arg);
 	/* Done, called off or not: nothing of theirs runs past the return.
