@@ -75,6 +75,8 @@ static void deaf_writer(void *arg)
 	}
 }
 
+/* False when no AP is up, or it does not answer within SMP_ANSWER_MS
+ * (bounded: with deadline_s=0 nothing else would end the wait). */
 bool crash_deaf_writer(void)
 {
 	static volatile u32 ready;
@@ -82,8 +84,11 @@ bool crash_deaf_writer(void)
 	for (u32 cpu = 1; cpu < smp.ncpus; cpu++) {
 		if (!on_cpu(cpu, deaf_writer, (void *)&ready))
 			continue;
-		while (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
-			cpu_relax();
+		if (!smp_answered(cpu, &ready, "deafen itself to the stop")) {
+			printk("hugezero: crash=deaf-writer not set up: cpu %u "
+			       "did not answer\n", cpu);
+			return false;
+		}
 		printk("hugezero: crash=deaf-writer: cpu %u will miss the "
 		       "stop's NMI and write across the takeover\n", cpu);
 		return true;
@@ -106,6 +111,7 @@ static void stream_writer(void *arg)
 		console_write(stream_line, sizeof(stream_line));
 }
 
+/* False as crash_deaf_writer(). */
 bool crash_stream_writer(void)
 {
 	static volatile u32 ready;
@@ -117,8 +123,11 @@ bool crash_stream_writer(void)
 	for (u32 cpu = 1; cpu < smp.ncpus; cpu++) {
 		if (!on_cpu(cpu, stream_writer, (void *)&ready))
 			continue;
-		while (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
-			cpu_relax();
+		if (!smp_answered(cpu, &ready, "start writing")) {
+			printk("hugezero: crash=stream-writer not set up: cpu %u "
+			       "did not answer\n", cpu);
+			return false;
+		}
 		return true;
 	}
 	printk("hugezero: crash=stream-writer needs a second CPU up\n");

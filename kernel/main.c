@@ -276,15 +276,19 @@ static void hold_console(void *arg)
 /*
  * crash=hold-console: the first AP takes the console lock for good and
  * this CPU then writes, queued behind it: only the deadline ends that.
- * False when there is no AP to do it.
+ * False when there is no AP to do it, or it does not take the lock
+ * within SMP_ANSWER_MS (bounded: deadline_s=0 would never end it).
  */
 static bool hold_console_elsewhere(void)
 {
 	for (u32 cpu = 1; cpu < smp.ncpus; cpu++) {
 		if (!on_cpu(cpu, hold_console, NULL))
 			continue;
-		while (!console_held)
-			cpu_relax();
+		if (!smp_answered(cpu, &console_held, "take the console lock")) {
+			printk("hugezero: crash=hold-console not set up: cpu %u "
+			       "did not answer\n", cpu);
+			return false;
+		}
 		/* Never printed: only the deadline's takeover ends the wait. */
 		printk("hugezero: cpu %u holds the console lock; this line "
 		       "waits for the console\n", cpu);

@@ -148,10 +148,11 @@ const struct param hz_params[] = {
 	{ .key = "work_fail", .type = P_U64, .offset = F(work_fail), .min = 1,
 	  .max = CPUSET_MAX - 1, .scope = PARAM_KERNEL, .test_only = true,
 	  .unset = "every IPI with work is sent",
-	  .meaning = "That CPU's first IPI with work (the boost set-up's, before "
-	  "the benchmark) is taken as stuck in the ICR: that step is called "
-	  "off before any CPU runs it, the CPU left out, and the step made "
-	  "again without it.",
+	  .meaning = "That CPU's first IPI of `smp_run()` (the boost "
+	  "set-up's) is taken as stuck in the ICR once its work is posted, "
+	  "its INIT too: the step is called off, the CPU left out and the "
+	  "step made again without it; the IPI comes late, then, and the CPU "
+	  "runs nothing of it.",
 	  .more = "docs/smp.md, \"Waiting, and ending a run early\"" },
 	{ .key = "msr_gp", .type = P_CUSTOM, .offset = F(msr_gp),
 	  .parse = parse_msr_gp, .show = show_msr_gp, .scope = PARAM_KERNEL,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from typing import Callable
 
 from hzlib import cpulist, qemu, records
 
@@ -517,11 +518,15 @@ def ap_no_answer(n: int) -> Case:
 def work_fail(n: int) -> Case:
     """A CPU that will not take its work calls the step off before any CPU
     runs it: the boost set-up's IPI to the last CPU is taken as stuck
-    (test-only work_fail=) after the CPUs before it took their part; none
-    runs it, the CPU is left out and the set-up made again on the others
-    (one boost line for them, as in any run); the benchmark after it runs
-    its group of the others through every barrier, each folio verified,
-    and fails the run for the CPU left out."""
+    (test-only work_fail=) after its work was posted and the CPUs before
+    it took their part; none runs it, the CPU is left out (its INIT stuck
+    too) and the set-up made again on the others (one boost line for
+    them, as in any run).  The stuck IPI comes late, as the set-up starts
+    again: the CPU left out must run nothing of the work refused it
+    (before, it ran the boost set-up there, its outcome in the lines of
+    the others).  The benchmark after it runs its group of the others
+    through every barrier, each folio verified, and fails the run for the
+    CPU left out."""
     if n < 3:
         raise ValueError("a CPU that took its part before the one that fails, and a group "
                          "of two")
@@ -533,8 +538,15 @@ def work_fail(n: int) -> Case:
                 check=all_of(expect_rc(1),
                              expect_log(rf"smp: cpu {last} \(APIC ID \d+\) left out: {why}",
                                         "the CPU left out"),
-                             lambda res: "the step was aborted, not called off" if
-                             "smp: the step is aborted" in res.log else None,
+                             expect_log(rf"smp: cpu {last}: its INIT stayed pending in the ICR "
+                                        r"for 100 ms: it takes no more work", "the INIT stuck"),
+                             expect_log(rf"smp: the run is called off before any CPU ran it: "
+                                        rf"cpus {last} did not take their work",
+                                        "the run called off, nothing run"),
+                             expect_log(rf"smp: work_fail={last}: its IPI stuck in the ICR "
+                                        r"comes now, late", "the stuck IPI delivered late"),
+                             lambda res: "a run called off more than once" if
+                             res.log.count("smp: the run is called off") != 1 else None,
                              expect_log(rf"boost: cpus={all_cpus(n - 1)} vendor=",
                                         "the boost set-up made again without it"),
                              expect_log(rf"boost: asked=firmware cpus={n - 1} as_asked={n - 1} ",
@@ -545,6 +557,25 @@ def work_fail(n: int) -> Case:
                                         rf"\(cpus {last}\): the run has fewer CPUs than asked",
                                         "the verdict"),
                              groups_ok(n - 1, 1, cpus=all_cpus(n - 1))))
+
+
+def crash_no_answer(crash: str) -> Callable[[int], Case]:
+    """crash=CRASH's AP (CPU 1) hung in its idle loop (hang_at=idle),
+    deadline_s=0: the wait for its answer is bounded (SMP_ANSWER_MS), it
+    is left out, and the crash is said not set up, rc 1; before, the boot
+    CPU waited for it for ever."""
+    def make(n: int) -> Case:
+        return Case(f"crash-no-answer-{crash}", smp=n, timeout=120,
+                    args=[f"crash={crash}", "hang_at=idle", "hang_cpu=1",
+                          "selftest=off", "deadline_s=0"],
+                    check=all_of(
+                        expect_rc(1),
+                        expect_log(r"smp: cpu 1 \(APIC ID \d+\) left out: it did not take "
+                                   r"its work within 8000 ms of the IPI", "the CPU left out"),
+                        expect_log(rf"hugezero: crash={crash} not set up: cpu 1 did not "
+                                   r"answer", "the crash not set up"),
+                        expect_log(r"hugezero: done rc=1", "the run's end")))
+    return make
 
 
 def numa2_case(numa: str, n: int) -> Case:
@@ -643,6 +674,8 @@ CASES = [
              r"this machine has one \(no SRAT\)", "the skip's reason"))),
     scalable(3, ap_no_answer),
     scalable(3, work_fail),
+    *(scalable(2, crash_no_answer(crash))
+      for crash in ("hold-console", "deaf-writer", "stream-writer")),
     scalable(2, lambda n: Case(
         "smp-tsc-refused", smp=n,
         args=[*SMALL, "folio=2M", "size=2M", "clear=erms",

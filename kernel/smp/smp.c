@@ -57,17 +57,20 @@ struct cpu_work {
 #define TAKE_REFUSED	0xffffffffu
 
 /* smp_run()'s start: every member took its work before any runs it,
- * so that a member left out never holds the others at a barrier. */
+ * so that a member left out never holds the others at a barrier.
+ * @cancelled names the gate called off, not a flag the next run resets:
+ * work of that gate taken late still runs nothing. */
 static struct {
 	volatile u32 gen;
-	volatile bool cancel;
+	volatile u32 cancelled;
 } start __cacheline_aligned;
 
 static struct cpu_work work[MAX_CPUS];
 static struct percpu percpus[MAX_CPUS];
 static u32 hang_at;
 static struct cpu_set hang_cpus;
-static u32 work_fail;		/* work_fail=: its next work IPI fails */
+static u32 work_fail;		/* work_fail=: its next work IPI is stuck */
+static u32 stuck;		/* that CPU once stuck: its IPI comes late */
 
 void smp_set_hang(u32 at, const struct cpu_set *cpus)
 {
@@ -80,13 +83,22 @@ void smp_set_work_fail(u32 cpu)
 	work_fail = cpu;
 }
 
-/* Test-only, once: the IPI to @cpu taken as stuck in the ICR. */
-static bool work_fails(u32 cpu)
+/*
+ * The work IPI to @cpu: false when it stayed pending in the ICR.  Test-
+ * only (work_fail=), smp_run()'s (@gated) once: taken as stuck there,
+ * not sent now, and sent at the next smp_run() (deliver_stuck()), as a
+ * pending IPI that the CPU accepts late; its INIT is taken as stuck too.
+ */
+static bool send_work(u32 cpu, bool gated)
 {
-	if (!work_fail || cpu != work_fail)
+	if (gated && cpu == work_fail) {
+		work_fail = 0;
+		stuck = cpu;
 		return false;
-	work_fail = 0;
-	return true;
+	}
+	return apic_send_ipi(smp.by_cpu[cpu]->apic_id,
+			     ICR_DM_FIXED | VEC_CALL_FUNCTION,
+			     timebase.tsc_hz / 10);
 }
 
 void smp_hang_point(u32 at)
@@ -119,15 +131,35 @@ static bool take(struct cpu_work *w, u32 posted)
 	return false;
 }
 
-/* smp_run()'s work waits for every member to take its own; false when
- * the run was called off (a member did not take it). */
+/* The waiter's side of take(): work @posted, not taken yet, never will
+ * be.  False when the CPU took it first: then it runs it. */
+static bool refuse(struct cpu_work *w, u32 posted)
+{
+	u32 t = __atomic_load_n(&w->taken, __ATOMIC_ACQUIRE);
+
+	while (t != posted)
+		if (__atomic_compare_exchange_n(&w->taken, &t, TAKE_REFUSED,
+						false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			return true;
+	return false;
+}
+
+/*
+ * smp_run()'s work waits for every member to take its own; false when
+ * that run was called off (a member did not take it), or is long over:
+ * work taken too late (its gate passed) runs nothing, and waits on none.
+ */
 static bool gate_open(const struct cpu_work *w)
 {
+	u32 gen;
+
 	if (!w->gate)
 		return true;
-	while (__atomic_load_n(&start.gen, __ATOMIC_ACQUIRE) != w->gate)
+	while ((s32)((gen = __atomic_load_n(&start.gen, __ATOMIC_ACQUIRE)) -
+		     w->gate) < 0)
 		cpu_relax();
-	return !start.cancel;
+	return gen == w->gate && start.cancelled != w->gate;
 }
 
 static void run_work(struct cpu_work *w, u32 posted)
@@ -368,18 +400,26 @@ void smp_init(const struct madt *m, u32 (*node_of)(u32), u32 timeout_ms,
 void smp_leave_out(u32 cpu, const char *why)
 {
 	struct smp_cpu *c = smp_is_up(cpu) ? smp.by_cpu[cpu] : NULL;
+	bool init;
 
 	if (!c || !cpu)
 		return;
 	c->state = SMP_FAILED;
 	strlcpy(c->reason, why, sizeof(c->reason));
 	smp.nup--;
+	/* Work posted and not taken never runs, whenever its IPI comes:
+	 * it halts instead, also if the INIT below is lost. */
+	refuse(&work[cpu], work[cpu].posted);
 	/* Back to wait-for-SIPI, as a CPU that did not check in: nothing
 	 * it was in the middle of can write shared state again. */
-	apic_send_ipi(c->apic_id, ICR_LEVEL | ICR_ASSERT | ICR_DM_INIT,
-		      timebase.tsc_hz / 10);
+	init = cpu != stuck &&
+	       apic_send_ipi(c->apic_id, ICR_LEVEL | ICR_ASSERT | ICR_DM_INIT,
+			     timebase.tsc_hz / 10);
 	printk("smp: cpu %u (APIC ID %u) left out: %s\n", cpu, c->apic_id,
 	       why);
+	if (!init)
+		printk("smp: cpu %u: its INIT stayed pending in the ICR for "
+		       "100 ms: it takes no more work\n", cpu);
 }
 
 void smp_phase_reset(void)
@@ -389,19 +429,27 @@ void smp_phase_reset(void)
 		__atomic_store_n(&smp_aborted, false, __ATOMIC_RELEASE);
 }
 
+/*
+ * An IPI that stayed pending may still come, and any interrupt wakes the
+ * CPU to look at its mailbox: work not sent is refused before it is
+ * taken, and the CPU left out.  If it took it just then, it runs it.
+ */
 static bool post(u32 cpu, void (*fn)(void *), void *arg, u32 gate)
 {
 	struct cpu_work *w = &work[cpu];
+	u32 posted = w->posted + 1;
 
 	if (!cpu || !smp_is_up(cpu))
 		return false;
 	w->fn = fn;
 	w->arg = arg;
 	w->gate = gate;
-	__atomic_store_n(&w->posted, w->posted + 1, __ATOMIC_RELEASE);
-	return apic_send_ipi(smp.by_cpu[cpu]->apic_id,
-			     ICR_DM_FIXED | VEC_CALL_FUNCTION,
-			     timebase.tsc_hz / 10);
+	__atomic_store_n(&w->posted, posted, __ATOMIC_RELEASE);
+	if (send_work(cpu, gate) || !refuse(w, posted))
+		return true;
+	smp_leave_out(cpu, "it would not take its work: the IPI stayed "
+		      "pending in the ICR for 100 ms");
+	return false;
 }
 
 bool on_cpu(u32 cpu, void (*fn)(void *), void *arg)
@@ -422,18 +470,15 @@ static u64 answer_end(void)
 static bool took(u32 cpu, u64 end)
 {
 	struct cpu_work *w = &work[cpu];
-	u32 posted = w->posted, spins = 0, t;
+	u32 posted = w->posted, spins = 0;
 	char why[64];
 
-	while ((t = __atomic_load_n(&w->taken, __ATOMIC_ACQUIRE)) != posted) {
+	while (__atomic_load_n(&w->taken, __ATOMIC_ACQUIRE) != posted) {
 		cpu_relax();
 		if (++spins & 63)
 			continue;
 		watchdog_touch(cpu);
-		if (rdtsc() <= end ||
-		    !__atomic_compare_exchange_n(&w->taken, &t, TAKE_REFUSED,
-						 false, __ATOMIC_ACQ_REL,
-						 __ATOMIC_ACQUIRE))
+		if (rdtsc() <= end || !refuse(w, posted))
 			continue;
 		ksnprintf(why, sizeof(why), "it did not take its work within "
 			  "%u ms of the IPI", SMP_ANSWER_MS);
@@ -471,6 +516,24 @@ bool smp_wait_for(u32 cpu, u64 end)
 	return true;
 }
 
+bool smp_answered(u32 cpu, const volatile u32 *flag, const char *what)
+{
+	u64 end = answer_end();
+	u32 spins = 0;
+
+	if (!took(cpu, end))
+		return false;
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+		cpu_relax();
+		if (++spins & 63 || rdtsc() <= end)
+			continue;
+		printk("smp: cpu %u took its work but did not %s within %u ms "
+		       "of the IPI\n", cpu, what, SMP_ANSWER_MS);
+		return false;
+	}
+	return true;
+}
+
 static void wait_done(u32 cpu)
 {
 	struct cpu_work *w = &work[cpu];
@@ -482,55 +545,86 @@ static void wait_done(u32 cpu)
 	}
 }
 
-/* Posts @fn to every other up CPU of @set, behind the gate @gate: false
- * when an IPI could not be sent (that CPU left out). */
-static bool post_all(const struct cpu_set *set, void (*fn)(void *),
-		     void *arg, u32 gate, struct cpu_set *posted)
+/* Posts @fn to every other up CPU of @set, behind the gate @gate: those
+ * whose IPI could not be sent are left out (post()) and in @failed. */
+static void post_all(const struct cpu_set *set, void (*fn)(void *),
+		     void *arg, u32 gate, struct cpu_set *posted,
+		     struct cpu_set *failed)
 {
 	u32 me = this_cpu()->cpu;
-	bool ok = true;
 
-	memset(posted, 0, sizeof(*posted));
 	for (u32 c = 0; c < smp.ncpus; c++) {
 		if (c == me || !cpu_set_has(set, c) || !smp_is_up(c))
 			continue;
-		if (!work_fails(c) && post(c, fn, arg, gate)) {
-			cpu_set_add(posted, c);
-			continue;
-		}
-		smp_leave_out(c, "it would not take its work: the IPI stayed "
-			      "pending in the ICR for 100 ms");
-		ok = false;
+		cpu_set_add(post(c, fn, arg, gate) ? posted : failed, c);
 	}
-	return ok;
+}
+
+/*
+ * Test-only (work_fail=): the IPI that stayed pending comes now, at the
+ * next run, before it posts anything: the CPU left out must run nothing
+ * (its work was refused).  Had it taken the work, it is waited on, so
+ * that what it does is done before this run goes on.
+ */
+static void deliver_stuck(void)
+{
+	struct cpu_work *w = &work[stuck];
+	u64 end;
+
+	if (!stuck)
+		return;
+	printk("smp: work_fail=%u: its IPI stuck in the ICR comes now, late "
+	       "(test-only)\n", stuck);
+	apic_send_ipi(smp.by_cpu[stuck]->apic_id,
+		      ICR_DM_FIXED | VEC_CALL_FUNCTION, timebase.tsc_hz / 10);
+	stuck = 0;
+	end = answer_end();
+	while (__atomic_load_n(&w->taken, __ATOMIC_ACQUIRE) != TAKE_REFUSED &&
+	       __atomic_load_n(&w->done, __ATOMIC_ACQUIRE) != w->posted &&
+	       rdtsc() < end)
+		cpu_relax();
+}
+
+static void called_off(const struct cpu_set *failed)
+{
+	char list[128];
+
+	cpulist_format(failed, list, sizeof(list));
+	printk("smp: the run is called off before any CPU ran it: cpus %s "
+	       "did not take their work\n", list);
 }
 
 bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg)
 {
 	u32 gate = start.gen + 1;
-	struct cpu_set posted;
-	bool ok;
+	struct cpu_set posted, failed;
 	u64 end;
 
 	smp_phase_reset();	/* a step's abort is not the next one's */
-	start.cancel = false;
-	ok = post_all(set, fn, arg, gate, &posted);
+	deliver_stuck();
+	memset(&posted, 0, sizeof(posted));
+	memset(&failed, 0, sizeof(failed));
+	post_all(set, fn, arg, gate, &posted, &failed);
 	/* Each one asked is waited on, also once the run is called off:
 	 * one that is only slow must not be left out. */
 	end = answer_end();
 	for (u32 c = 0; c < smp.ncpus; c++)
 		if (cpu_set_has(&posted, c) && !took(c, end))
-			ok = false;
-	start.cancel = !ok;
+			cpu_set_add(&failed, c);
+	if (cpu_set_count(&failed, CPUSET_MAX))
+		start.cancelled = gate;
 	__atomic_store_n(&start.gen, gate, __ATOMIC_RELEASE);
-	if (ok && cpu_set_has(set, this_cpu()->cpu))
+	/* Said once the others waiting at the gate are let go. */
+	if (start.cancelled == gate)
+		called_off(&failed);
+	if (start.cancelled != gate && cpu_set_has(set, this_cpu()->cpu))
 		fn(arg);
 	/* Done, called off or not: nothing of theirs runs past the return.
 	 * One left out took nothing (refused) and is not waited on. */
 	for (u32 c = 0; c < smp.ncpus; c++)
 		if (cpu_set_has(&posted, c) && smp_is_up(c))
 			wait_done(c);
-	return ok;
+	return start.cancelled != gate;
 }
 
 static void bar_relax(void *ctx)

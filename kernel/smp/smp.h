@@ -85,7 +85,10 @@ static inline bool smp_is_up(u32 cpu)
  * Run @fn(@arg) on @cpu (an AP that is up and idle), with interrupts
  * off, as the boot CPU runs everything; smp_wait() for its end.  The
  * caller serialises: one piece of work per CPU at a time.  False when
- * @cpu is not up or the IPI could not be sent.  A delivered IPI says
+ * @cpu is not up, or the IPI could not be sent: then the work is refused
+ * (never run, even if the IPI comes late) and @cpu left out ("it would
+ * not take its work: the IPI stayed pending in the ICR for 100 ms"),
+ * unless it took the work just then (true).  A delivered IPI says
  * nothing of whether the CPU takes the work: smp_wait() asks.
  */
 bool on_cpu(u32 cpu, void (*fn)(void *), void *arg);
@@ -99,6 +102,13 @@ bool smp_wait(u32 cpu);
 /* Until @cpu's work is done or the TSC passes @end: false then. */
 bool smp_wait_for(u32 cpu, u64 end);
 /*
+ * For work that never ends (crash=): until @cpu took the work on_cpu()
+ * just gave it and then set *@flag, within SMP_ANSWER_MS of now in all.
+ * False when it did not: not taken, it is left out as by smp_wait();
+ * taken, the console says that it did not @what.
+ */
+bool smp_answered(u32 cpu, const volatile u32 *flag, const char *what);
+/*
  * @fn on every up CPU of @set at once, the caller's too; waits for all.
  * No CPU runs it before every other one asked has taken it (each within
  * SMP_ANSWER_MS), so that none waits at a barrier on a member that never
@@ -108,8 +118,10 @@ bool smp_wait_for(u32 cpu, u64 end);
  * the CPUs still up.
  */
 bool smp_run(const struct cpu_set *set, void (*fn)(void *), void *arg);
-/* Test-only (work_fail=): smp_run()'s next IPI to @cpu (0: none) is
- * taken as stuck in the ICR, so that the step is called off. */
+/* Test-only (work_fail=): the next work IPI to @cpu (0: none) is taken
+ * as stuck in the ICR after its work was posted, so that the step is
+ * called off; it comes late, at the next smp_run(), and the INIT that
+ * leaves the CPU out is taken as stuck too. */
 void smp_set_work_fail(u32 cpu);
 
 /*
@@ -126,9 +138,11 @@ void smp_phase_reset(void);
 /*
  * An up AP that did not answer a bounded wait (@why says which, and how
  * long): state failed with @why (its cpu record), a console line, no
- * longer up, and sent INIT so that it can write nothing shared again, as
- * a CPU that never checked in.  Linux leaves such a CPU offline
- * (cpuhp_wait_for_sync_state()'s "failed to report alive state").
+ * longer up, its work posted and not taken refused, and sent INIT so
+ * that it can write nothing shared again, as a CPU that never checked in
+ * (an INIT that stays pending is said; the refusal halts the CPU).
+ * Linux leaves such a CPU offline (cpuhp_wait_for_sync_state()'s
+ * "failed to report alive state").
  */
 void smp_leave_out(u32 cpu, const char *why);
 
