@@ -137,6 +137,13 @@ const struct param hz_params[] = {
 	  .meaning = "That CPU's INIT and STARTUP IPIs go to an APIC ID no "
 	  "processor has, so it cannot answer: the timeout path (the CPU is "
 	  "reported `no-answer` and left out)." },
+	{ .key = "answer_ms", .type = P_U64, .offset = F(answer_ms),
+	  .min = 100, .max = 8000, .scope = PARAM_KERNEL, .test_only = true,
+	  .unset = "8000 ms",
+	  .meaning = "How long the boot CPU waits for another CPU to answer "
+	  "one step (take its work, a TSC sync ping) before it leaves it out, "
+	  "lowered: for the tests of a CPU that never answers.",
+	  .more = "docs/smp.md, \"Every wait bounded, and named\"" },
 	{ .key = "memmap_keep", .type = P_U64, .offset = F(memmap_keep),
 	  .min = 1, .max = MEMMAP_MAX_INPUT, .scope = PARAM_KERNEL,
 	  .test_only = true, .unset = "4096, the limit of lib/memmap.h",

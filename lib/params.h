@@ -95,6 +95,7 @@ struct hz_config {
 	u64 ap_fail;		/* test-only: this CPU cannot answer; 0 none */
 	u64 work_fail;		/* test-only: its first work IPI fails; 0 none */
 	u64 memmap_keep;	/* test-only: the memory map's limit, lowered */
+	u64 answer_ms;		/* test-only: the waits' answer bound, lowered */
 	struct cpu_set hang_cpu;	/* test-only: CPUs that hang at hang_at */
 	/* test-only: the CPUs inject= plants on; empty: every one */
 	struct cpu_set inject_cpu;

@@ -36,6 +36,8 @@ const char *const smp_state_names[] = { "up", "no-answer", "disabled",
 struct smp_info smp;
 /* Every waiter reads it as it spins; written at most once a phase. */
 volatile bool smp_aborted __cacheline_aligned;
+u32 smp_answer_ms = SMP_ANSWER_MS;
+
 /* Read by idle CPUs alone, set once (smp_stop_others()), never reset. */
 volatile bool smp_ending;
 
@@ -459,7 +461,7 @@ bool on_cpu(u32 cpu, void (*fn)(void *), void *arg)
 
 static u64 answer_end(void)
 {
-	return rdtsc() + timebase.tsc_hz / 1000 * SMP_ANSWER_MS;
+	return rdtsc() + timebase.tsc_hz / 1000 * smp_answer_ms;
 }
 
 /*
@@ -481,7 +483,7 @@ static bool took(u32 cpu, u64 end)
 		if (rdtsc() <= end || !refuse(w, posted))
 			continue;
 		ksnprintf(why, sizeof(why), "it did not take its work within "
-			  "%u ms of the IPI", SMP_ANSWER_MS);
+			  "%u ms of the IPI", smp_answer_ms);
 		smp_leave_out(cpu, why);
 		return false;
 	}
@@ -528,7 +530,7 @@ bool smp_answered(u32 cpu, const volatile u32 *flag, const char *what)
 		if (++spins & 63 || rdtsc() <= end)
 			continue;
 		printk("smp: cpu %u took its work but did not %s within %u ms "
-		       "of the IPI\n", cpu, what, SMP_ANSWER_MS);
+		       "of the IPI\n", cpu, what, smp_answer_ms);
 		return false;
 	}
 	return true;

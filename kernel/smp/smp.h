@@ -80,6 +80,8 @@ static inline bool smp_is_up(u32 cpu)
  * touches.
  */
 #define SMP_ANSWER_MS 8000
+/* The bound in use: SMP_ANSWER_MS, or lower by the test-only answer_ms=. */
+extern u32 smp_answer_ms;
 
 /*
  * Run @fn(@arg) on @cpu (an AP that is up and idle), with interrupts

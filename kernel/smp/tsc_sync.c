@@ -141,7 +141,7 @@ static bool ping_pong(struct smp_cpu *c, u64 answer, char *why, size_t n)
 		if (!await(&sy.pong, i, t0 + answer)) {
 			ksnprintf(why, n, "no answer to the TSC sync's ping %u "
 				  "of %u within %u ms", i, PINGS,
-				  SMP_ANSWER_MS);
+				  smp_answer_ms);
 			return false;
 		}
 		t2 = rdtsc_ordered();
@@ -162,7 +162,7 @@ static bool await_step(u32 step, u64 answer, const char *what,
 {
 	if (await(&sy.step, step, rdtsc() + answer))
 		return true;
-	ksnprintf(why, n, "it did not %s within %u ms%s", what, SMP_ANSWER_MS,
+	ksnprintf(why, n, "it did not %s within %u ms%s", what, smp_answer_ms,
 		  tail);
 	return false;
 }
@@ -171,7 +171,7 @@ static bool await_step(u32 step, u64 answer, const char *what,
  * answer (it may be hung with interrupts masked, anywhere). */
 static bool measure(struct smp_cpu *c, u64 tsc_hz, char *why, size_t n)
 {
-	u64 answer = tsc_hz / 1000 * SMP_ANSWER_MS;
+	u64 answer = tsc_hz / 1000 * smp_answer_ms;
 
 	memset(&sy, 0, sizeof(sy));
 	sy.warp_ticks = tsc_hz / 1000 * WARP_MS;
@@ -199,7 +199,7 @@ static bool measure(struct smp_cpu *c, u64 tsc_hz, char *why, size_t n)
 	warp_check();
 	if (!smp_wait_for(c->cpu, rdtsc() + answer)) {
 		ksnprintf(why, n, "its TSC sync work did not end within %u ms",
-			  SMP_ANSWER_MS);
+			  smp_answer_ms);
 		return false;
 	}
 	c->tsc_warps = sy.warps;
