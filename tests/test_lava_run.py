@@ -46,10 +46,13 @@ HUGEZERO = ROOT / "scripts" / "hugezero"
 DATA = ROOT / "tests" / "data" / "lava-run"
 FAULT = DATA / "fault.lava-run.yaml"
 CRASH = DATA / "crash.lava-run.yaml"
+SKIP = DATA / "skip.lava-run.yaml"
 MILAN = DATA / "seed-001-milan.lava-run.yaml"
 ICELAKE = DATA / "seed-001-icelake.lava-run.yaml"
 FAULT_LINE = ["bench=fault", "folio=2M", "size=8M", "clear=erms,rep",
               "order=contiguous-page", "runs=2", "selftest=off"]
+SKIP_LINE = ["bench=fault", "folio=2M", "size=4M", "clear=avx512,erms",
+             "order=contiguous-page", "runs=2", "selftest=off"]
 SEED_LINE = ["preset=seed-001", "folio=2M", "size=4M", "runs=2", "warmups=0",
              "selftest=off", "clear=erms,rep"]
 USER, TOKEN = "lab", "s3cret"
@@ -249,13 +252,14 @@ class Base(unittest.TestCase):
         return f"http://127.0.0.1:{s.server_address[1]}/"
 
     def run_cli(self, url: str, *args: str, token: str = TOKEN,
-                line: list[str] = FAULT_LINE) -> subprocess.CompletedProcess:
+                line: list[str] = FAULT_LINE,
+                env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
         tf = self.dir / "token"
         tf.write_text(token + "\n")
         cmd = [sys.executable, str(HUGEZERO), "lava", "run", "--url", url,
                "--token-file", str(tf), "--username", USER, "--device-type", "qemu",
                "--poll", "0.02", "-o", str(self.dir / "out"), *args, "--", *line]
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
 
     def no_traceback(self, r: subprocess.CompletedProcess) -> None:
         self.assertNotIn("Traceback", r.stderr)
@@ -286,6 +290,45 @@ class RunTest(Base):
         self.assertIn('"100","hugezero","pass"', (out / "job-100.results.csv").read_text())
         self.assertIn("device_type: qemu", (out / "job-100.definition.yaml").read_text())
         self.assertEqual(fake.calls, [], "nothing canceled")
+
+    def fake_make(self, rc: int) -> tuple[dict[str, str], Path]:
+        """A make first on PATH that records its arguments and exits @rc."""
+        bin_dir, calls = self.dir / "bin", self.dir / "make.calls"
+        bin_dir.mkdir(exist_ok=True)
+        make = bin_dir / "make"
+        make.write_text(f'#!/bin/sh\necho "$@" >> {calls}\necho made\n'
+                        f'echo "cc: error: planted" >&2\nexit {rc}\n')
+        make.chmod(0o755)
+        return {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}, calls
+
+    def test_the_build_is_made_first(self) -> None:
+        fake = one_device(Script(server_form(FAULT.read_text())))
+        url = self.serve(fake)
+        env, calls = self.fake_make(0)
+        r = self.run_cli(url, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(calls.read_text(), rf"(?m)^--no-print-directory -C {ROOT} -j\d+ "
+                         rf"all iso BUILD={paths.BUILD}$")
+        self.assertNotIn("planted", r.stderr, "make's output shown only on failure")
+        self.assertIn(f"building: {paths.make_command(paths.BUILD)} all iso", r.stderr)
+        calls.unlink()
+        env, calls = self.fake_make(2)
+        r = self.run_cli(url, env=env)
+        self.no_traceback(r)
+        self.assertEqual(r.returncode, lavarun.EXIT_USAGE, r.stderr)
+        self.assertIn("cc: error: planted", r.stderr)
+        self.assertIn("make failed (exit status 2): nothing was submitted", r.stderr)
+        self.assertEqual(len(fake.jobs), 1, "nothing submitted after a failed make")
+
+    def test_a_skipped_configuration_passes(self) -> None:
+        fake = one_device(Script(server_form(SKIP.read_text())))
+        r = self.run_cli(self.serve(fake), line=SKIP_LINE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"(?m)^2M +contiguous-page +erms +ok ")
+        self.assertRegex(r.stdout, r"(?m)^2M +contiguous-page +avx512 +skip")
+        self.assertIn("job 100 on qemu01: ok (", r.stderr)
+        self.assertIn("; 1 configuration(s) skipped: 2M.avx512.contiguous-page (CPU lacks "
+                      "AVX-512F", r.stderr)
 
     def test_log_fetched_in_chunks(self) -> None:
         log = server_form(FAULT.read_text())
@@ -356,6 +399,37 @@ class RunTest(Base):
         r = self.run_cli(self.serve(fake))
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("the server says: database busy (fault 500); asking again", r.stderr)
+
+    def test_polls_missed_for_a_while(self) -> None:
+        """Missed polls are allowed for a time (MISS_S), not a count: ten
+        at --poll 0.02 are a server busy for a moment."""
+        fake = one_device(Script(server_form(FAULT.read_text())))
+        real, misses = fake.show, []
+
+        def busy(jid: str) -> dict:
+            if len(misses) < 10:
+                misses.append(jid)
+                raise xmlrpc.client.Fault(500, "database busy")
+            return real(jid)
+        fake.show = busy  # type: ignore[method-assign]
+        r = self.run_cli(self.serve(fake))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr.count("asking again"), 1, "said once a streak")
+
+    def test_server_gone_after_a_timeout(self) -> None:
+        """The cancel's wait meets a server gone: still a timeout (5)."""
+        fake = one_device(Script(server_form(FAULT.read_text()), hang=True))
+        real = fake.show
+
+        def gone(jid: str) -> dict:
+            if fake.calls:
+                raise xmlrpc.client.Fault(500, "gone")
+            return real(jid)
+        fake.show = gone  # type: ignore[method-assign]
+        r = self.run_cli(self.serve(fake), "--timeout", "0.5")
+        self.no_traceback(r)
+        self.assertEqual(r.returncode, lavarun.EXIT_TIMEOUT, r.stderr)
+        self.assertIn("not waiting for the canceled job(s) to finish", r.stderr)
 
     sig = signal.SIGINT
 
