@@ -496,8 +496,11 @@ class PresetTest(Base):
         for j in fake.jobs.values():
             self.assertRegex(j.definition, rf"(?m)^tags:\n *- {j.device}\n",
                              "pinned by its own tag")
-        heads = re.findall(r"(?m)^seed-001, hugezero, .*LAVA job (\d+)\): 1 boot", r.stdout)
-        self.assertEqual(len(heads), 2, r.stdout)
+        heads = re.findall(r"(?m)^seed-001, hugezero, device (qemu0\d), (.*) \(LAVA job \d+\): "
+                           r"1 boot", r.stdout)
+        self.assertEqual(heads, [("qemu01", "AMD EPYC-Milan Processor"),
+                                 ("qemu02", "Intel Xeon Processor (Icelake)")],
+                         "each section headed by the device LAVA ran it on")
         self.assertIn("device qemu01 (", r.stdout)
         self.assertIn("device qemu02", r.stdout)
 

@@ -399,7 +399,8 @@ def judge(j: Job, rows: list[dict[str, str]], warn: Say) -> None:
     for b in j.boots:
         if j.device:
             old = (b.lava or {}).get("device")
-            b.lava = {**(b.lava or {}), "device": j.device + (f" ({old})" if old else "")}
+            b.lava = {**(b.lava or {}), "device": j.device + (f" ({old})" if old else ""),
+                      "hostname": j.device}
             if b.lava.get("job") in (None, "unknown"):
                 b.lava["job"] = j.id
     judge_log(j)
