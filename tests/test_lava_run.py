@@ -712,6 +712,11 @@ class RealServerTest(unittest.TestCase):
             # None answers: the one-machine lab, started here and stopped
             # after, a device a job so that the jobs run at once (each
             # waits ~20 s on the scheduler's and the worker's polls).
+            # Stopped whatever happens next (the start timing out, a lava
+            # run raising in the pool): an exception ends setUpClass, and
+            # tearDownClass is then never run; class cleanups are.
+            cls.started = True
+            cls.addClassCleanup(cls.stop)
             r = subprocess.run([sys.executable, str(HUGEZERO), "lava", "server", "start",
                                 "--devices", str(len(REAL))],
                                capture_output=True, text=True, timeout=600)
@@ -724,6 +729,7 @@ class RealServerTest(unittest.TestCase):
             cls.stop()
             raise unittest.SkipTest(why)
         cls.tmp = tempfile.TemporaryDirectory()
+        cls.addClassCleanup(cls.tmp.cleanup)
 
         def one(name: str) -> tuple[str, tuple[subprocess.CompletedProcess, Path]]:
             out = Path(cls.tmp.name) / name
@@ -742,11 +748,6 @@ class RealServerTest(unittest.TestCase):
             subprocess.run([sys.executable, str(HUGEZERO), "lava", "server", "stop"],
                            capture_output=True, text=True, timeout=300)
             cls.started = False
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.stop()
-        cls.tmp.cleanup()
 
     def cases(self, name: str) -> tuple[list[tuple[str, str, str]], str]:
         r, out = self.runs[name]
