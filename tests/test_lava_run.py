@@ -635,6 +635,22 @@ class BadInputTest(Base):
         self.assertIn("no device of type x86", r.stderr)
         self.assertEqual(fake.jobs, {})
 
+    def test_poll_and_timeout_above_zero_and_a_quote_unbalanced(self) -> None:
+        fake = one_device(Script(server_form(FAULT.read_text())))
+        url = self.serve(fake)
+        for opt, v in (("--poll", "-1"), ("--poll", "0"), ("--timeout", "0"),
+                       ("--timeout", "-5"), ("--poll", "nan")):
+            with self.subTest(opt=opt, v=v):
+                r = self.run_cli(url, opt, v)
+                self.no_traceback(r)
+                self.assertEqual(r.returncode, lavarun.EXIT_USAGE, r.stderr)
+                self.assertIn(f"{opt} {float(v):g}: seconds, above 0", r.stderr)
+        r = self.run_cli(url, line=["bench=fault 'folio=2M"])
+        self.no_traceback(r)
+        self.assertEqual(r.returncode, lavarun.EXIT_USAGE, r.stderr)
+        self.assertIn("boot line \"bench=fault 'folio=2M\": No closing quotation", r.stderr)
+        self.assertEqual(fake.jobs, {})
+
     def test_submission_refused_cancels_the_rest(self) -> None:
         fake = FakeLava([("qemu01", "Good", ["qemu01"]), ("qemu02", "Good", ["qemu02"])],
                         {"*": Script(server_form(FAULT.read_text()))})
