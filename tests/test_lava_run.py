@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import csv
 import io
+import itertools
 import os
 import re
 import shutil
@@ -32,6 +33,7 @@ import xmlrpc.client
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 from xmlrpc.server import SimpleXMLRPCRequestHandler, SimpleXMLRPCServer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -265,6 +267,18 @@ class Base(unittest.TestCase):
         self.assertNotIn("Traceback", r.stderr)
 
 
+def failing(fake: FakeLava, method: str, when: Callable[[str], bool],
+            fault: xmlrpc.client.Fault) -> None:
+    """@fake's @method raising @fault for an argument @when holds of."""
+    real = getattr(fake, method)
+
+    def call(arg: str) -> object:
+        if when(arg):
+            raise fault
+        return real(arg)
+    setattr(fake, method, call)
+
+
 def one_device(script: Script, health: str = "Good") -> FakeLava:
     return FakeLava([("qemu01", health, [])], {"*": script})
 
@@ -404,14 +418,9 @@ class RunTest(Base):
         """Missed polls are allowed for a time (MISS_S), not a count: ten
         at --poll 0.02 are a server busy for a moment."""
         fake = one_device(Script(server_form(FAULT.read_text())))
-        real, misses = fake.show, []
-
-        def busy(jid: str) -> dict:
-            if len(misses) < 10:
-                misses.append(jid)
-                raise xmlrpc.client.Fault(500, "database busy")
-            return real(jid)
-        fake.show = busy  # type: ignore[method-assign]
+        shows = itertools.count()
+        failing(fake, "show", lambda jid: next(shows) < 10,
+                xmlrpc.client.Fault(500, "database busy"))
         r = self.run_cli(self.serve(fake))
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stderr.count("asking again"), 1, "said once a streak")
@@ -419,13 +428,7 @@ class RunTest(Base):
     def test_server_gone_after_a_timeout(self) -> None:
         """The cancel's wait meets a server gone: still a timeout (5)."""
         fake = one_device(Script(server_form(FAULT.read_text()), hang=True))
-        real = fake.show
-
-        def gone(jid: str) -> dict:
-            if fake.calls:
-                raise xmlrpc.client.Fault(500, "gone")
-            return real(jid)
-        fake.show = gone  # type: ignore[method-assign]
+        failing(fake, "show", lambda jid: bool(fake.calls), xmlrpc.client.Fault(500, "gone"))
         r = self.run_cli(self.serve(fake), "--timeout", "0.5")
         self.no_traceback(r)
         self.assertEqual(r.returncode, lavarun.EXIT_TIMEOUT, r.stderr)
@@ -654,13 +657,8 @@ class BadInputTest(Base):
     def test_submission_refused_cancels_the_rest(self) -> None:
         fake = FakeLava([("qemu01", "Good", ["qemu01"]), ("qemu02", "Good", ["qemu02"])],
                         {"*": Script(server_form(FAULT.read_text()))})
-        real = fake.submit
-
-        def second_refused(definition: str) -> int:
-            if fake.jobs:
-                raise xmlrpc.client.Fault(400, "Problem with submitted job data: boom")
-            return real(definition)
-        fake.submit = second_refused  # type: ignore[method-assign]
+        failing(fake, "submit", lambda definition: bool(fake.jobs),
+                xmlrpc.client.Fault(400, "Problem with submitted job data: boom"))
         r = self.run_cli(self.serve(fake), "--count", "2")
         self.assertEqual(r.returncode, lavarun.EXIT_USAGE)
         self.assertIn("job #2 refused: scheduler.jobs.submit: the server says: Problem "
