@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HUGEZERO = ROOT / "scripts" / "hugezero"
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from hzlib import labserver as ls, lava, paths  # noqa: E402
+from hzlib import labserver as ls, lava, lavaapi, paths  # noqa: E402
 
 
 def sleeper(*children: str) -> list[str]:
@@ -47,12 +47,12 @@ class TempBuild(unittest.TestCase):
     def setUp(self) -> None:
         self.tmp = tempfile.TemporaryDirectory()
         self.d = Path(self.tmp.name)
-        env = mock.patch.dict(os.environ, {paths.BUILD_ENV: str(self.d)})
+        # lavacli's configuration under $XDG_CONFIG_HOME, as lavacli and
+        # lava run read it (lavaapi.config_path()).
+        env = mock.patch.dict(os.environ, {paths.BUILD_ENV: str(self.d),
+                                           "XDG_CONFIG_HOME": str(self.d)})
         env.start()
         self.addCleanup(env.stop)
-        conf = mock.patch.object(ls, "LAVACLI_CONF", self.d / "lavacli.yaml")
-        conf.start()
-        self.addCleanup(conf.stop)
         self.spawned: list[ls.Daemon] = []
 
     def tearDown(self) -> None:
@@ -230,11 +230,95 @@ class StartRefusesTest(TempBuild):
         self.assertFalse(ls.state_file().exists(), "nothing started")
 
 
+class FakeManage:
+    """`lava-server manage` recorded: each call's arguments; @exists the
+    users, device types, workers and devices it already knows."""
+
+    def __init__(self, exists: set[str]) -> None:
+        self.exists, self.calls = exists, []
+
+    def __call__(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        self.calls.append(args)
+        rc = 0
+        if args[1:2] == ("details",):
+            rc = 0 if args[2] in self.exists else 1
+        return subprocess.CompletedProcess(args, rc, "token: wtok\n", "")
+
+
+class LabObjectsTest(TempBuild):
+    def test_devices_tagged_with_their_names(self) -> None:
+        """lava run pins a job by a tag of the device's own: each device
+        added with its name as a tag, one that existed untagged tagged."""
+        fake = FakeManage({ls.USER, "qemu", ls.IDENTITY, "hugezero-qemu-01"})
+        with mock.patch.object(ls, "manage", fake), \
+                mock.patch.object(ls, "DEVICES_DIR", self.d):
+            s = ls.State()
+            self.assertEqual(ls.objects(s, 2, print), "wtok")
+        self.assertIn(("devices", "add", "hugezero-qemu-02", "--device-type", "qemu",
+                       "--worker", ls.IDENTITY, "--tags", "hugezero-qemu-02"), fake.calls)
+        shell = [c for c in fake.calls if c[0] == "shell"]
+        self.assertEqual(len(shell), 1, fake.calls)
+        self.assertIn("['hugezero-qemu-01']", shell[0][2])
+        compile(shell[0][2], "shell -c", "exec")
+        self.assertEqual(s.devices, ["hugezero-qemu-01", "hugezero-qemu-02"])
+
+    def test_a_failed_start_leaves_a_running_lab(self) -> None:
+        """start on a lab already up that fails takes back only what this
+        call added: the running daemons and devices stay."""
+        old = self.spawn("gunicorn", sleeper())
+        before = ls.State(url="http://127.0.0.1:8000/", daemons=[old],
+                          devices=["hugezero-qemu-01"], token="t")
+        ls.save(before)
+        dicts = self.d / "dicts"
+        dicts.mkdir()
+
+        def objects(s: ls.State, n: int, say: object) -> str:
+            path = dicts / "hugezero-qemu-02.jinja2"
+            path.write_text("x")
+            s.dictionaries.append(str(path))
+            s.devices.append("hugezero-qemu-02")
+            raise ls.LabError("planted")
+        fake = FakeManage(set())
+        said: list[str] = []
+        with mock.patch.multiple(ls, missing=lambda: [], manage=fake, objects=objects,
+                                 start_cluster=lambda s, say: None), \
+                mock.patch.object(os, "geteuid", lambda: 0):
+            with self.assertRaisesRegex(ls.LabError, "planted"):
+                ls.start(ls.PORT, 2, said.append)
+        self.assertTrue(old.up(), "the running lab's daemon runs on")
+        self.assertEqual(ls.load(), before, "its state as it was")
+        self.assertEqual(fake.calls, [("devices", "update", "hugezero-qemu-02", "--health",
+                                       "RETIRED")], "only the device this start added")
+        self.assertEqual(list(dicts.iterdir()), [])
+
+    def test_a_cluster_stopped_by_someone_else(self) -> None:
+        """stop with the recorded cluster already down: stopped, and the
+        state file goes."""
+        ls.save(ls.State(url="http://127.0.0.1:9/", cluster=["15", "main"]))
+
+        def pg_ctl(cluster: list[str], action: str) -> None:
+            raise ls.LabError("pg_ctlcluster 15 main stop: Cluster is not running.")
+        for listed in ([("15", "main", "down")], [("15", "main", "online")]):
+            with self.subTest(listed=listed):
+                ls.save(ls.State(url="http://127.0.0.1:9/", cluster=["15", "main"]))
+                said: list[str] = []
+                with mock.patch.multiple(ls, clusters=lambda: listed, pg_ctl=pg_ctl):
+                    if listed[0][2] == "down":
+                        self.assertTrue(ls.stop(said.append))
+                        self.assertIn("PostgreSQL 15 main was stopped already", said)
+                        self.assertFalse(ls.state_file().exists())
+                    else:
+                        with self.assertRaisesRegex(ls.LabError, "not running"):
+                            ls.stop(said.append)
+                        self.assertTrue(ls.state_file().exists(), "kept: stop again")
+
+
 class IdentityTest(TempBuild):
     OTHER = "lab:\n  uri: https://lava.example/RPC2\n  username: me\n  token: abc\n"
 
     def test_others_kept_ours_restored(self) -> None:
-        conf = ls.LAVACLI_CONF
+        conf = lavaapi.config_path()
+        self.assertEqual(conf, self.d / "lavacli.yaml")
         old = ls.identity_block("http://127.0.0.1:1/", "old")
         for before in ("", self.OTHER, self.OTHER + old, old + self.OTHER):
             with self.subTest(before=before):
@@ -248,6 +332,8 @@ class IdentityTest(TempBuild):
                 if self.OTHER in before:
                     self.assertIn(self.OTHER, text)
                 ls.set_identity(s, "secret")    # a second start: the same
+                i = lavaapi.identity(ls.IDENTITY)   # where lava run reads it
+                self.assertEqual((i.uri, i.token), (s.url + "RPC2", "secret"))
                 ls.restore_identity(s)
                 if before:
                     self.assertEqual(sorted(conf.read_text().splitlines()),
@@ -343,7 +429,8 @@ class RealServerTest(unittest.TestCase):
 
     def test_a_job_through_the_server(self) -> None:
         clusters = ls.clusters()
-        conf = ls.LAVACLI_CONF.read_text() if ls.LAVACLI_CONF.exists() else None
+        lavacli_conf = lavaapi.config_path()
+        conf = lavacli_conf.read_text() if lavacli_conf.exists() else None
         t0 = time.monotonic()
         r = hugezero("lava", "server", "start")
         started = time.monotonic() - t0
@@ -370,7 +457,7 @@ class RealServerTest(unittest.TestCase):
             self.assertFalse(st and st[0] != "Z" and st[3] == t,
                              f"{pid} of the running job (lava-run, QEMU) ended")
         self.assertEqual(ls.clusters(), clusters, "PostgreSQL as found")
-        self.assertEqual(ls.LAVACLI_CONF.read_text() if ls.LAVACLI_CONF.exists() else None,
+        self.assertEqual(lavacli_conf.read_text() if lavacli_conf.exists() else None,
                          conf, "lavacli's configuration as found")
         self.assertFalse(ls.state_file().exists())
         r = hugezero("lava", "server", "status")

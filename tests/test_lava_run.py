@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import csv
 import io
+import itertools
 import os
 import re
 import shutil
@@ -32,6 +33,7 @@ import xmlrpc.client
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 from xmlrpc.server import SimpleXMLRPCRequestHandler, SimpleXMLRPCServer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,10 +48,13 @@ HUGEZERO = ROOT / "scripts" / "hugezero"
 DATA = ROOT / "tests" / "data" / "lava-run"
 FAULT = DATA / "fault.lava-run.yaml"
 CRASH = DATA / "crash.lava-run.yaml"
+SKIP = DATA / "skip.lava-run.yaml"
 MILAN = DATA / "seed-001-milan.lava-run.yaml"
 ICELAKE = DATA / "seed-001-icelake.lava-run.yaml"
 FAULT_LINE = ["bench=fault", "folio=2M", "size=8M", "clear=erms,rep",
               "order=contiguous-page", "runs=2", "selftest=off"]
+SKIP_LINE = ["bench=fault", "folio=2M", "size=4M", "clear=avx512,erms",
+             "order=contiguous-page", "runs=2", "selftest=off"]
 SEED_LINE = ["preset=seed-001", "folio=2M", "size=4M", "runs=2", "warmups=0",
              "selftest=off", "clear=erms,rep"]
 USER, TOKEN = "lab", "s3cret"
@@ -249,16 +254,29 @@ class Base(unittest.TestCase):
         return f"http://127.0.0.1:{s.server_address[1]}/"
 
     def run_cli(self, url: str, *args: str, token: str = TOKEN,
-                line: list[str] = FAULT_LINE) -> subprocess.CompletedProcess:
+                line: list[str] = FAULT_LINE,
+                env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
         tf = self.dir / "token"
         tf.write_text(token + "\n")
         cmd = [sys.executable, str(HUGEZERO), "lava", "run", "--url", url,
                "--token-file", str(tf), "--username", USER, "--device-type", "qemu",
                "--poll", "0.02", "-o", str(self.dir / "out"), *args, "--", *line]
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
 
     def no_traceback(self, r: subprocess.CompletedProcess) -> None:
         self.assertNotIn("Traceback", r.stderr)
+
+
+def failing(fake: FakeLava, method: str, when: Callable[[str], bool],
+            fault: xmlrpc.client.Fault) -> None:
+    """@fake's @method raising @fault for an argument @when holds of."""
+    real = getattr(fake, method)
+
+    def call(arg: str) -> object:
+        if when(arg):
+            raise fault
+        return real(arg)
+    setattr(fake, method, call)
 
 
 def one_device(script: Script, health: str = "Good") -> FakeLava:
@@ -286,6 +304,45 @@ class RunTest(Base):
         self.assertIn('"100","hugezero","pass"', (out / "job-100.results.csv").read_text())
         self.assertIn("device_type: qemu", (out / "job-100.definition.yaml").read_text())
         self.assertEqual(fake.calls, [], "nothing canceled")
+
+    def fake_make(self, rc: int) -> tuple[dict[str, str], Path]:
+        """A make first on PATH that records its arguments and exits @rc."""
+        bin_dir, calls = self.dir / "bin", self.dir / "make.calls"
+        bin_dir.mkdir(exist_ok=True)
+        make = bin_dir / "make"
+        make.write_text(f'#!/bin/sh\necho "$@" >> {calls}\necho made\n'
+                        f'echo "cc: error: planted" >&2\nexit {rc}\n')
+        make.chmod(0o755)
+        return {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}, calls
+
+    def test_the_build_is_made_first(self) -> None:
+        fake = one_device(Script(server_form(FAULT.read_text())))
+        url = self.serve(fake)
+        env, calls = self.fake_make(0)
+        r = self.run_cli(url, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(calls.read_text(), rf"(?m)^--no-print-directory -C {ROOT} -j\d+ "
+                         rf"all iso BUILD={paths.BUILD}$")
+        self.assertNotIn("planted", r.stderr, "make's output shown only on failure")
+        self.assertIn(f"building: {paths.make_command(paths.BUILD)} all iso", r.stderr)
+        calls.unlink()
+        env, calls = self.fake_make(2)
+        r = self.run_cli(url, env=env)
+        self.no_traceback(r)
+        self.assertEqual(r.returncode, lavarun.EXIT_USAGE, r.stderr)
+        self.assertIn("cc: error: planted", r.stderr)
+        self.assertIn("make failed (exit status 2): nothing was submitted", r.stderr)
+        self.assertEqual(len(fake.jobs), 1, "nothing submitted after a failed make")
+
+    def test_a_skipped_configuration_passes(self) -> None:
+        fake = one_device(Script(server_form(SKIP.read_text())))
+        r = self.run_cli(self.serve(fake), line=SKIP_LINE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"(?m)^2M +contiguous-page +erms +ok ")
+        self.assertRegex(r.stdout, r"(?m)^2M +contiguous-page +avx512 +skip")
+        self.assertIn("job 100 on qemu01: ok (", r.stderr)
+        self.assertIn("; 1 configuration(s) skipped: 2M.avx512.contiguous-page (CPU lacks "
+                      "AVX-512F", r.stderr)
 
     def test_log_fetched_in_chunks(self) -> None:
         log = server_form(FAULT.read_text())
@@ -357,6 +414,26 @@ class RunTest(Base):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("the server says: database busy (fault 500); asking again", r.stderr)
 
+    def test_polls_missed_for_a_while(self) -> None:
+        """Missed polls are allowed for a time (MISS_S), not a count: ten
+        at --poll 0.02 are a server busy for a moment."""
+        fake = one_device(Script(server_form(FAULT.read_text())))
+        shows = itertools.count()
+        failing(fake, "show", lambda jid: next(shows) < 10,
+                xmlrpc.client.Fault(500, "database busy"))
+        r = self.run_cli(self.serve(fake))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr.count("asking again"), 1, "said once a streak")
+
+    def test_server_gone_after_a_timeout(self) -> None:
+        """The cancel's wait meets a server gone: still a timeout (5)."""
+        fake = one_device(Script(server_form(FAULT.read_text()), hang=True))
+        failing(fake, "show", lambda jid: bool(fake.calls), xmlrpc.client.Fault(500, "gone"))
+        r = self.run_cli(self.serve(fake), "--timeout", "0.5")
+        self.no_traceback(r)
+        self.assertEqual(r.returncode, lavarun.EXIT_TIMEOUT, r.stderr)
+        self.assertIn("not waiting for the canceled job(s) to finish", r.stderr)
+
     sig = signal.SIGINT
 
     def test_interrupted_cancels(self) -> None:
@@ -422,8 +499,11 @@ class PresetTest(Base):
         for j in fake.jobs.values():
             self.assertRegex(j.definition, rf"(?m)^tags:\n *- {j.device}\n",
                              "pinned by its own tag")
-        heads = re.findall(r"(?m)^seed-001, hugezero, .*LAVA job (\d+)\): 1 boot", r.stdout)
-        self.assertEqual(len(heads), 2, r.stdout)
+        heads = re.findall(r"(?m)^seed-001, hugezero, device (qemu0\d), (.*) \(LAVA job \d+\): "
+                           r"1 boot", r.stdout)
+        self.assertEqual(heads, [("qemu01", "AMD EPYC-Milan Processor"),
+                                 ("qemu02", "Intel Xeon Processor (Icelake)")],
+                         "each section headed by the device LAVA ran it on")
         self.assertIn("device qemu01 (", r.stdout)
         self.assertIn("device qemu02", r.stdout)
 
@@ -558,16 +638,27 @@ class BadInputTest(Base):
         self.assertIn("no device of type x86", r.stderr)
         self.assertEqual(fake.jobs, {})
 
+    def test_poll_and_timeout_above_zero_and_a_quote_unbalanced(self) -> None:
+        fake = one_device(Script(server_form(FAULT.read_text())))
+        url = self.serve(fake)
+        for opt, v in (("--poll", "-1"), ("--poll", "0"), ("--timeout", "0"),
+                       ("--timeout", "-5"), ("--poll", "nan")):
+            with self.subTest(opt=opt, v=v):
+                r = self.run_cli(url, opt, v)
+                self.no_traceback(r)
+                self.assertEqual(r.returncode, lavarun.EXIT_USAGE, r.stderr)
+                self.assertIn(f"{opt} {float(v):g}: seconds, above 0", r.stderr)
+        r = self.run_cli(url, line=["bench=fault 'folio=2M"])
+        self.no_traceback(r)
+        self.assertEqual(r.returncode, lavarun.EXIT_USAGE, r.stderr)
+        self.assertIn("boot line \"bench=fault 'folio=2M\": No closing quotation", r.stderr)
+        self.assertEqual(fake.jobs, {})
+
     def test_submission_refused_cancels_the_rest(self) -> None:
         fake = FakeLava([("qemu01", "Good", ["qemu01"]), ("qemu02", "Good", ["qemu02"])],
                         {"*": Script(server_form(FAULT.read_text()))})
-        real = fake.submit
-
-        def second_refused(definition: str) -> int:
-            if fake.jobs:
-                raise xmlrpc.client.Fault(400, "Problem with submitted job data: boom")
-            return real(definition)
-        fake.submit = second_refused  # type: ignore[method-assign]
+        failing(fake, "submit", lambda definition: bool(fake.jobs),
+                xmlrpc.client.Fault(400, "Problem with submitted job data: boom"))
         r = self.run_cli(self.serve(fake), "--count", "2")
         self.assertEqual(r.returncode, lavarun.EXIT_USAGE)
         self.assertIn("job #2 refused: scheduler.jobs.submit: the server says: Problem "
@@ -635,6 +726,11 @@ class RealServerTest(unittest.TestCase):
             # None answers: the one-machine lab, started here and stopped
             # after, a device a job so that the jobs run at once (each
             # waits ~20 s on the scheduler's and the worker's polls).
+            # Stopped whatever happens next (the start timing out, a lava
+            # run raising in the pool): an exception ends setUpClass, and
+            # tearDownClass is then never run; class cleanups are.
+            cls.started = True
+            cls.addClassCleanup(cls.stop)
             r = subprocess.run([sys.executable, str(HUGEZERO), "lava", "server", "start",
                                 "--devices", str(len(REAL))],
                                capture_output=True, text=True, timeout=600)
@@ -647,6 +743,7 @@ class RealServerTest(unittest.TestCase):
             cls.stop()
             raise unittest.SkipTest(why)
         cls.tmp = tempfile.TemporaryDirectory()
+        cls.addClassCleanup(cls.tmp.cleanup)
 
         def one(name: str) -> tuple[str, tuple[subprocess.CompletedProcess, Path]]:
             out = Path(cls.tmp.name) / name
@@ -665,11 +762,6 @@ class RealServerTest(unittest.TestCase):
             subprocess.run([sys.executable, str(HUGEZERO), "lava", "server", "stop"],
                            capture_output=True, text=True, timeout=300)
             cls.started = False
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.stop()
-        cls.tmp.cleanup()
 
     def cases(self, name: str) -> tuple[list[tuple[str, str, str]], str]:
         r, out = self.runs[name]

@@ -10,6 +10,7 @@ added is written to a state file, so that `stop` ends exactly those
 processes (by PID and start time) and takes back what it added."""
 from __future__ import annotations
 
+import copy
 import datetime
 import functools
 import glob
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import paths
+from . import lavaapi, paths
 
 PYTHON = "/usr/bin/python3"     # Django is Debian's: not another python3
 LAVA_SERVER = "/usr/bin/lava-server"
@@ -35,7 +36,6 @@ GUNICORN = "/usr/bin/gunicorn3"
 LAVA_WORKER = "/usr/bin/lava-worker"
 PG_SERVERS = "/usr/lib/postgresql/*/bin/postgres"
 DEVICES_DIR = Path("/etc/lava-server/dispatcher-config/devices")
-LAVACLI_CONF = Path.home() / ".config" / "lavacli.yaml"
 
 IDENTITY = "hugezero-local"     # lavacli's identity, the worker, the token
 USER = "hugezero"               # the superuser jobs are submitted as
@@ -327,7 +327,7 @@ def split_identity(text: str) -> tuple[str, str | None]:
 
 def set_identity(s: State, token: str, conf: Path | None = None) -> None:
     """Our identity in lavacli's configuration, every other one kept."""
-    conf = conf or LAVACLI_CONF
+    conf = conf or lavaapi.config_path()
     text = conf.read_text() if conf.exists() else ""
     rest, before = split_identity(text)
     if not s.identity_added and s.identity_before is None:
@@ -342,7 +342,7 @@ def set_identity(s: State, token: str, conf: Path | None = None) -> None:
 
 def restore_identity(s: State, conf: Path | None = None) -> None:
     """Our identity taken out, the one it replaced put back."""
-    conf = conf or LAVACLI_CONF
+    conf = conf or lavaapi.config_path()
     if not (s.identity_added or s.identity_before) or not conf.exists():
         return
     rest, _ = split_identity(conf.read_text())
@@ -403,6 +403,7 @@ def objects(s: State, n: int, say: Callable[[str], None]) -> str:
     if r.returncode:
         r = manage("workers", "add", IDENTITY)
     wtoken = value_after(r.stdout, "token")
+    found = []
     for i in range(1, n + 1):
         dev = DEVICE.format(i)
         path = DEVICES_DIR / f"{dev}.jinja2"
@@ -410,13 +411,28 @@ def objects(s: State, n: int, say: Callable[[str], None]) -> str:
             path.write_text(dictionary(i))
             _lavaserver_owns(path)
             s.dictionaries.append(str(path))
+        # Tagged with its own name: lava run pins a job to it so
+        # (--device, --count: LAVA schedules by device type and tags).
         if manage("devices", "details", dev, check=False).returncode:
-            manage("devices", "add", "--device-type", "qemu", "--worker", IDENTITY, dev)
+            manage("devices", "add", dev, "--device-type", "qemu", "--worker", IDENTITY,
+                   "--tags", dev)
         else:
             manage("devices", "update", dev, "--worker", IDENTITY, "--health", "GOOD")
+            found.append(dev)
         if dev not in s.devices:
             s.devices.append(dev)
+    if found:
+        tag_own_names(found)
     return wtoken
+
+
+def tag_own_names(devices: list[str]) -> None:
+    """@devices, made before their tags were, each tagged with its name
+    (`lava-server manage devices update` has no --tags)."""
+    manage("shell", "-c", "from lava_scheduler_app.models import Device, Tag\n"
+           f"for h in {devices!r}:\n"
+           "    Device.objects.get(hostname=h).tags.add("
+           "Tag.objects.get_or_create(name=h)[0])\n")
 
 
 def _lavaserver_owns(path: Path) -> None:
@@ -507,7 +523,8 @@ def start(port: int, n: int, say: Callable[[str], None], workers: int = 2) -> St
     if os.geteuid() != 0:
         raise LabError("root needed (PostgreSQL's cluster, lavaserver's daemons, "
                        "lava-worker's jobs)")
-    s = load() or State(port=port)
+    before = load()
+    s = copy.deepcopy(before) if before else State(port=port)
     if s.daemons and s.port != port:
         raise LabError(f"a server started here runs on port {s.port} "
                        "(`lava server stop` first)")
@@ -528,10 +545,31 @@ def start(port: int, n: int, say: Callable[[str], None], workers: int = 2) -> St
         wait_up(s, worker_since=since)
     except (LabError, OSError, subprocess.SubprocessError) as e:
         save(s)
-        say("start failed; stopping the server's processes, taking back what was added")
-        stop(say, quiet_manage=True)
+        if before is None:
+            say("start failed; stopping the server's processes, taking back what was added")
+            stop(say, quiet_manage=True)
+        else:
+            # A lab that ran before this start runs on: only what this
+            # call began or added is taken back.
+            say("start failed; taking back what this start began or added")
+            take_back(added(before, s), say, quiet_manage=True)
+            save(before)
         raise LabError(str(e))
     return s
+
+
+def added(before: State, now: State) -> State:
+    """What @now holds that @before did not: what one start began."""
+    old = {(d.pid, d.start) for d in before.daemons}
+    mine = not (before.identity_added or before.identity_before)
+    return State(url=now.url, port=now.port,
+                 daemons=[d for d in now.daemons if (d.pid, d.start) not in old],
+                 cluster=now.cluster if before.cluster is None else None,
+                 devices=[d for d in now.devices if d not in before.devices],
+                 dictionaries=[d for d in now.dictionaries if d not in before.dictionaries],
+                 token=now.token if now.token != before.token else "",
+                 identity_added=now.identity_added and mine,
+                 identity_before=now.identity_before if mine else None)
 
 
 # --- stop and status -----------------------------------------------------------
@@ -542,8 +580,18 @@ def stop(say: Callable[[str], None], quiet_manage: bool = False) -> bool:
     s = load()
     if s is None:
         return False
+    take_back(s, say, quiet_manage, save)
+    (state_dir() / "worker.token").unlink(missing_ok=True)
+    state_file().unlink()
+    return True
+
+
+def take_back(s: State, say: Callable[[str], None], quiet_manage: bool = False,
+              keep: Callable[[State], None] = lambda s: None) -> None:
+    """End @s's daemons and take back what it records as added, @keep
+    called with what is left after each step."""
     end_daemons(s, say)
-    save(s)
+    keep(s)
     if s.devices or s.token:
         try:
             for dev in s.devices:
@@ -557,16 +605,29 @@ def stop(say: Callable[[str], None], quiet_manage: bool = False) -> bool:
                 say(f"warning: {e}")
     for p in s.dictionaries:
         Path(p).unlink(missing_ok=True)
-    (state_dir() / "worker.token").unlink(missing_ok=True)
     s.dictionaries = []
     restore_identity(s)
-    save(s)
+    keep(s)
     if s.cluster:
-        pg_ctl(s.cluster, "stop")
-        say(f"stopped PostgreSQL {' '.join(s.cluster)}")
+        stop_cluster(s.cluster, say)
         s.cluster = None
-    state_file().unlink()
-    return True
+
+
+def stop_cluster(cluster: list[str], say: Callable[[str], None]) -> None:
+    """The cluster `start` started, stopped; one stopped by someone else
+    since is stopped already, not a failure that keeps the state file."""
+    name = " ".join(cluster)
+    if not any([v, n] == cluster and st == "online" for v, n, st in clusters()):
+        say(f"PostgreSQL {name} was stopped already")
+        return
+    try:
+        pg_ctl(cluster, "stop")
+    except LabError:
+        if any([v, n] == cluster and st == "online" for v, n, st in clusters()):
+            raise
+        say(f"PostgreSQL {name} was stopped already")
+        return
+    say(f"stopped PostgreSQL {name}")
 
 
 def status(say: Callable[[str], None]) -> bool:

@@ -495,7 +495,10 @@ def boot_args(words: list[str]) -> list[str]:
         words = words[1:]
     out: list[str] = []
     for w in words:
-        out += shlex.split(w) if " " in w else [w]
+        try:
+            out += shlex.split(w) if " " in w else [w]
+        except ValueError as e:     # an unbalanced quote
+            raise LavaError(f"boot line {w!r}: {e}")
     return out
 
 

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import datetime
 import math
+import os
 import re
 import signal
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -42,7 +44,8 @@ USABLE = ("Good", "Unknown")    # device healths the scheduler gives jobs to
 QUEUE_S = 300           # the default --timeout's allowance for the queue
 LOG_CHUNK = 5000        # lines of output.yaml a logs call asks for
 CANCEL_WAIT_S = 30      # how long a canceled job is waited for
-POLL_MISSES = 3         # polls in a row the server may miss
+MISS_S = 60             # how long the server may miss polls in a row
+MAKE_TAIL = 30          # lines of a failed make shown
 SHOWN_FAILS = 5         # failed cases named; the rest counted
 PHASES = {"Submitted": "queued", "Scheduling": "queued", "Scheduled": "queued",
           "Running": "running", "Canceling": "canceling", "Finished": "finished"}
@@ -87,6 +90,7 @@ class Job:
     boots: list[records.Boot] = field(default_factory=list)
     cases: int = 0
     skips: int = 0
+    skipped: list[str] = field(default_factory=list)   # configurations skipped
 
     @property
     def finished(self) -> bool:
@@ -169,6 +173,32 @@ def refusal(o: Options, line: lava.Line) -> str | None:
                 "--image-url BASE/ where build/images/ is served "
                 "(scripts/hugezero lava serve on a one-machine lab)")
     return None
+
+
+def make_build(o: Options, say: Say) -> None:
+    """The build directory made (make all iso, quietly) before its kernel
+    is checked and packed: a fresh clone has none, and an ELF older than
+    its sources is never submitted.  An --elf of another directory is
+    taken as it is.  A tree the directory was built with (make LINUX=)
+    is given again, not switched away from."""
+    if o.elf.absolute() != paths.ELF:
+        return
+    build = paths.BUILD
+    cmd = ["make", "--no-print-directory", "-C", str(paths.ROOT),
+           f"-j{os.cpu_count() or 1}", "all", "iso", f"BUILD={build}"]
+    stamp = build / "linux-tree.stamp"
+    tree = stamp.read_text().strip() if stamp.exists() else ""
+    if tree:
+        cmd.append(f"LINUX={tree}")
+    say(f"building: {paths.make_command(build)} all iso" + (f" LINUX={tree}" if tree else ""))
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        raise RunError(f"cannot run make: {e}")
+    if r.returncode != 0:
+        tail = (r.stdout + r.stderr).splitlines()[-MAKE_TAIL:]
+        raise RunError("\n".join([*tail, f"make failed (exit status {r.returncode}): "
+                                  "nothing was submitted"]))
 
 
 def check(o: Options) -> lava.Line:
@@ -269,19 +299,9 @@ def wait(server: lavaapi.Server, jobs: list[Job], timeout: float, every: float,
          say: Say) -> None:
     """Until every job finished or @timeout passed; the late ones canceled
     and marked."""
-    end, misses = time.monotonic() + timeout, 0
+    end, missed = time.monotonic() + timeout, None
     while True:
-        try:
-            for j in jobs:
-                if not j.finished:
-                    poll(server, j, say)
-            misses = 0
-        except lavaapi.LavaApiError as e:
-            # A server restarting or busy for a moment is not a failure.
-            misses += 1
-            if misses >= POLL_MISSES:
-                raise
-            say(f"{e}; asking again")
+        missed = poll_all(server, jobs, missed, say)
         late = [j for j in jobs if not j.finished]
         if not late:
             return
@@ -294,13 +314,38 @@ def wait(server: lavaapi.Server, jobs: list[Job], timeout: float, every: float,
                + (f" on {j.device}" if j.device else "") + "); "
                + ("canceled on the server" if j in took else "NOT canceled: it may "
                   "still hold its device (lavacli jobs cancel " + j.id + ")"))
-    # A canceled job writes its last lines: wait a little for them.
+    # A canceled job writes its last lines: wait a little for them.  The
+    # jobs are timeouts already: a server gone now leaves them so.
     stop = time.monotonic() + CANCEL_WAIT_S
     while time.monotonic() < stop and any(j.state != "Finished" for j in late):
         time.sleep(min(every, 2.0))
-        for j in late:
-            if j.state != "Finished":
+        try:
+            for j in late:
+                if j.state != "Finished":
+                    poll(server, j, say)
+        except lavaapi.LavaApiError as e:
+            say(f"{e}; not waiting for the canceled job(s) to finish")
+            return
+
+
+def poll_all(server: lavaapi.Server, jobs: list[Job], missed: float | None,
+             say: Say) -> float | None:
+    """Every unfinished job polled; when the polls began to fail (None:
+    they did not).  A server restarting or busy for a while is not a
+    failure: MISS_S of failed polls in a row are."""
+    try:
+        for j in jobs:
+            if not j.finished:
                 poll(server, j, say)
+        return None
+    except lavaapi.LavaApiError as e:
+        now = time.monotonic()
+        if missed is None:
+            say(f"{e}; asking again (for {MISS_S} s at the most)")
+            return now
+        if now - missed >= MISS_S:
+            raise
+        return missed
 
 
 # --- what came back ----------------------------------------------------------
@@ -354,7 +399,8 @@ def judge(j: Job, rows: list[dict[str, str]], warn: Say) -> None:
     for b in j.boots:
         if j.device:
             old = (b.lava or {}).get("device")
-            b.lava = {**(b.lava or {}), "device": j.device + (f" ({old})" if old else "")}
+            b.lava = {**(b.lava or {}), "device": j.device + (f" ({old})" if old else ""),
+                      "hostname": j.device}
             if b.lava.get("job") in (None, "unknown"):
                 b.lava["job"] = j.id
     judge_log(j)
@@ -384,10 +430,19 @@ def judge_log(j: Job) -> None:
             j.fail("incomplete log", f"log: {p}")
         if not b.problems and not b.complete and j.kind != "failed case":
             j.fail("incomplete log", "log: the records end before their end record")
-    bad = [f"{r.get('folio')}.{r.get('clear')}.{r.get('order')} {r.get('status')}"
-           for r in results.rows(j.boots) if r.get("status") != "ok"]
+    rows = results.rows(j.boots)
+    # A strategy the CPU cannot run is skipped with its reason (clear=all
+    # under TCG: avx512, clzero): reported, not a failure.
+    j.skipped = [f"{config(r)} ({r.get('reason') or 'no reason'})"
+                 for r in rows if r.get("status") == "skip"]
+    bad = [f"{config(r)} {r.get('status')}" for r in rows
+           if r.get("status") not in ("ok", "skip")]
     if bad:
         j.fail("failed case", "configurations not verified: " + ", ".join(bad[:SHOWN_FAILS]))
+
+
+def config(r: dict[str, object]) -> str:
+    return f"{r.get('folio')}.{r.get('clear')}.{r.get('order')}"
 
 
 # --- the whole run ----------------------------------------------------------
@@ -417,8 +472,18 @@ def verdicts(jobs: list[Job], say: Say) -> int:
             say(f"{j.name()}: {j.kind}: " + "; ".join(j.why))
             rc = max(rc, KINDS[j.kind])
         else:
-            say(f"{j.name()}: ok ({j.cases} cases passed, {j.skips} skipped)")
+            say(f"{j.name()}: ok ({j.cases} cases passed, {j.skips} skipped)"
+                + skipped(j))
     return rc
+
+
+def skipped(j: Job) -> str:
+    """The configurations @j skipped, as its line says them."""
+    if not j.skipped:
+        return ""
+    more = len(j.skipped) - SHOWN_FAILS
+    return (f"; {len(j.skipped)} configuration(s) skipped: "
+            + ", ".join(j.skipped[:SHOWN_FAILS]) + (f" and {more} more" if more > 0 else ""))
 
 
 def show(line: lava.Line, jobs: list[Job], out: IO[str], say: Say) -> None:
@@ -466,6 +531,7 @@ def steps(ident: lavaapi.Identity, o: Options, out: IO[str], say: Say) -> int:
     jobs: list[Job] = []
     server = None
     try:
+        make_build(o, say)
         line = check(o)
         server = connect(ident, say)
         places = choose(server, o, say)

@@ -60,8 +60,13 @@ def sides(boots: list[Boot]) -> list[Side]:
 
 
 def machine_name(boots: list[Boot]) -> str:
-    """A section's machine in a few words, and the LAVA jobs it came from."""
+    """A section's machine in a few words, headed by the LAVA device it ran
+    on where `lava run` named it, and the LAVA jobs it came from."""
     name = display.machine_brand(boots[0])
+    devices = list(dict.fromkeys(b.lava["hostname"] for b in boots
+                                 if b.lava and b.lava.get("hostname")))
+    if devices:
+        name = f"device {', '.join(devices)}, {name}"
     jobs = list(dict.fromkeys(b.lava.get("job", "unknown") for b in boots if b.lava))
     return name + (f" (LAVA job{'s' if len(jobs) > 1 else ''} {', '.join(jobs)})"
                    if jobs else "")
