@@ -29,7 +29,7 @@
 
 const char *const exit_names[] = { "auto", "qemu", "halt", "reboot", NULL };
 const char *const hang_at_names[] = { "bench", "bringup", "tsc-sync", "idle",
-				      NULL };
+				      "zeroer", NULL };
 const char *const watchdog_names[] = { "auto", "pmu", "hpet", "pit", "off",
 					NULL };
 const char *const watchdog_fault_names[] = { "none", "deaf-hpet", "deaf-pit",
@@ -346,10 +346,10 @@ const struct param hz_params[] = {
 	{ .key = "hang_at", .type = P_ENUM, .offset = F(hang_at),
 	  .choices = hang_at_names, .scope = PARAM_KERNEL, .test_only = true,
 	  .meaning = "Where `hang_cpu=` hangs: `bench` (the first timed "
-	  "pass), `bringup` (an AP once it has checked in; the boot CPU once "
-	  "the APs are started), `tsc-sync` (inside the TSC ping-pong), `idle` "
-	  "(an AP, as it would take its next work after the TSC sync's: it "
-	  "never takes it).",
+	  "pass), `bringup` (an AP once checked in; the boot CPU once the APs "
+	  "are started), `tsc-sync` (in the TSC ping-pong), `idle` (an AP, "
+	  "at its next work after the TSC sync's: never taken), `zeroer` "
+	  "(`prezero=dedicated`'s CPU, at the zeroer's work: never taken).",
 	  .more = "docs/hardware.md, \"The watchdog\"" },
 	{ .key = "watchdog", .type = P_ENUM, .offset = F(watchdog),
 	  .choices = watchdog_names, .scope = PARAM_KERNEL,
