@@ -24,7 +24,7 @@ enum watchdog_mode {
 /* Test-only faults of the watchdog's timers (watchdog_fault=). */
 enum watchdog_fault {
 	WD_FAULT_NONE, WD_FAULT_DEAF_HPET, WD_FAULT_DEAF_PIT, WD_FAULT_DEAF_ALL,
-	WD_FAULT_HPET_LEGACY
+	WD_FAULT_HPET_LEGACY, WD_FAULT_STRAY_NMI, WD_FAULT_UNARMED_HPET
 };
 enum crash_mode { CRASH_NONE, CRASH_PF, CRASH_UD, CRASH_GP, CRASH_DE,
 		  CRASH_STACK, CRASH_HANG, CRASH_HANG_IRQ, CRASH_HOLD_CONSOLE,

@@ -45,6 +45,40 @@ TEST(watchdog_run_bounded_by_deadline_only)
 	EXPECT_EQ(wd_check(&s, 6001), WD_FINE);
 }
 
+/* One stray NMI (from anywhere: the HPET's and the PIT's NMIs are not
+ * told apart) is no source heard: WD_HEAR_TICKS within the window are. */
+TEST(watchdog_one_stray_nmi_is_not_heard)
+{
+	u64 end = 50 * HZ / 1000 + 100;
+
+	EXPECT_EQ(wd_hear(0, 100, end), WD_HEARING);
+	EXPECT_EQ(wd_hear(1, 101, end), WD_HEARING);
+	EXPECT_EQ(wd_hear(1, end, end), WD_DEAF);
+	EXPECT_EQ(wd_hear(WD_HEAR_TICKS - 1, end + 1, end), WD_DEAF);
+	EXPECT_EQ(wd_hear(0, end, end), WD_DEAF);
+	/* Heard as soon as they came, the window not waited out. */
+	EXPECT_EQ(wd_hear(WD_HEAR_TICKS, 110, end), WD_HEARD);
+	EXPECT_EQ(wd_hear(WD_HEAR_TICKS + 40, end, end), WD_HEARD);
+	EXPECT(WD_HEAR_TICKS > 1 && WD_HEAR_TICKS < WD_HEAR_MS);
+}
+
+/* The comparator within one period ahead of the counter, across the
+ * 32-bit wrap; behind it, on it or further is not armed. */
+TEST(watchdog_hpet_armed)
+{
+	const u32 period = 100000000;	/* 1 s at QEMU's 100 MHz */
+
+	EXPECT(wd_hpet_armed(1000 + period, 1000, period));
+	EXPECT(wd_hpet_armed(1000 + period, 1005, period));
+	EXPECT(wd_hpet_armed(0xffffff00u + period, 0xffffff00u, period));
+	EXPECT(wd_hpet_armed(10, 0xfffffff0u, period));
+	EXPECT(!wd_hpet_armed(1000, 1000, period));
+	EXPECT(!wd_hpet_armed(999, 1000, period));		/* behind */
+	EXPECT(!wd_hpet_armed(1001 + period, 1000, period));
+	EXPECT(!wd_hpet_armed(0xfffffff0u, 10, period));	/* behind, wrapped */
+	EXPECT(!wd_hpet_armed(period, 0, 0));			/* no period */
+}
+
 static char out[1024];
 
 static void emit(void *ctx, const char *line)
