@@ -133,19 +133,19 @@ static void stray_nmi(u32 dest)
 }
 
 /*
- * Whether the source's NMIs come, WD_HEAR_TICKS of them within WD_HEAR_MS
- * at its 1 ms test period (lib/watchdog.c, wd_hear()): the source counts,
- * its line (or LVT PC) delivers, no hypervisor or firmware swallows them.
- * One NMI from anywhere is not enough.  Not heard, src.why says so,
- * @what the NMI.
+ * Whether the source's NMIs come, WD_HEAR_TICKS of them at its 1 ms test
+ * period (lib/watchdog.h, wd_hear()): the source counts, its line (or
+ * LVT PC) delivers, no hypervisor or firmware swallows them.  One NMI
+ * from anywhere is not enough.  Not heard, src.why says so, @what the
+ * NMI.
  */
 static bool heard(u64 tsc_hz, const char *what)
 {
-	u64 end = rdtsc() + tsc_hz / 1000 * WD_HEAR_MS;
+	u64 start = rdtsc();
 	enum wd_hearing h;
 	u64 n;
 
-	while ((h = wd_hear(ticks, rdtsc(), end)) == WD_HEARING)
+	while ((h = wd_hear(ticks, rdtsc(), start, tsc_hz)) == WD_HEARING)
 		cpu_relax();
 	if (h == WD_HEARD)
 		return true;
@@ -157,7 +157,7 @@ static bool heard(u64 tsc_hz, const char *what)
 		ksnprintf(src.why, sizeof(src.why), "%s came %llu time%s "
 			  "within %u ms at 1 ms, not %u", what,
 			  (unsigned long long)n,
-			  n == 1 ? "" : "s", WD_HEAR_MS, WD_HEAR_TICKS);
+			  n == 1 ? "" : "s", WD_HEAR_SLOW_MS, WD_HEAR_TICKS);
 	return false;
 }
 

@@ -46,19 +46,27 @@ TEST(watchdog_run_bounded_by_deadline_only)
 }
 
 /* One stray NMI (from anywhere: the HPET's and the PIT's NMIs are not
- * told apart) is no source heard: WD_HEAR_TICKS within the window are. */
+ * told apart) is no source heard: WD_HEAR_TICKS are.  The clock in
+ * milliseconds (HZ ticks a second), the listening from 100. */
 TEST(watchdog_one_stray_nmi_is_not_heard)
 {
-	u64 end = 50 * HZ / 1000 + 100;
+	const u64 t0 = 100, fast = t0 + WD_HEAR_MS, slow = t0 + WD_HEAR_SLOW_MS;
 
-	EXPECT_EQ(wd_hear(0, 100, end), WD_HEARING);
-	EXPECT_EQ(wd_hear(1, 101, end), WD_HEARING);
-	EXPECT_EQ(wd_hear(1, end, end), WD_DEAF);
-	EXPECT_EQ(wd_hear(WD_HEAR_TICKS - 1, end + 1, end), WD_DEAF);
-	EXPECT_EQ(wd_hear(0, end, end), WD_DEAF);
-	/* Heard as soon as they came, the window not waited out. */
-	EXPECT_EQ(wd_hear(WD_HEAR_TICKS, 110, end), WD_HEARD);
-	EXPECT_EQ(wd_hear(WD_HEAR_TICKS + 40, end, end), WD_HEARD);
+	EXPECT_EQ(wd_hear(0, t0, t0, HZ), WD_HEARING);
+	EXPECT_EQ(wd_hear(1, t0 + 1, t0, HZ), WD_HEARING);
+	/* None in the first window: deaf at once. */
+	EXPECT_EQ(wd_hear(0, fast, t0, HZ), WD_DEAF);
+	/* One, or four: listened to for longer, and never heard. */
+	EXPECT_EQ(wd_hear(1, fast, t0, HZ), WD_HEARING);
+	EXPECT_EQ(wd_hear(1, slow - 1, t0, HZ), WD_HEARING);
+	EXPECT_EQ(wd_hear(1, slow, t0, HZ), WD_DEAF);
+	EXPECT_EQ(wd_hear(WD_HEAR_TICKS - 1, slow, t0, HZ), WD_DEAF);
+	EXPECT_EQ(wd_hear(1, 1000 * HZ, t0, HZ), WD_DEAF);
+	/* Heard as soon as they came, no window waited out. */
+	EXPECT_EQ(wd_hear(WD_HEAR_TICKS, t0 + 5, t0, HZ), WD_HEARD);
+	EXPECT_EQ(wd_hear(WD_HEAR_TICKS, slow - 1, t0, HZ), WD_HEARD);
+	/* A clock read before the start is no time passed. */
+	EXPECT_EQ(wd_hear(1, 0, t0, HZ), WD_HEARING);
 	EXPECT(WD_HEAR_TICKS > 1 && WD_HEAR_TICKS < WD_HEAR_MS);
 }
 
