@@ -3,7 +3,8 @@
  * The watchdog's rule (lib/watchdog.c) with a fake clock: bring-up and
  * TSC sync end after WD_STALL_S without progress, with or without a
  * deadline; progress restarts the bound; the run is bounded by the
- * deadline alone; and the two records it writes.
+ * deadline alone; a source is heard by five NMIs, never one, and an
+ * HPET seen armed; and the two records it writes.
  */
 #include "lib/string.h"
 #include "lib/watchdog.h"
