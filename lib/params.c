@@ -29,12 +29,12 @@
 
 const char *const exit_names[] = { "auto", "qemu", "halt", "reboot", NULL };
 const char *const hang_at_names[] = { "bench", "bringup", "tsc-sync", "idle",
-				      NULL };
+				      "zeroer", NULL };
 const char *const watchdog_names[] = { "auto", "pmu", "hpet", "pit", "off",
 					NULL };
 const char *const watchdog_fault_names[] = { "none", "deaf-hpet", "deaf-pit",
 					      "deaf-all", "hpet-legacy",
-					      NULL };
+					      "stray-nmi", "unarmed-hpet", NULL };
 const char *const crash_names[] = { "none", "pf", "ud", "gp", "de", "stack",
 				    "hang", "hang-irq", "hold-console",
 				    "cut-record", "deaf-writer", "stream-writer",
@@ -354,10 +354,10 @@ const struct param hz_params[] = {
 	{ .key = "hang_at", .type = P_ENUM, .offset = F(hang_at),
 	  .choices = hang_at_names, .scope = PARAM_KERNEL, .test_only = true,
 	  .meaning = "Where `hang_cpu=` hangs: `bench` (the first timed "
-	  "pass), `bringup` (an AP once it has checked in; the boot CPU once "
-	  "the APs are started), `tsc-sync` (inside the TSC ping-pong), `idle` "
-	  "(an AP, as it would take its next work after the TSC sync's: it "
-	  "never takes it).",
+	  "pass), `bringup` (an AP once checked in; the boot CPU once the APs "
+	  "are started), `tsc-sync` (in the TSC ping-pong), `idle` (an AP, "
+	  "at its next work after the TSC sync's: never taken), `zeroer` "
+	  "(`prezero=dedicated`'s CPU, at the zeroer's work: never taken).",
 	  .more = "docs/hardware.md, \"The watchdog\"" },
 	{ .key = "watchdog", .type = P_ENUM, .offset = F(watchdog),
 	  .choices = watchdog_names, .scope = PARAM_KERNEL,
@@ -370,11 +370,12 @@ const struct param hz_params[] = {
 	{ .key = "watchdog_fault", .type = P_ENUM, .offset = F(watchdog_fault),
 	  .choices = watchdog_fault_names, .scope = PARAM_KERNEL,
 	  .test_only = true,
-	  .meaning = "A fault in the watchdog's timers, as machines have "
-	  "them: `deaf-hpet`, `deaf-pit`, `deaf-all` mask that timer's I/O "
-	  "APIC input once routed, so that its NMI never comes (the next "
-	  "source is taken); `hpet-legacy` leaves the HPET in legacy "
-	  "replacement mode, as firmware may, which keeps the PIT from IRQ0.",
+	  .meaning = "Watchdog timer faults: `deaf-hpet`, `deaf-pit`, "
+	  "`deaf-all` mask its I/O APIC input (no NMI; the next source is "
+	  "taken); `stray-nmi`: `deaf-hpet` and one NMI from elsewhere; "
+	  "`unarmed-hpet` stops the HPET once set to its period; "
+	  "`hpet-legacy` leaves the HPET in legacy replacement mode, which "
+	  "keeps IRQ0 from the PIT.",
 	  .more = "docs/hardware.md, \"The watchdog\"" },
 	{ .key = "cpl", .type = P_CUSTOM, .offset = F(cpl),
 	  .choices = cpl_choices, .parse = parse_u64_choice,

@@ -46,6 +46,25 @@ enum wd_verdict wd_check(const struct wd_state *s, u64 now)
 	return WD_FINE;
 }
 
+enum wd_hearing wd_hear(u64 ticks, u64 now, u64 start, u64 tsc_hz)
+{
+	u64 per_ms = tsc_hz / 1000 ? tsc_hz / 1000 : 1;
+	u64 ms = now > start ? (now - start) / per_ms : 0;
+
+	if (ticks >= WD_HEAR_TICKS)
+		return WD_HEARD;
+	if (ms < WD_HEAR_MS)
+		return WD_HEARING;
+	return ticks && ms < WD_HEAR_SLOW_MS ? WD_HEARING : WD_DEAF;
+}
+
+bool wd_hpet_armed(u32 cmp, u32 now, u32 period)
+{
+	u32 ahead = cmp - now;
+
+	return ahead && ahead <= period;
+}
+
 void wd_rec_source(struct rec_writer *w, const struct wd_source *src)
 {
 	struct rec r;

@@ -38,6 +38,35 @@ void wd_enter(struct wd_state *s, enum wd_phase phase, u64 now);
 void wd_touch(struct wd_state *s, u32 waiting_on, u64 now);
 enum wd_verdict wd_check(const struct wd_state *s, u64 now);
 
+/*
+ * Hearing a source before it is taken: started at a millisecond, it is
+ * heard once WD_HEAR_TICKS of its NMIs came.  One NMI alone is no
+ * source heard: for the HPET and the PIT any NMI counts (an NMI button,
+ * a hypervisor's, a source tried before and still firing).  None within
+ * WD_HEAR_MS: deaf.  Some but fewer: listened to until WD_HEAR_SLOW_MS,
+ * since a host that holds a vCPU off loses a timer's periods (QEMU's
+ * PIT and HPET do not catch up; 3 in 50 ms seen on a loaded host).
+ * @now and @start are TSC ticks at @tsc_hz.  WD_HEARING while it lasts,
+ * then WD_HEARD or WD_DEAF.
+ */
+#define WD_HEAR_MS	50
+#define WD_HEAR_SLOW_MS	500
+#define WD_HEAR_TICKS	5
+
+enum wd_hearing { WD_HEARING, WD_HEARD, WD_DEAF };
+
+enum wd_hearing wd_hear(u64 ticks, u64 now, u64 start, u64 tsc_hz);
+
+/*
+ * An HPET comparator armed as programmed: its next match @cmp lies
+ * within one @period ahead of the main counter @now, modulo 2^32 (the
+ * comparator runs in 32-bit mode), as Linux's hpet_clkevt_set_next_event()
+ * checks (cmp - counter) after each write.  Behind the counter, or
+ * further than a period, it would not fire for a wrap of the counter
+ * (minutes at the HPET's rates), or ever.
+ */
+bool wd_hpet_armed(u32 cmp, u32 now, u32 period);
+
 /* How it is armed: the `watchdog` record (docs/records.md). */
 #define WD_NO_PIN	0xffffffffu	/* a source with no I/O APIC input */
 

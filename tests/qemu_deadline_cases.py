@@ -273,6 +273,27 @@ CASES += [
                       expect_log(r"hugezero: WARNING: no NMI watchdog", "the warning"),
                       expect_log(r"@hz1 \d+ watchdog source=none why=\"PMU: [^\"]*\" "
                                  r"stall_s=", "the watchdog record"))),
+    # One NMI from elsewhere as the HPET (its line masked) is heard: not
+    # the five of a source heard, even listened to for 500 ms, so the PIT
+    # is taken, said and recorded.
+    Case("watchdog-stray-nmi", args=["watchdog_fault=stray-nmi", "selftest=off"],
+         check=all_of(
+             passes,
+             expect_log(r"watchdog: not the HPET: HPET comparator \d+'s NMI on GSI \d+ came 1 "
+                        r"time within 500 ms at 1 ms, not 5", "why not the HPET"),
+             expect_log(r"@hz1 \d+ watchdog source=pit why=\"PIT channel 0 \(ISA IRQ0\) on GSI 2, "
+                        r"[^\"]*\" pmu_why=\"[^\"]*\" hpet_why=\"HPET comparator \d+'s NMI on GSI "
+                        r"\d+ came 1 time within 500 ms at 1 ms, not 5\" gsi=2 ", "the watchdog record"))),
+    # An HPET heard at a millisecond but not armed at its second (stopped
+    # once set to it): not taken; the PIT is, said and recorded.
+    Case("watchdog-unarmed-hpet", args=["watchdog_fault=unarmed-hpet", "selftest=off"],
+         check=all_of(
+             passes,
+             expect_log(r"watchdog: not the HPET: HPET comparator \d+ not armed at 1 s: match "
+                        r"0x[0-9a-f]+, main counter 0x[0-9a-f]+", "why not the HPET"),
+             expect_log(r"@hz1 \d+ watchdog source=pit why=\"PIT channel 0 \(ISA IRQ0\) on GSI 2, "
+                        r"[^\"]*\" pmu_why=\"[^\"]*\" hpet_why=\"HPET comparator \d+ not armed",
+                        "the watchdog record"))),
 ]
 
 

@@ -5,6 +5,7 @@ says, and a folio marked zeroed that is not fails the run, named.
 Correctness only: the bounds compare a run with another of the same boot."""
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from hzlib import qemu, records, results
@@ -286,4 +287,42 @@ SMP_CASES = [
         args=[*BASE, "clear=erms", "prezero=none,dedicated", "prezero_pool=apart",
               "access=write"],
         check=all_of(passes, interferes))),
+]
+
+
+def zeroer_left_out(cpu: int) -> Check:
+    """prezero=dedicated's CPU @cpu left out (it never took its work): its
+    configuration fails naming it, and the verdict does too (rc 1), though
+    it is not of cpus=."""
+    why = re.escape("it did not take its work within 8000 ms of the IPI")
+    return all_of(
+        expect_rc(1),
+        expect_log(rf"smp: cpu {cpu} \(APIC ID \d+\) left out: {why}", "the CPU left out"),
+        expect_log(rf"dedicated\.2M\.erms\.contiguous-page: the pre-zeroing cpu {cpu} left "
+                   rf"out: {why}", "the configuration failed, naming it"),
+        expect_log(r"(?m)^\s*not ok \d+ dedicated\.2M\.erms\.contiguous-page",
+                   "the configuration not ok"),
+        expect_log(rf"# the pre-zeroing CPU of prezero=dedicated left out \(cpus {cpu}\): "
+                   r"its configurations failed", "the verdict's diagnostic"),
+        expect_log(r"hugezero: done rc=1", "the run's end"),
+        lambda res: "the configuration failed more than once" if
+        "contiguous-page: 1 more failures" in res.log else None)
+
+
+LEFT_OUT = [*BASE, "clear=erms", "prezero=dedicated", "prezero_idle_ms=20", "runs=1",
+            "warmups=0", "samples=none", "deadline_s=0"]
+
+# The zeroer's CPU left out: the pass measured with no zeroer is no
+# result, though that CPU is not of cpus=.  hang_at=zeroer: it takes
+# every work but the zeroer's (the stop's bounded wait leaves it out);
+# hang_at=idle: it never takes boost='s after the TSC sync, and the
+# configuration finds it left out (at 2 CPUs: with more, another is free).
+SMP_CASES += [
+    scalable(2, lambda n: Case(
+        "prezero-zeroer-left-out", smp=n, timeout=120,
+        args=[*LEFT_OUT, "hang_at=zeroer", f"hang_cpu={n - 1}"],
+        check=zeroer_left_out(n - 1))),
+    Case("prezero-zeroer-left-out-idle", smp=2, timeout=120,
+         fixed_cpus="at more CPUs another one is free to zero",
+         args=[*LEFT_OUT, "hang_at=idle", "hang_cpu=1"], check=zeroer_left_out(1)),
 ]

@@ -2,13 +2,17 @@
 /*
  * An HPET comparator as the watchdog's NMI source (IA-PC HPET 1.0a,
  * 2.3.8): Tn configuration at 0x100 + 0x20 * N, its comparator 8 above.
- * Programmed as Linux's hpet_set_periodic() does (arch/x86/kernel/
- * hpet.c): 32-bit mode, and in periodic mode the first comparator value
- * written with Tn_VAL_SET_CNF, then the period.
+ * Programmed as Linux's hpet_clkevt_set_state_periodic() does (arch/
+ * x86/kernel/hpet.c; hpet_set_periodic() before 5.6): 32-bit mode, and
+ * in periodic mode, with the main counter stopped, the first comparator
+ * value written with Tn_VAL_SET_CNF, a microsecond, then the period.
  */
+#include "arch/x86_64/cpu.h"
 #include "arch/x86_64/nmi_timer.h"
 #include "arch/x86_64/paging.h"
+#include "arch/x86_64/tsc.h"
 #include "lib/format.h"
+#include "lib/watchdog.h"
 
 #define HPET_CAP	0x00
 #define HPET_CONF	0x10
@@ -101,10 +105,36 @@ void hpet_nmi_rearm(struct hpet_nmi *h)
 		     rd32(h, HPET_COUNTER) + (u32)h->period);
 }
 
-void hpet_nmi_start(struct hpet_nmi *h, u64 period_ms)
+/* Linux's hpet_stop_counter() and hpet_start_counter(): the main counter
+ * stops and goes on from where it stood (not reset), legacy replacement
+ * off, as it would take the PIT's and RTC's lines. */
+static void counter_run(struct hpet_nmi *h, bool run)
+{
+	u32 conf = rd32(h, HPET_CONF) & ~(u32)CONF_LEGACY;
+
+	wr32(h, HPET_CONF, run ? conf | (u32)CONF_ENABLE :
+	     conf & ~(u32)CONF_ENABLE);
+}
+
+/* Linux's udelay(1) between the two comparator writes. */
+static void delay_1us(u64 tsc_hz)
+{
+	u64 end = rdtsc() + tsc_hz / 1000000 + 1;
+
+	while (rdtsc() < end)
+		cpu_relax();
+}
+
+/*
+ * Periodic: Linux's hpet_clkevt_set_state_periodic() step by step.  With
+ * the main counter stopped, the first match (now + period) is written
+ * with Tn_VAL_SET_CNF, which the HPET clears; after a microsecond the
+ * period, which the AMD-8111's HPET needs as a second write; then the
+ * counter runs again.  One-shot: the match, then the comparator on.
+ */
+void hpet_nmi_start(struct hpet_nmi *h, u64 period_ms, u64 tsc_hz)
 {
 	u64 cfg = rd64(h, TN_CFG(h->timer));
-	u32 conf = rd32(h, HPET_CONF);
 
 	h->period = h->hz * period_ms / 1000;
 	if (h->period > 0x7fffffffull)
@@ -112,20 +142,30 @@ void hpet_nmi_start(struct hpet_nmi *h, u64 period_ms)
 	cfg &= ~(TN_LEVEL | TN_PERIODIC | TN_ROUTE_MASK | TN_FSB | TN_ENABLE);
 	cfg |= TN_32BIT | ((u64)h->pin << TN_ROUTE_SHIFT);
 	wr32(h, TN_CFG(h->timer), (u32)cfg);
-	/* The main counter runs; legacy replacement would take the PIT's
-	 * and RTC's lines, so it stays off. */
-	wr32(h, HPET_CONF, (conf & ~(u32)CONF_LEGACY) | (u32)CONF_ENABLE);
 	if (h->periodic) {
+		counter_run(h, false);
 		wr32(h, TN_CFG(h->timer),
 		     (u32)(cfg | TN_ENABLE | TN_PERIODIC | TN_SETVAL));
 		wr32(h, TN_CMP(h->timer),
 		     rd32(h, HPET_COUNTER) + (u32)h->period);
+		delay_1us(tsc_hz);
 		wr32(h, TN_CMP(h->timer), (u32)h->period);
+		counter_run(h, true);
 	} else {
+		counter_run(h, true);
 		wr32(h, TN_CMP(h->timer),
 		     rd32(h, HPET_COUNTER) + (u32)h->period);
 		wr32(h, TN_CFG(h->timer), (u32)(cfg | TN_ENABLE));
 	}
+}
+
+bool hpet_nmi_armed(struct hpet_nmi *h, u32 *cmp, u32 *now)
+{
+	*cmp = rd32(h, TN_CMP(h->timer));
+	*now = rd32(h, HPET_COUNTER);
+	return (rd32(h, TN_CFG(h->timer)) & TN_ENABLE) &&
+	       (rd32(h, HPET_CONF) & CONF_ENABLE) &&
+	       wd_hpet_armed(*cmp, *now, (u32)h->period);
 }
 
 void hpet_nmi_stop(struct hpet_nmi *h)

@@ -29,8 +29,15 @@ struct hpet_nmi {
  */
 bool hpet_nmi_pick(struct hpet_nmi *h, u64 base_pa, u32 max_gsi, char *why,
 		   size_t n);
-/* Start it firing every @period_ms. */
-void hpet_nmi_start(struct hpet_nmi *h, u64 period_ms);
+/* Start it firing every @period_ms (@tsc_hz times the microsecond
+ * between the periodic mode's two comparator writes). */
+void hpet_nmi_start(struct hpet_nmi *h, u64 period_ms, u64 tsc_hz);
+/*
+ * Whether it is armed as programmed: comparator on, main counter
+ * running, the next match @cmp within a period ahead of the counter
+ * @now (lib/watchdog.h, wd_hpet_armed()); both read into the pointers.
+ */
+bool hpet_nmi_armed(struct hpet_nmi *h, u32 *cmp, u32 *now);
 /* From the NMI: a one-shot comparator is set again (periodic: nothing). */
 void hpet_nmi_rearm(struct hpet_nmi *h);
 /* The comparator stops firing. */
@@ -50,6 +57,9 @@ bool hpet_legacy(u64 base_pa, bool on);
 u64 pit_nmi_start(u32 period_us);
 /* Channel 0 stops: one-shot mode, no count loaded. */
 void pit_nmi_stop(void);
+/* Whether channel 0 counts: a latched read differs from the first
+ * within a millisecond (@tsc_hz's). */
+bool pit_nmi_counts(u64 tsc_hz);
 
 /*
  * The boot CPU's own cycle counter (lib/pmu_nmi.h): an NMI every @period
@@ -60,6 +70,8 @@ bool pmu_nmi_start(struct pmu_nmi *w, u64 period, char *why, size_t n);
 /* From the NMI: whether the counter overflowed (then re-armed); LVT PC
  * unmasked again either way. */
 bool pmu_nmi_ours(const struct pmu_nmi *w);
+/* Whether the counter counts: two reads of it differ. */
+bool pmu_nmi_counts(const struct pmu_nmi *w);
 /* Stop it and give the counter back. */
 void pmu_nmi_stop(struct pmu_nmi *w);
 

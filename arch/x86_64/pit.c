@@ -9,6 +9,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/nmi_timer.h"
 #include "arch/x86_64/refclock.h"
+#include "arch/x86_64/tsc.h"
 #include "lib/format.h"
 
 #define PIT_HZ 1193182
@@ -78,4 +79,26 @@ void pit_nmi_stop(void)
 	outb(PIT_CMD, 0x30);		/* channel 0, lo/hi, mode 0, binary */
 	outb(0x40, 0);
 	outb(0x40, 0);
+}
+
+/* Channel 0's count, latched (counter latch command, channel 0). */
+static u16 ch0_read(void)
+{
+	u8 lo, hi;
+
+	outb(PIT_CMD, 0x00);
+	lo = inb(0x40);
+	hi = inb(0x40);
+	return (u16)(((u16)hi << 8) | lo);
+}
+
+bool pit_nmi_counts(u64 tsc_hz)
+{
+	u16 first = ch0_read();
+	u64 end = rdtsc() + tsc_hz / 1000;
+
+	while (rdtsc() < end)
+		if (ch0_read() != first)
+			return true;
+	return false;
 }

@@ -50,6 +50,14 @@ bool pmu_nmi_ours(const struct pmu_nmi *w)
 	return ours;
 }
 
+bool pmu_nmi_counts(const struct pmu_nmi *w)
+{
+	u64 a, b;
+
+	return rdmsrq_safe(w->ctr_msr, &a) == 0 &&
+	       rdmsrq_safe(w->ctr_msr, &b) == 0 && a != b;
+}
+
 void pmu_nmi_stop(struct pmu_nmi *w)
 {
 	apic_write(APIC_LVT_PERF, APIC_LVT_MASKED);

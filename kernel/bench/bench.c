@@ -390,6 +390,15 @@ static void bench_verdict(struct ktap *k, const struct hz_config *c)
 		       n == 1 ? "" : "s", list);
 		k->fail++;
 	}
+	n = prezero_lost_cpus(list, sizeof(list), false);
+	if (n) {
+		ktap_diag(k, "the pre-zeroing CPU%s of prezero=dedicated left "
+			  "out (cpus %s): its configurations failed",
+			  n == 1 ? "" : "s", list);
+		printk("hugezero: bench: verdict: pre-zeroing cpus %s left "
+		       "out (each said above): the run fails\n", list);
+		k->fail++;
+	}
 	if (c->cpus.all && smp.over_max) {
 		ktap_diag(k, "cpus=all: %u enabled processors beyond the %d "
 			  "CPUs hugezero keeps did not run", smp.over_max,
@@ -457,6 +466,7 @@ void bench_run(struct ktap *k, const struct hz_config *c)
 
 	ktap_subtest_start(k, "fault", bench_count(c) * steps);
 	memset(&left_out, 0, sizeof(left_out));
+	(void)prezero_lost_cpus(NULL, 0, true);
 	usable_cpus(c, &usable);
 	if (!cpu_set_count(&usable, CPUSET_MAX)) {
 		printk("hugezero: bench: cpus= leaves no CPU that is up\n");

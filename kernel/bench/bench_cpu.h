@@ -139,6 +139,11 @@ void prezero_config(struct bench_cfg *b);
 bool prezero_can(struct bench_cfg *b, char *why, size_t n);
 /* Before the timed part: the zeroing that comes first. */
 void prezero_before(struct bench_cfg *b, struct bench_outcome *o);
+/* dedicated: its CPU left out, so the configuration fails, named. */
+void prezero_lost(struct bench_cfg *b, struct bench_outcome *o);
+/* The pre-zeroing CPUs left out so far, as a cpulist into @list, and
+ * their count; @reset: none from now on. */
+u32 prezero_lost_cpus(char *list, size_t n, bool reset);
 /* Who zeroed ahead in the pass, and what it spent, into @p. */
 void prezero_account(struct bench_cfg *b, struct bench_pass *p);
 

@@ -9,9 +9,11 @@
 #include "kernel/smp/smp.h"
 #include "kernel/timebase.h"
 #include "kernel/watch.h"
+#include "lib/cpulist.h"
 #include "lib/format.h"
 #include "lib/matrix.h"
 #include "lib/order.h"
+#include "lib/string.h"
 
 /* An idle zeroer notices a refill within this many PAUSEs (some tens of
  * microseconds): nothing refills its pool inside a timed part. */
@@ -258,10 +260,13 @@ bool prezero_dedicated_start(struct prezero *z, u32 cpu)
 	return false;
 }
 
-void prezero_dedicated_stop(struct prezero *z)
+bool prezero_dedicated_stop(struct prezero *z)
 {
+	/* Never started (prezero_before() said why): no answer to wait for. */
+	if (!__atomic_load_n(&z->run, __ATOMIC_ACQUIRE))
+		return true;
 	__atomic_store_n(&z->run, 0, __ATOMIC_RELEASE);
-	smp_wait(z->cpu);
+	return smp_wait(z->cpu);
 }
 
 /* The idle task's unit: one folio, with interrupts on, giving the CPU
@@ -302,8 +307,20 @@ void prezero_idle(struct prezero *z, u32 cpu, u64 ms, u64 tsc_hz, bool simd)
  * mode this point runs, whether it can, and what it spent.
  */
 
+/* Pre-zeroing CPUs left out (smp_leave_out()): bench_verdict() names
+ * them, as they are not of cpus=. */
+static struct cpu_set lost;
+
+/* A CPU this machine has that was left out, at bring-up or since. */
+static bool left_out(u32 cpu)
+{
+	return cpu < MAX_CPUS && smp.by_cpu[cpu] &&
+	       smp.by_cpu[cpu]->state == SMP_FAILED;
+}
+
 /* The zeroing CPU of prezero=dedicated: prezero_cpu=, else the highest
- * CPU that is up and not this group's. */
+ * CPU that is up and not this group's; else the highest left out, which
+ * fails the configuration (prezero_before()) where none would skip it. */
 static u32 zeroing_cpu(const struct bench_cfg *b)
 {
 	if (b->c->prezero_cpu != CPU_AUTO)
@@ -312,7 +329,35 @@ static u32 zeroing_cpu(const struct bench_cfg *b)
 	for (u32 cpu = smp.ncpus; cpu-- > 1;)
 		if (smp_is_up(cpu) && group_index(b->g, cpu) == ~0u)
 			return cpu;
+	for (u32 cpu = smp.ncpus; cpu-- > 1;)
+		if (left_out(cpu) && group_index(b->g, cpu) == ~0u)
+			return cpu;
 	return ~0u;
+}
+
+/*
+ * The pre-zeroing CPU was left out: before its pass, or as it did not
+ * take the zeroer's work, so the pass ran with no zeroer.  The
+ * configuration fails, named with why.
+ */
+void prezero_lost(struct bench_cfg *b, struct bench_outcome *o)
+{
+	u32 cpu = b->d.prezero_cpu;
+
+	bench_fail(o, "%s: the pre-zeroing cpu %u left out: %s", b->d.name,
+		   cpu, left_out(cpu) ? smp.by_cpu[cpu]->reason : "no answer");
+	cpu_set_add(&lost, cpu);
+}
+
+u32 prezero_lost_cpus(char *list, size_t n, bool reset)
+{
+	u32 count = cpu_set_count(&lost, CPUSET_MAX);
+
+	if (n)
+		cpulist_format(&lost, list, n);
+	if (reset)
+		memset(&lost, 0, sizeof(lost));
+	return count;
 }
 
 /* The primitive the zeroers clear with. */
@@ -377,7 +422,7 @@ bool prezero_can(struct bench_cfg *b, char *why, size_t n)
 			  "give cpus= one CPU");
 		return false;
 	}
-	if (cpu == ~0u || !cpu || !smp_is_up(cpu) ||
+	if (cpu == ~0u || !cpu || (!smp_is_up(cpu) && !left_out(cpu)) ||
 	    group_index(b->g, cpu) != ~0u) {
 		ksnprintf(why, n, "prezero=dedicated needs a CPU of its own, up, "
 			  "not CPU 0 and not in cpus=: %s", cpu == ~0u ?
@@ -418,9 +463,17 @@ void prezero_before(struct bench_cfg *b, struct bench_outcome *o)
 			     timebase.tsc_hz, prim_is_simd(zeroer_prim(b)));
 	if (b->prezero != PREZERO_DEDICATED)
 		return;
+	/* hang_at=zeroer (test-only): its CPU hangs as the idle loop would
+	 * give it this work, having taken every work before. */
+	if (b->c->hang_at == HANG_AT_ZEROER)
+		smp_set_hang(HANG_AT_IDLE, &b->c->hang_cpu);
 	if (!(b->c->prezero_pool == PREZERO_POOL_APART ?
 	      prezero_apart_start(z, b->d.prezero_cpu, &b->bc->apart) :
 	      prezero_dedicated_start(z, b->d.prezero_cpu))) {
+		if (left_out(b->d.prezero_cpu)) {
+			prezero_lost(b, o);
+			return;
+		}
 		bench_fail(o, "%s: cpu %u would not take the zeroing", b->d.name,
 			   b->d.prezero_cpu);
 		return;

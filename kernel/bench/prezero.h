@@ -52,7 +52,9 @@ bool prezero_dedicated_start(struct prezero *z, u32 cpu);
 /* The same, zeroing @apart over and over (watermarks aside): folios no
  * fault takes, so the foreground gets only the contention. */
 bool prezero_apart_start(struct prezero *z, u32 cpu, struct pool *apart);
-void prezero_dedicated_stop(struct prezero *z);
+/* Stop it: false when its CPU did not take the work and was left out
+ * (smp_wait()), so nothing zeroed ahead; true when it never started. */
+bool prezero_dedicated_stop(struct prezero *z);
 /* idle: this CPU's idle task zeroes between the watermarks, a folio at a
  * time with resched points, while the caller sleeps @ms; then the caller
  * waits until the idle task holds no folio.  Under a model only.

@@ -233,8 +233,10 @@ static void op_timed(void *ctx, u32 access, struct bench_pass *p,
 			   "the timed part", b->d.name);
 	}
 	member.end = tsc_end();
-	if (b->prezero == PREZERO_DEDICATED)
-		prezero_dedicated_stop(&bc->prezero);
+	/* A zeroer that never took its work: the pass had none. */
+	if (b->prezero == PREZERO_DEDICATED &&
+	    !prezero_dedicated_stop(&bc->prezero))
+		prezero_lost(b, o);
 	member.stime = sum_u64(wl->fault_ticks, b->count);
 	member.utime = access == ACCESS_NONE ? 0 :
 		       sum_u64(wl->access_ticks, b->count);

@@ -10,6 +10,7 @@
  * It ends a hang from NMI context, as Linux's hard-lockup panic does:
  * the ending waits on no lock (kernel/main.c, take_over()).
  */
+#include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/nmi_timer.h"
@@ -33,9 +34,6 @@ static struct pmu_nmi pmu;
 static struct ioapic ioapics[MADT_MAX_IOAPICS];
 static u64 grace;		/* past the deadline, the waiters' turn first */
 static volatile u64 ticks;
-
-/* How long a source's first NMIs, a millisecond apart, may take to come. */
-#define HEAR_MS 50
 
 static bool watchdog_nmi(struct regs *r)
 {
@@ -115,32 +113,65 @@ static void unroute(struct madt_irq *m, u32 gsi)
 		ioapic_mask(&ioapics[i], gsi - m->ioapic[i].gsi_base);
 }
 
-/* watchdog_fault=deaf-*: the timer fires, its NMI never comes. */
+/* watchdog_fault=deaf-*: the timer fires, its NMI never comes
+ * (stray-nmi: the HPET's, as deaf-hpet). */
 static void deafen(struct madt_irq *m, u32 gsi, u32 fault)
 {
-	if (config.watchdog_fault == fault ||
-	    config.watchdog_fault == WD_FAULT_DEAF_ALL)
+	u32 f = config.watchdog_fault;
+
+	if (f == fault || f == WD_FAULT_DEAF_ALL ||
+	    (f == WD_FAULT_STRAY_NMI && fault == WD_FAULT_DEAF_HPET))
 		unroute(m, gsi);
 }
 
-/* Whether the NMI arrives within @ms: the source counts, its line (or
- * LVT PC) delivers, no hypervisor or firmware swallows it. */
-static bool heard(u64 tsc_hz, u32 ms)
+/* watchdog_fault=stray-nmi: one NMI from elsewhere as the HPET is heard,
+ * sent by the boot CPU to itself (@dest). */
+static void stray_nmi(u32 dest)
 {
-	u64 end = rdtsc() + tsc_hz / 1000 * ms;
-
-	while (!ticks && rdtsc() < end)
-		cpu_relax();
-	return ticks != 0;
+	if (config.watchdog_fault == WD_FAULT_STRAY_NMI)
+		apic_send_ipi(dest, ICR_DM_NMI, 0);
 }
 
 /*
- * An HPET comparator: first every millisecond, to hear that its NMI
- * comes at all, then every second.  Not heard, it is stopped and its
- * line masked, and the next source is taken.
+ * Whether the source's NMIs come, WD_HEAR_TICKS of them at its 1 ms test
+ * period (lib/watchdog.h, wd_hear()): the source counts, its line (or
+ * LVT PC) delivers, no hypervisor or firmware swallows them.  One NMI
+ * from anywhere is not enough.  Not heard, src.why says so, @what the
+ * NMI.
+ */
+static bool heard(u64 tsc_hz, const char *what)
+{
+	u64 start = rdtsc();
+	enum wd_hearing h;
+	u64 n;
+
+	while ((h = wd_hear(ticks, rdtsc(), start, tsc_hz)) == WD_HEARING)
+		cpu_relax();
+	if (h == WD_HEARD)
+		return true;
+	n = ticks;
+	if (!n)
+		ksnprintf(src.why, sizeof(src.why), "%s did not come within "
+			  "%u ms", what, WD_HEAR_MS);
+	else
+		ksnprintf(src.why, sizeof(src.why), "%s came %llu time%s "
+			  "within %u ms at 1 ms, not %u", what,
+			  (unsigned long long)n,
+			  n == 1 ? "" : "s", WD_HEAR_SLOW_MS, WD_HEAR_TICKS);
+	return false;
+}
+
+/*
+ * An HPET comparator: first every millisecond, to hear that its NMIs
+ * come, then every second, and seen armed so (its next match within a
+ * period ahead of the main counter).  Not heard or not armed, it is
+ * stopped and its line masked, and the next source is taken.
  */
 static bool try_hpet(struct madt_irq *m, u32 dest, u64 hpet_pa, u64 tsc_hz)
 {
+	char what[64];
+	u32 cmp, now;
+
 	if (!hpet_nmi_pick(&hpet, hpet_pa, gsi_limit(m), src.why,
 			   sizeof(src.why)) ||
 	    !route(m, hpet.pin, false, dest))
@@ -148,22 +179,31 @@ static bool try_hpet(struct madt_irq *m, u32 dest, u64 hpet_pa, u64 tsc_hz)
 	src.name = "hpet";
 	deafen(m, hpet.pin, WD_FAULT_DEAF_HPET);
 	ticks = 0;
-	hpet_nmi_start(&hpet, 1);
-	if (!heard(tsc_hz, HEAR_MS)) {
-		hpet_nmi_stop(&hpet);
-		unroute(m, hpet.pin);
-		ksnprintf(src.why, sizeof(src.why), "HPET comparator %u's NMI "
-			  "on GSI %u did not come within %u ms", hpet.timer,
-			  hpet.pin, HEAR_MS);
-		return false;
-	}
+	hpet_nmi_start(&hpet, 1, tsc_hz);
+	stray_nmi(dest);
+	ksnprintf(what, sizeof(what), "HPET comparator %u's NMI on GSI %u",
+		  hpet.timer, hpet.pin);
+	if (!heard(tsc_hz, what))
+		goto off;
 	hpet_nmi_stop(&hpet);
-	hpet_nmi_start(&hpet, 1000);
+	hpet_nmi_start(&hpet, 1000, tsc_hz);
+	if (config.watchdog_fault == WD_FAULT_UNARMED_HPET)
+		hpet_nmi_stop(&hpet);
+	if (!hpet_nmi_armed(&hpet, &cmp, &now)) {
+		ksnprintf(src.why, sizeof(src.why), "HPET comparator %u not "
+			  "armed at 1 s: match %#x, main counter %#x",
+			  hpet.timer, cmp, now);
+		goto off;
+	}
 	src.period_us = 1000000;
 	ksnprintf(src.why, sizeof(src.why), "HPET comparator %u%s on GSI %u, "
 		  "an NMI to APIC ID %u", hpet.timer,
 		  hpet.periodic ? " (periodic)" : "", hpet.pin, dest);
 	return true;
+off:
+	hpet_nmi_stop(&hpet);
+	unroute(m, hpet.pin);
+	return false;
 }
 
 /*
@@ -173,6 +213,7 @@ static bool try_hpet(struct madt_irq *m, u32 dest, u64 hpet_pa, u64 tsc_hz)
  */
 static bool try_pit(struct madt_irq *m, u32 dest, u64 hpet_pa, u64 tsc_hz)
 {
+	char what[48];
 	bool low;
 	u32 gsi = madt_irq_isa_gsi(m, 0, &low);
 
@@ -187,17 +228,26 @@ static bool try_pit(struct madt_irq *m, u32 dest, u64 hpet_pa, u64 tsc_hz)
 	deafen(m, gsi, WD_FAULT_DEAF_PIT);
 	ticks = 0;
 	pit_nmi_start(1000);
-	if (!heard(tsc_hz, HEAR_MS)) {
-		pit_nmi_stop();
-		unroute(m, gsi);
-		ksnprintf(src.why, sizeof(src.why), "PIT channel 0's NMI on GSI "
-			  "%u (ISA IRQ0) did not come within %u ms", gsi, HEAR_MS);
-		return false;
-	}
+	ksnprintf(what, sizeof(what), "PIT channel 0's NMI on GSI %u (ISA "
+		  "IRQ0)", gsi);
+	if (!heard(tsc_hz, what))
+		goto off;
 	src.period_us = pit_nmi_start(PIT_NMI_SLOWEST);
+	/* Armed at its slowest: its count moves. */
+	if (!pit_nmi_counts(tsc_hz)) {
+		ksnprintf(src.why, sizeof(src.why), "PIT channel 0 does not "
+			  "count at its %llu us period",
+			  (unsigned long long)src.period_us);
+		src.period_us = 0;
+		goto off;
+	}
 	ksnprintf(src.why, sizeof(src.why), "PIT channel 0 (ISA IRQ0) on GSI "
 		  "%u, an NMI to APIC ID %u", gsi, dest);
 	return true;
+off:
+	pit_nmi_stop();
+	unroute(m, gsi);
+	return false;
 }
 
 /*
@@ -215,16 +265,21 @@ static bool try_pmu(u64 tsc_hz)
 		ksnprintf(src.why, sizeof(src.why), "PMU: %s", why);
 		return false;
 	}
-	if (!heard(tsc_hz, HEAR_MS)) {
+	ksnprintf(why, sizeof(why), "PMU: counter %u's overflow NMI",
+		  pmu.counter);
+	if (!heard(tsc_hz, why)) {
 		pmu_nmi_stop(&pmu);
-		ksnprintf(src.why, sizeof(src.why), "PMU: counter %u's "
-			  "overflow NMI did not come within %u ms", pmu.counter,
-			  HEAR_MS);
 		return false;
 	}
 	pmu_nmi_stop(&pmu);
 	if (!pmu_nmi_start(&pmu, tsc_hz, why, sizeof(why))) {
 		ksnprintf(src.why, sizeof(src.why), "PMU: %s", why);
+		return false;
+	}
+	if (!pmu_nmi_counts(&pmu)) {
+		pmu_nmi_stop(&pmu);
+		ksnprintf(src.why, sizeof(src.why), "PMU: counter %u does not "
+			  "count at its 1 s period", pmu.counter);
 		return false;
 	}
 	src.period_us = pmu.period * 1000000 / tsc_hz;

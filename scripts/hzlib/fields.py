@@ -286,8 +286,9 @@ RECORDS: tuple[Record, ...] = (
         F("pmu_why", TEXT, "why the PMU was not the source, where `watchdog=auto` or `=pmu` "
           "tried it"),
         F("hpet_why", TEXT, "why the HPET was not the source, where `watchdog=auto` or `=hpet` "
-          "tried it: none, none that reaches an I/O APIC, or its first NMIs, a millisecond "
-          "apart, not heard within 50 ms"),
+          "tried it: none, none that reaches an I/O APIC, its first NMIs, a millisecond "
+          "apart, not heard (five of them: none in 50 ms, or fewer in 500 ms), or it not "
+          "armed at its period"),
         F("gsi", NUMBER, "the I/O APIC input it drives (not the PMU's)"),
         F("period_us", "µs", "how often it fires"),
         F("stall_s", "s", "seconds without progress that end bring-up or TSC sync"),

@@ -3,7 +3,8 @@
  * The watchdog's rule (lib/watchdog.c) with a fake clock: bring-up and
  * TSC sync end after WD_STALL_S without progress, with or without a
  * deadline; progress restarts the bound; the run is bounded by the
- * deadline alone; and the two records it writes.
+ * deadline alone; a source is heard by five NMIs, never one, and an
+ * HPET seen armed; and the two records it writes.
  */
 #include "lib/string.h"
 #include "lib/watchdog.h"
@@ -43,6 +44,48 @@ TEST(watchdog_run_bounded_by_deadline_only)
 	/* The deadline does not end bring-up: its own bound does. */
 	wd_enter(&s, WD_BRINGUP, 6000);
 	EXPECT_EQ(wd_check(&s, 6001), WD_FINE);
+}
+
+/* One stray NMI (from anywhere: the HPET's and the PIT's NMIs are not
+ * told apart) is no source heard: WD_HEAR_TICKS are.  The clock in
+ * milliseconds (HZ ticks a second), the listening from 100. */
+TEST(watchdog_one_stray_nmi_is_not_heard)
+{
+	const u64 t0 = 100, fast = t0 + WD_HEAR_MS, slow = t0 + WD_HEAR_SLOW_MS;
+
+	EXPECT_EQ(wd_hear(0, t0, t0, HZ), WD_HEARING);
+	EXPECT_EQ(wd_hear(1, t0 + 1, t0, HZ), WD_HEARING);
+	/* None in the first window: deaf at once. */
+	EXPECT_EQ(wd_hear(0, fast, t0, HZ), WD_DEAF);
+	/* One, or four: listened to for longer, and never heard. */
+	EXPECT_EQ(wd_hear(1, fast, t0, HZ), WD_HEARING);
+	EXPECT_EQ(wd_hear(1, slow - 1, t0, HZ), WD_HEARING);
+	EXPECT_EQ(wd_hear(1, slow, t0, HZ), WD_DEAF);
+	EXPECT_EQ(wd_hear(WD_HEAR_TICKS - 1, slow, t0, HZ), WD_DEAF);
+	EXPECT_EQ(wd_hear(1, 1000 * HZ, t0, HZ), WD_DEAF);
+	/* Heard as soon as they came, no window waited out. */
+	EXPECT_EQ(wd_hear(WD_HEAR_TICKS, t0 + 5, t0, HZ), WD_HEARD);
+	EXPECT_EQ(wd_hear(WD_HEAR_TICKS, slow - 1, t0, HZ), WD_HEARD);
+	/* A clock read before the start is no time passed. */
+	EXPECT_EQ(wd_hear(1, 0, t0, HZ), WD_HEARING);
+	EXPECT(WD_HEAR_TICKS > 1 && WD_HEAR_TICKS < WD_HEAR_MS);
+}
+
+/* The comparator within one period ahead of the counter, across the
+ * 32-bit wrap; behind it, on it or further is not armed. */
+TEST(watchdog_hpet_armed)
+{
+	const u32 period = 100000000;	/* 1 s at QEMU's 100 MHz */
+
+	EXPECT(wd_hpet_armed(1000 + period, 1000, period));
+	EXPECT(wd_hpet_armed(1000 + period, 1005, period));
+	EXPECT(wd_hpet_armed(0xffffff00u + period, 0xffffff00u, period));
+	EXPECT(wd_hpet_armed(10, 0xfffffff0u, period));
+	EXPECT(!wd_hpet_armed(1000, 1000, period));
+	EXPECT(!wd_hpet_armed(999, 1000, period));		/* behind */
+	EXPECT(!wd_hpet_armed(1001 + period, 1000, period));
+	EXPECT(!wd_hpet_armed(0xfffffff0u, 10, period));	/* behind, wrapped */
+	EXPECT(!wd_hpet_armed(period, 0, 0));			/* no period */
 }
 
 static char out[1024];
