@@ -46,10 +46,13 @@ enum wd_verdict wd_check(const struct wd_state *s, u64 now);
  * WD_HEAR_MS: deaf.  Some but fewer: listened to until WD_HEAR_SLOW_MS,
  * since a host that holds a vCPU off loses a timer's periods (QEMU's
  * PIT and HPET do not catch up; 3 in 50 ms seen on a loaded host).
+ * WD_HEAR_MS is long enough that a vCPU held off for tens of
+ * milliseconds does not make a live source deaf; only a machine with a
+ * deaf source pays it, once.
  * @now and @start are TSC ticks at @tsc_hz.  WD_HEARING while it lasts,
  * then WD_HEARD or WD_DEAF.
  */
-#define WD_HEAR_MS	50
+#define WD_HEAR_MS	200
 #define WD_HEAR_SLOW_MS	500
 #define WD_HEAR_TICKS	5
 

@@ -287,7 +287,7 @@ RECORDS: tuple[Record, ...] = (
           "tried it"),
         F("hpet_why", TEXT, "why the HPET was not the source, where `watchdog=auto` or `=hpet` "
           "tried it: none, none that reaches an I/O APIC, its first NMIs, a millisecond "
-          "apart, not heard (five of them: none in 50 ms, or fewer in 500 ms), or it not "
+          "apart, not heard (five of them: none in 200 ms, or fewer in 500 ms), or it not "
           "armed at its period"),
         F("gsi", NUMBER, "the I/O APIC input it drives (not the PMU's)"),
         F("period_us", "µs", "how often it fires"),
