@@ -75,26 +75,40 @@ static void deaf_writer(void *arg)
 	}
 }
 
-/* False when no AP is up, or it does not answer within SMP_ANSWER_MS
- * (bounded: with deadline_s=0 nothing else would end the wait). */
+/*
+ * crash=@name's set-up: @fn on the first AP that takes it, which says so
+ * in *@ready within the answer bound (bounded: with deadline_s=0 nothing
+ * else would end the wait).  That CPU, or ~0u, said, when no AP is up or
+ * it does not answer (it did not @what).
+ */
+u32 crash_on_ap(const char *name, void (*fn)(void *), void *arg,
+		const volatile u32 *ready, const char *what)
+{
+	for (u32 cpu = 1; cpu < smp.ncpus; cpu++) {
+		if (!on_cpu(cpu, fn, arg))
+			continue;
+		if (smp_answered(cpu, ready, what))
+			return cpu;
+		printk("hugezero: crash=%s not set up: cpu %u did not answer\n",
+		       name, cpu);
+		return ~0u;
+	}
+	printk("hugezero: crash=%s needs a second CPU up\n", name);
+	return ~0u;
+}
+
+/* False when it could not be set up (crash_on_ap()). */
 bool crash_deaf_writer(void)
 {
 	static volatile u32 ready;
+	u32 cpu = crash_on_ap("deaf-writer", deaf_writer, (void *)&ready,
+			      &ready, "deafen itself to the stop");
 
-	for (u32 cpu = 1; cpu < smp.ncpus; cpu++) {
-		if (!on_cpu(cpu, deaf_writer, (void *)&ready))
-			continue;
-		if (!smp_answered(cpu, &ready, "deafen itself to the stop")) {
-			printk("hugezero: crash=deaf-writer not set up: cpu %u "
-			       "did not answer\n", cpu);
-			return false;
-		}
-		printk("hugezero: crash=deaf-writer: cpu %u will miss the "
-		       "stop's NMI and write across the takeover\n", cpu);
-		return true;
-	}
-	printk("hugezero: crash=deaf-writer needs a second CPU up\n");
-	return false;
+	if (cpu == ~0u)
+		return false;
+	printk("hugezero: crash=deaf-writer: cpu %u will miss the stop's NMI "
+	       "and write across the takeover\n", cpu);
+	return true;
 }
 
 /*
@@ -120,16 +134,6 @@ bool crash_stream_writer(void)
 	memset(stream_line, 'x', sizeof(stream_line));
 	memcpy(stream_line, head, sizeof(head) - 1);
 	stream_line[sizeof(stream_line) - 1] = '\n';
-	for (u32 cpu = 1; cpu < smp.ncpus; cpu++) {
-		if (!on_cpu(cpu, stream_writer, (void *)&ready))
-			continue;
-		if (!smp_answered(cpu, &ready, "start writing")) {
-			printk("hugezero: crash=stream-writer not set up: cpu %u "
-			       "did not answer\n", cpu);
-			return false;
-		}
-		return true;
-	}
-	printk("hugezero: crash=stream-writer needs a second CPU up\n");
-	return false;
+	return crash_on_ap("stream-writer", stream_writer, (void *)&ready,
+			   &ready, "start writing") != ~0u;
 }

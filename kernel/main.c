@@ -281,21 +281,15 @@ static void hold_console(void *arg)
  */
 static bool hold_console_elsewhere(void)
 {
-	for (u32 cpu = 1; cpu < smp.ncpus; cpu++) {
-		if (!on_cpu(cpu, hold_console, NULL))
-			continue;
-		if (!smp_answered(cpu, &console_held, "take the console lock")) {
-			printk("hugezero: crash=hold-console not set up: cpu %u "
-			       "did not answer\n", cpu);
-			return false;
-		}
-		/* Never printed: only the deadline's takeover ends the wait. */
-		printk("hugezero: cpu %u holds the console lock; this line "
-		       "waits for the console\n", cpu);
-		return true;
-	}
-	printk("hugezero: crash=hold-console needs a second CPU up\n");
-	return false;
+	u32 cpu = crash_on_ap("hold-console", hold_console, NULL,
+			      &console_held, "take the console lock");
+
+	if (cpu == ~0u)
+		return false;
+	/* Never printed: only the deadline's takeover ends the wait. */
+	printk("hugezero: cpu %u holds the console lock; this line waits for "
+	       "the console\n", cpu);
+	return true;
 }
 
 /* False when the crash asked for cannot be made here. */

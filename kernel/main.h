@@ -19,6 +19,8 @@ u64 recurse_forever(u64 depth);
 void crash_cut_record(void);
 /* crash=deaf-writer: the first AP misses the stop and writes across the
  * takeover; false without a second CPU. */
+u32 crash_on_ap(const char *name, void (*fn)(void *), void *arg,
+		const volatile u32 *ready, const char *what);
 bool crash_deaf_writer(void);
 bool crash_stream_writer(void);
 
