@@ -104,13 +104,18 @@ class ProcessTest(TempBuild):
         descendant is ours, and still ours once its parent's end orphans
         it; one that ignores SIGTERM gets SIGKILL."""
         d = self.spawn("worker", sleeper("setsid sh -c 'trap \"\" TERM; exec sleep 305'"))
-        for _ in range(50):
-            if len(d.members()) == 2:
+        # The child is a member from its fork, before setsid() has run:
+        # wait for the session it makes, not only for the process.
+        def moved() -> list[int]:
+            return [p for p in d.members()
+                    if p != d.pid and (ls.proc_stat(p) or ("", 0, d.pid))[2] != d.pid]
+        for _ in range(100):
+            if moved():
                 break
             time.sleep(0.1)
         self.assertEqual(len(d.members()), 2, "the leader and its child")
-        child = max(d.members())
-        self.assertNotEqual(ls.proc_stat(child)[2], d.pid, "in a session of its own")
+        self.assertEqual(len(moved()), 1, "the child, in a session of its own")
+        child = moved()[0]
         t0 = time.monotonic()
         self.assertIn(child, ls.end(d, 1))
         self.assertGreater(time.monotonic() - t0, 0.9, "SIGTERM ignored, then SIGKILL")
