@@ -46,6 +46,26 @@ ANSWER_S = 60                   # for the server's first answer
 MANAGE_S = 120                  # one `lava-server manage` command
 STOP_S = 20                     # SIGTERM to SIGKILL (lava-worker's unit: 20)
 TAIL = 15                       # log lines shown of a daemon that died
+# A job waits twice on polls before it runs: for the scheduler to place it
+# on a device (lava-scheduler wakes every 20 s, or on the event a
+# submission sends, which needs lava-publisher and EVENT_NOTIFICATION:
+# settings of the machine's) and for the worker to take it (lava-worker
+# asks every 20 s, --ping-interval); then again for the worker to see it
+# finished.  On one machine a poll costs a few queries: every POLL_S, a
+# job starts within seconds of its submission, not 20-40 s after.
+POLL_S = 2
+# lava-scheduler with its loop's INTERVAL set first (a module constant,
+# read each turn; its workers' timeout, 3 x 20 s, was fixed at import).
+SCHEDULER = """
+import importlib, os, sys
+os.environ["DJANGO_SETTINGS_MODULE"] = "lava_server.settings.prod"
+import django
+django.setup()
+cmd = importlib.import_module("lava_server.management.commands.lava-scheduler")
+cmd.INTERVAL = int(sys.argv[1])
+from django.core.management import execute_from_command_line
+execute_from_command_line(["lava-server", "lava-scheduler", *sys.argv[2:]])
+"""
 
 
 def state_dir() -> Path:
@@ -456,11 +476,11 @@ def daemons(s: State, wtoken: str, workers: int) -> None:
         "gunicorn": [GUNICORN, "lava_server.wsgi", "--log-level", "INFO",
                      "-u", "lavaserver", "-g", "lavaserver", "--worker-class", "eventlet",
                      "--workers", str(workers), "--bind", f"127.0.0.1:{s.port}"],
-        "scheduler": [PYTHON, LAVA_SERVER, "manage", "lava-scheduler", "--level", "INFO",
+        "scheduler": [PYTHON, "-c", SCHEDULER, str(POLL_S), "--level", "INFO",
                       "--log-file", "-"],
         "worker": [PYTHON, LAVA_WORKER, "--level", "INFO", "--url", s.url,
                    "--name", IDENTITY, "--token-file", str(tfile), "--worker-dir",
-                   str(d / "worker"), "--log-file", "-"],
+                   str(d / "worker"), "--ping-interval", str(POLL_S), "--log-file", "-"],
     }
     # Each logs to its output ("-"): one log a daemon, NAME.log.
     for name, cmd in cmds.items():
