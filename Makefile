@@ -324,11 +324,13 @@ test-scale: setup
 # A real LAVA server on this machine (docs/lab.md, "A one-machine lab"):
 # started, jobs run through it, stopped; each module skips, naming what
 # is missing, without scripts/setup.sh --lab-server's packages.  Not in
-# make test: a minute or more, root, and the server's port.
-LAB_TESTS := $(basename $(notdir $(wildcard tests/test_lab_server.py tests/test_lava_run.py)))
+# make test: a minute or more, root, and the server's port.  Their
+# classes against the real server alone: the rest run in make test.  One
+# server: test_lab_server's lifecycle runs test_lava_run's jobs on it.
 test-lab:
 	$(MAKE) --no-print-directory all iso
-	HZ_LAB_SERVER=1 $(PYTHON) -m unittest $(addprefix tests.,$(LAB_TESTS))
+	HZ_LAB_SERVER=1 $(PYTHON) -m unittest tests.test_lab_server.RealServerTest \
+		tests.test_lava_run.RealServerTest
 
 clean:
 	rm -rf $(BUILD)

@@ -27,6 +27,7 @@ import unittest
 import urllib.error
 import urllib.request
 from pathlib import Path
+from concurrent.futures import ThreadPoolExecutor
 from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,6 +35,9 @@ HUGEZERO = ROOT / "scripts" / "hugezero"
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from hzlib import labserver as ls, lava, lavaapi, paths  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tests"))
+import labjobs  # noqa: E402
 
 
 def sleeper(*children: str) -> list[str]:
@@ -437,19 +441,27 @@ class RealServerTest(unittest.TestCase):
         lavacli_conf = lavaapi.config_path()
         conf = lavacli_conf.read_text() if lavacli_conf.exists() else None
         t0 = time.monotonic()
-        r = hugezero("lava", "server", "start")
+        # A device for the lavacli job, and one each for test_lava_run's
+        # `lava run` jobs (tests/labjobs.py), run beside it on this server.
+        r = hugezero("lava", "server", "start", "--devices", str(1 + len(labjobs.REAL)))
         started = time.monotonic() - t0
         state = ls.load()
+        pool = ThreadPoolExecutor(max_workers=1)
         try:
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             self.assertIn("http://127.0.0.1:8000/ answers", r.stdout)
             r = hugezero("lava", "server", "status")
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             self.assertEqual(len(re.findall(r"(?m)^\w+ +pid \d+ +up ", r.stdout)), 3, r.stdout)
-            self.assertIn("devices: hugezero-qemu-01", r.stdout)
+            self.assertIn("devices: hugezero-qemu-01, hugezero-qemu-02", r.stdout)
+            runs = paths.build_dir() / "lab-server" / "runs"
+            shutil.rmtree(runs, ignore_errors=True)
+            jobs = pool.submit(labjobs.run, runs, 2)
             self.job()
+            jobs.result()
             running = self.running_job(state)
         finally:
+            pool.shutdown(wait=True)
             t1 = time.monotonic()
             r = hugezero("lava", "server", "stop")
             stopped = time.monotonic() - t1
@@ -484,7 +496,7 @@ class RealServerTest(unittest.TestCase):
               f"{time.monotonic() - t0:.0f} s", file=sys.stderr)
         r = lavacli("jobs", "show", job)
         self.assertRegex(r.stdout, r"(?m)^Health\s*: Complete$", r.stdout)
-        self.assertRegex(r.stdout, r"(?m)^device\s*: hugezero-qemu-01$", r.stdout)
+        self.assertRegex(r.stdout, r"(?m)^device\s*: hugezero-qemu-0\d$", r.stdout)
         r = lavacli("results", job)
         for case in ("hugezero.info [pass]", "hugezero.done [pass]"):
             self.assertIn(case, r.stdout)

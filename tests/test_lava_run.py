@@ -30,7 +30,6 @@ import threading
 import time
 import unittest
 import xmlrpc.client
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -42,6 +41,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from hzlib import lava, lavaapi, lavalog, lavarun, paths  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
+import labjobs  # noqa: E402
 import test_lava  # noqa: E402
 
 HUGEZERO = ROOT / "scripts" / "hugezero"
@@ -696,13 +696,7 @@ def real_server_missing() -> str | None:
                     "scripts/hugezero lava server start")
 
 
-# (name, boot line, exit status): run at once, queued on the server's devices.
-REAL = {
-    "selftest": ([], lavarun.EXIT_OK),
-    "bench": (["bench=fault", "folio=2M", "size=8M", "clear=erms,rep",
-               "order=contiguous-page", "runs=2", "selftest=off"], lavarun.EXIT_OK),
-    "crash": (["crash=pf", "selftest=off"], lavarun.EXIT_CASE),
-}
+REAL = labjobs.REAL
 
 
 class RealServerTest(unittest.TestCase):
@@ -719,13 +713,16 @@ class RealServerTest(unittest.TestCase):
         # Jobs on a server take its devices: never unasked.
         if os.environ.get("HZ_LAB_SERVER") != "1":
             raise unittest.SkipTest("a real LAVA server: make test-lab (HZ_LAB_SERVER=1)")
+        # make test-lab: run by test_lab_server's lifecycle, on its server.
+        cls.runs = labjobs.done()
+        if cls.runs:
+            return
         for p in (paths.ELF, lava.COMPANION):
             if not p.exists():
                 raise unittest.SkipTest(f"{p} not built ({paths.make_command(p.parent)})")
         if real_server_missing_quietly():
             # None answers: the one-machine lab, started here and stopped
-            # after, a device a job so that the jobs run at once (each
-            # waits ~20 s on the scheduler's and the worker's polls).
+            # after, a device a job so that the jobs run at once.
             # Stopped whatever happens next (the start timing out, a lava
             # run raising in the pool): an exception ends setUpClass, and
             # tearDownClass is then never run; class cleanups are.
@@ -744,17 +741,7 @@ class RealServerTest(unittest.TestCase):
             raise unittest.SkipTest(why)
         cls.tmp = tempfile.TemporaryDirectory()
         cls.addClassCleanup(cls.tmp.cleanup)
-
-        def one(name: str) -> tuple[str, tuple[subprocess.CompletedProcess, Path]]:
-            out = Path(cls.tmp.name) / name
-            r = subprocess.run([sys.executable, str(HUGEZERO), "lava", "run", "--identity",
-                                IDENTITY, "--device-type", "qemu", "--timeout", "900",
-                                "-o", str(out), "--", *REAL[name][0]],
-                               capture_output=True, text=True, timeout=1000)
-            return name, (r, out)
-
-        with ThreadPoolExecutor(max_workers=len(REAL)) as ex:
-            cls.runs = dict(ex.map(one, REAL))
+        cls.runs = labjobs.run(Path(cls.tmp.name))
 
     @classmethod
     def stop(cls) -> None:
