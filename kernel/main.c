@@ -482,13 +482,14 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	report_init();
 	report_context();
 	deadline_init(deadline_expired);
+	/* The watchdog's progress bound follows the waits' answer bound. */
+	if (config.answer_ms)
+		smp_answer_ms = (u32)config.answer_ms;
 	watchdog_start(config.watchdog, timebase.tsc_hz, this_cpu()->apic_id,
-		       acpi.hpet_base);
+		       acpi.hpet_base, wd_stall_s(smp_answer_ms));
 	watchdog_record(&records);
 	smp_set_hang(config.hang_at, &config.hang_cpu);
 	smp_set_work_fail((u32)config.work_fail);
-	if (config.answer_ms)
-		smp_answer_ms = (u32)config.answer_ms;
 	watchdog_phase(WD_BRINGUP);
 	smp_init(acpi.has_madt ? &acpi.madt : NULL,
 		 acpi.has_srat ? node_of_apic : NULL, AP_TIMEOUT_MS,

@@ -7,11 +7,17 @@ const char *const wd_phase_names[WD_NPHASES] = {
 	[WD_TSC_SYNC] = "tsc-sync", [WD_RUN] = "run",
 };
 
-void wd_init(struct wd_state *s, u64 tsc_hz, u64 now)
+u32 wd_stall_s(u32 answer_ms)
+{
+	return (answer_ms + 999) / 1000 + WD_STALL_MARGIN_S;
+}
+
+void wd_init(struct wd_state *s, u64 tsc_hz, u64 now, u32 stall_s)
 {
 	s->phase = WD_BOOT;
 	s->touched = now;
-	s->stall = tsc_hz * WD_STALL_S;
+	s->stall = tsc_hz * stall_s;
+	s->stall_s = stall_s;
 	s->deadline = 0;
 	s->waiting_on = ~0u;
 }
@@ -81,7 +87,7 @@ void wd_rec_source(struct rec_writer *w, const struct wd_source *src)
 			rec_u64(&r, "gsi", src->pin);
 		rec_u64(&r, "period_us", src->period_us);
 	}
-	rec_u64(&r, "stall_s", WD_STALL_S);
+	rec_u64(&r, "stall_s", src->stall_s);
 	rec_end(w, &r);
 }
 

@@ -19,21 +19,29 @@ enum wd_phase { WD_BOOT, WD_BRINGUP, WD_TSC_SYNC, WD_RUN, WD_NPHASES };
 
 extern const char *const wd_phase_names[WD_NPHASES];
 
-/* Seconds without progress that end bring-up or TSC sync: well above
- * one AP's start timeout (2 s) and one CPU's sync. */
-#define WD_STALL_S 10
+/*
+ * Seconds without progress that end bring-up or TSC sync: the longest
+ * wait that does not touch the watchdog -- one CPU's answer to one step,
+ * smp_answer_ms (8 s; lower under the test-only answer_ms=), and one
+ * AP's start timeout (2 s) below it -- rounded up, plus WD_STALL_MARGIN_S,
+ * so that a CPU is left out by its own wait before the watchdog ends the
+ * boot: wd_stall_s(), 10 s at the real bound.
+ */
+#define WD_STALL_MARGIN_S 2
 
 struct wd_state {
 	enum wd_phase phase;
 	u64 touched;		/* TSC of the last progress */
 	u64 stall;		/* ticks without progress that end a bounded phase */
+	u32 stall_s;		/* the same in seconds */
 	u64 deadline;		/* TSC past which the run is hung; 0: none */
 	u32 waiting_on;		/* the CPU the phase waits on; ~0u: none */
 };
 
 enum wd_verdict { WD_FINE, WD_STALLED, WD_PAST_DEADLINE };
 
-void wd_init(struct wd_state *s, u64 tsc_hz, u64 now);
+u32 wd_stall_s(u32 answer_ms);
+void wd_init(struct wd_state *s, u64 tsc_hz, u64 now, u32 stall_s);
 void wd_enter(struct wd_state *s, enum wd_phase phase, u64 now);
 void wd_touch(struct wd_state *s, u32 waiting_on, u64 now);
 enum wd_verdict wd_check(const struct wd_state *s, u64 now);
@@ -80,6 +88,7 @@ struct wd_source {
 	char hpet_why[120];	/* why not the HPET, where it was tried */
 	u32 pin;		/* the I/O APIC input (GSI), or WD_NO_PIN */
 	u64 period_us;
+	u32 stall_s;		/* its progress bound (struct wd_state) */
 };
 
 void wd_rec_source(struct rec_writer *w, const struct wd_source *src);

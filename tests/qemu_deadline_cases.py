@@ -130,12 +130,15 @@ def left_out_fails(cpu: int, why: str, record_says: bool = True) -> Check:
         expect_log(r"hugezero: done rc=1", "the run's end"))
 
 
-def watchdog_ended(phase: str, how: str) -> Check:
+def watchdog_ended(phase: str, how: str, stall: int = 10) -> Check:
     """Ended by the NMI watchdog: its message, rc 4, the `hang` record
-    naming the phase, and the source it armed."""
+    naming the phase, and the source it armed with its progress bound,
+    @stall s (10 at the real answer bound; answer_ms=1000 makes it 3)."""
     return all_of(
         expect_rc(RC_DEADLINE),
         expect_log(r"watchdog: (hpet|pit): ", "the watchdog armed"),
+        expect_log(rf"@hz1 \d+ watchdog source=\w+ .* stall_s={stall}\b",
+                   f"the watchdog record, stall_s={stall}"),
         expect_log(rf"hugezero: (?:{how}); stopping the run", f"the watchdog's message ({how})"),
         expect_log(rf"\bhang\b.*\bphase={phase}\b.*\bby=watchdog\b", f"a hang record, phase {phase}"),
         expect_log(r"hugezero: done rc=4", "the run's end"),
@@ -176,14 +179,17 @@ SMP_CASES += [
                                      r"2M\.erms\.contiguous-page on cpu \d+, fault \d+"),
                       once, hang_busy(f"0-{n - 1}", n)))),
     # The boot CPU hung in bring-up or TSC sync, deadline_s=0: the
-    # watchdog's progress bound still ends it.
-    *(scalable(2, lambda n, at=at, phase=phase: Case(
+    # watchdog's progress bound still ends it: 10 s at the real answer
+    # bound, 3 s under answer_ms=1000 (it follows the waits' bound), as
+    # the hangs below take it to spare make test the seconds.
+    *(scalable(2, lambda n, at=at, phase=phase, answer=answer, stall=stall: Case(
         f"watchdog-hang-{at}-bsp", smp=n,
-        args=[f"hang_at={at}", "hang_cpu=0", "selftest=off", "deadline_s=0"],
+        args=[f"hang_at={at}", "hang_cpu=0", "selftest=off", "deadline_s=0", *answer],
         timeout=120,
-        check=watchdog_ended(phase, rf"hung \({WATCHDOG}: no progress in {phase} for \d+ s\)"
-                             " on the boot CPU")))
-      for at, phase in (("bringup", "bringup"), ("tsc-sync", "tsc-sync"))),
+        check=watchdog_ended(phase, rf"hung \({WATCHDOG}: no progress in {phase} for "
+                             rf"{stall} s\) on the boot CPU", stall)))
+      for at, phase, answer, stall in (("bringup", "bringup", ["answer_ms=1000"], 3),
+                                       ("tsc-sync", "tsc-sync", [], 10))),
     # An AP hung once it checked in, or inside the TSC ping-pong: the
     # boot CPU's bounded wait leaves it out with why (and INIT), the
     # others run, and the verdict fails (cpus=all asked for it).  The
@@ -227,9 +233,10 @@ SMP_CASES += [
                                   ("waits-hang-idle-ap-deadline-x2apic", "max,+x2apic", 600))),
     # No HPET: auto falls back to the PIT on ISA IRQ0.
     scalable(2, lambda n: Case("watchdog-pit", smp=n, machine="q35,hpet=off",
-         args=["hang_at=tsc-sync", "hang_cpu=0", "selftest=off"], timeout=120,
+         args=["hang_at=tsc-sync", "hang_cpu=0", "selftest=off", "answer_ms=1000"],
+         timeout=120,
          check=all_of(watchdog_ended("tsc-sync", r"hung \(the pit NMI watchdog: no progress in "
-                                     r"tsc-sync for \d+ s\) on the boot CPU"),
+                                     r"tsc-sync for 3 s\) on the boot CPU", 3),
                       expect_log(r"watchdog: pit: PIT channel 0 \(ISA IRQ0\) on GSI 2",
                                  "the PIT on ISA IRQ0's GSI")))),
 ]
@@ -240,10 +247,10 @@ CASES += [
     # then ends a hang of the boot CPU.
     Case("watchdog-deaf-hpet", timeout=120,
          args=["watchdog_fault=deaf-hpet", "hang_at=tsc-sync", "hang_cpu=0", "selftest=off",
-               "deadline_s=0"],
+               "deadline_s=0", "answer_ms=1000"],
          check=all_of(
              watchdog_ended("tsc-sync", r"hung \(the pit NMI watchdog: no progress in "
-                            r"tsc-sync for \d+ s\) on the boot CPU"),
+                            r"tsc-sync for 3 s\) on the boot CPU", 3),
              pit_not_hpet(r"HPET comparator \d+'s NMI on GSI \d+ did not come within 200 ms"))),
     # Neither heard: none, each reason recorded, the warning, the boot
     # goes on.
@@ -258,10 +265,10 @@ CASES += [
     # IRQ0 from the PIT: turned off before the PIT is used, it is heard.
     Case("watchdog-pit-hpet-legacy", timeout=120,
          args=["watchdog=pit", "watchdog_fault=hpet-legacy", "hang_at=tsc-sync", "hang_cpu=0",
-               "selftest=off", "deadline_s=0"],
+               "selftest=off", "deadline_s=0", "answer_ms=1000"],
          check=all_of(
              watchdog_ended("tsc-sync", r"hung \(the pit NMI watchdog: no progress in "
-                            r"tsc-sync for \d+ s\) on the boot CPU"),
+                            r"tsc-sync for 3 s\) on the boot CPU", 3),
              expect_log(r"watchdog: the HPET was in legacy replacement mode, which takes IRQ0 "
                         r"from the PIT: turned off", "legacy replacement turned off"))),
     # No NMI source at all: said, with a warning, and the boot goes on.

@@ -75,9 +75,9 @@ static inline bool smp_is_up(u32 cpu)
 /*
  * How long a CPU may take to answer one step of a bounded wait: to take
  * its work once sent the IPI, or a TSC sync ping.  Linux's
- * cpuhp_wait_for_sync_state() waits 10 s for an AP's "alive"; this is
- * less than the watchdog's stall bound (WD_STALL_S), which such a wait
- * touches.
+ * cpuhp_wait_for_sync_state() waits 10 s for an AP's "alive"; the
+ * watchdog's progress bound, which such a wait touches, is this plus
+ * 2 s (wd_stall_s()).
  */
 #define SMP_ANSWER_MS 8000
 /* The bound in use: SMP_ANSWER_MS, or lower by the test-only answer_ms=. */

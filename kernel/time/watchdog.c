@@ -55,7 +55,7 @@ static bool watchdog_nmi(struct regs *r)
 	if (v == WD_STALLED)
 		ksnprintf(how, sizeof(how), "the %s NMI watchdog: no progress "
 			  "in %s for %u s", src.name, wd_phase_names[wd.phase],
-			  WD_STALL_S);
+			  wd.stall_s);
 	else
 		ksnprintf(how, sizeof(how), "the %s NMI watchdog", src.name);
 	deadline_hung(how, v == WD_STALLED ? wd.waiting_on : ~0u,
@@ -323,9 +323,11 @@ static bool choose(u32 mode, u32 dest, u64 hpet_pa, u64 tsc_hz)
 	return try_pit(&m, dest, hpet_pa, tsc_hz);
 }
 
-void watchdog_start(u32 mode, u64 tsc_hz, u32 bsp_apic_id, u64 hpet_pa)
+void watchdog_start(u32 mode, u64 tsc_hz, u32 bsp_apic_id, u64 hpet_pa,
+		    u32 stall_s)
 {
-	wd_init(&wd, tsc_hz, rdtsc());
+	wd_init(&wd, tsc_hz, rdtsc(), stall_s);
+	src.stall_s = stall_s;
 	grace = tsc_hz / 5;
 	if (mode == WATCHDOG_OFF) {
 		strlcpy(src.why, "watchdog=off", sizeof(src.why));

@@ -11,7 +11,8 @@
  * before the APs start; what it finds is ended through the deadline's
  * path (kernel/time/deadline.c), with its message, rc and `hang` record.
  */
-void watchdog_start(u32 mode, u64 tsc_hz, u32 bsp_apic_id, u64 hpet_pa);
+void watchdog_start(u32 mode, u64 tsc_hz, u32 bsp_apic_id, u64 hpet_pa,
+		    u32 stall_s);
 /* The boot moves to @phase (progress, too). */
 void watchdog_phase(enum wd_phase phase);
 const char *watchdog_phase_name(void);

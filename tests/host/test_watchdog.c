@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The watchdog's rule (lib/watchdog.c) with a fake clock: bring-up and
- * TSC sync end after WD_STALL_S without progress, with or without a
+ * TSC sync end after their stall bound without progress, with or without a
  * deadline; progress restarts the bound; the run is bounded by the
  * deadline alone; a source is heard by five NMIs, never one, and an
  * HPET seen armed; and the two records it writes.
@@ -11,22 +11,31 @@
 #include "tests/host/unit.h"
 
 #define HZ 1000ull
+#define STALL_S 10u
+
+TEST(watchdog_stall_follows_the_answer_bound)
+{
+	EXPECT_EQ(wd_stall_s(8000), 10);	/* SMP_ANSWER_MS: the real bound */
+	EXPECT_EQ(wd_stall_s(2000), 4);
+	EXPECT_EQ(wd_stall_s(1001), 4);		/* rounded up: never below it */
+	EXPECT_EQ(wd_stall_s(100), 3);
+}
 
 TEST(watchdog_stall_bounds_bringup)
 {
 	struct wd_state s;
 
-	wd_init(&s, HZ, 100);
+	wd_init(&s, HZ, 100, STALL_S);
 	wd_enter(&s, WD_BRINGUP, 100);
-	EXPECT_EQ(wd_check(&s, 100 + WD_STALL_S * HZ), WD_FINE);
-	EXPECT_EQ(wd_check(&s, 101 + WD_STALL_S * HZ), WD_STALLED);
+	EXPECT_EQ(wd_check(&s, 100 + STALL_S * HZ), WD_FINE);
+	EXPECT_EQ(wd_check(&s, 101 + STALL_S * HZ), WD_STALLED);
 	wd_touch(&s, 3, 5000);		/* progress: cpu 3 started */
-	EXPECT_EQ(wd_check(&s, 101 + WD_STALL_S * HZ), WD_FINE);
+	EXPECT_EQ(wd_check(&s, 101 + STALL_S * HZ), WD_FINE);
 	EXPECT_EQ(s.waiting_on, 3);
-	EXPECT_EQ(wd_check(&s, 5001 + WD_STALL_S * HZ), WD_STALLED);
+	EXPECT_EQ(wd_check(&s, 5001 + STALL_S * HZ), WD_STALLED);
 	wd_enter(&s, WD_TSC_SYNC, 20000);
 	EXPECT_EQ(s.waiting_on, ~0u);
-	EXPECT_EQ(wd_check(&s, 20001 + WD_STALL_S * HZ), WD_STALLED);
+	EXPECT_EQ(wd_check(&s, 20001 + STALL_S * HZ), WD_STALLED);
 	/* A clock read before the last touch is no stall. */
 	EXPECT_EQ(wd_check(&s, 10), WD_FINE);
 }
@@ -35,9 +44,9 @@ TEST(watchdog_run_bounded_by_deadline_only)
 {
 	struct wd_state s;
 
-	wd_init(&s, HZ, 0);
+	wd_init(&s, HZ, 0, STALL_S);
 	wd_enter(&s, WD_RUN, 0);
-	EXPECT_EQ(wd_check(&s, 1000 * WD_STALL_S * HZ), WD_FINE);	/* deadline_s=0 */
+	EXPECT_EQ(wd_check(&s, 1000 * STALL_S * HZ), WD_FINE);	/* deadline_s=0 */
 	s.deadline = 5000;
 	EXPECT_EQ(wd_check(&s, 5000), WD_FINE);
 	EXPECT_EQ(wd_check(&s, 5001), WD_PAST_DEADLINE);
@@ -99,7 +108,8 @@ static void emit(void *ctx, const char *line)
 TEST(watchdog_records)
 {
 	struct rec_writer w;
-	struct wd_source src = { .name = "hpet", .pin = 23, .period_us = 1000000 };
+	struct wd_source src = { .name = "hpet", .pin = 23, .period_us = 1000000,
+				 .stall_s = 10 };
 
 	strlcpy(src.why, "HPET comparator 0 on GSI 23", sizeof(src.why));
 	rec_writer_init(&w, emit, NULL);
