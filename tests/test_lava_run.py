@@ -33,6 +33,7 @@ import xmlrpc.client
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
+from unittest import mock
 from xmlrpc.server import SimpleXMLRPCRequestHandler, SimpleXMLRPCServer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -333,6 +334,33 @@ class RunTest(Base):
         self.assertIn("cc: error: planted", r.stderr)
         self.assertIn("make failed (exit status 2): nothing was submitted", r.stderr)
         self.assertEqual(len(fake.jobs), 1, "nothing submitted after a failed make")
+
+    def test_the_tree_and_its_abi_given_again(self) -> None:
+        """A build made with make LINUX=T LINUX_ABI=A is made again with
+        both: the tree alone may not build (its routine's name does not
+        say its convention)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            build = Path(tmp)
+            (build / "linux-tree").mkdir()
+            (build / "linux-tree.stamp").write_text("/src/linux-rfc\n")
+            (build / "linux-tree" / "linux-abi").write_text("npages-rsi\n")
+            said: list[str] = []
+            ran: list[list[str]] = []
+
+            def make(cmd: list[str], **_: object) -> subprocess.CompletedProcess:
+                ran.append(cmd)
+                return subprocess.CompletedProcess(cmd, 0, "", "")
+            o = lavarun.Options("qemu", [], elf=build / "hugezero.elf")
+            with mock.patch.object(lavarun.paths, "BUILD", build), \
+                    mock.patch.object(lavarun.paths, "ELF", build / "hugezero.elf"), \
+                    mock.patch.object(lavarun.subprocess, "run", make):
+                lavarun.make_build(o, said.append)
+                self.assertEqual(ran[-1][-2:], ["LINUX=/src/linux-rfc", "LINUX_ABI=npages-rsi"])
+                self.assertTrue(said[-1].endswith(" all iso LINUX=/src/linux-rfc "
+                                                  "LINUX_ABI=npages-rsi"), said)
+                (build / "linux-tree" / "linux-abi").write_text("\n")    # none given
+                lavarun.make_build(o, said.append)
+                self.assertEqual(ran[-1][-1], "LINUX=/src/linux-rfc")
 
     def test_a_skipped_configuration_passes(self) -> None:
         fake = one_device(Script(server_form(SKIP.read_text())))

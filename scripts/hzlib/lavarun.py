@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, IO
 
-from . import image, lava, lavaapi, lavalog, paths, records, report, results, table
+from . import image, lava, lavaapi, lavalog, linuxtree, paths, records, report, results, table
 
 # Exit statuses, each a kind of failure; several: the highest.
 EXIT_OK = 0
@@ -179,8 +179,9 @@ def make_build(o: Options, say: Say) -> None:
     """The build directory made (make all iso, quietly) before its kernel
     is checked and packed: a fresh clone has none, and an ELF older than
     its sources is never submitted.  An --elf of another directory is
-    taken as it is.  A tree the directory was built with (make LINUX=)
-    is given again, not switched away from."""
+    taken as it is.  A tree the directory was built with (make LINUX=),
+    and the LINUX_ABI= it was given, are given again, not switched away
+    from."""
     if o.elf.absolute() != paths.ELF:
         return
     build = paths.BUILD
@@ -188,9 +189,11 @@ def make_build(o: Options, say: Say) -> None:
            f"-j{os.cpu_count() or 1}", "all", "iso", f"BUILD={build}"]
     stamp = build / "linux-tree.stamp"
     tree = stamp.read_text().strip() if stamp.exists() else ""
-    if tree:
-        cmd.append(f"LINUX={tree}")
-    say(f"building: {paths.make_command(build)} all iso" + (f" LINUX={tree}" if tree else ""))
+    abi_file = build / "linux-tree" / linuxtree.ABI_FILE
+    abi = abi_file.read_text().strip() if tree and abi_file.exists() else ""
+    given = ([f"LINUX={tree}"] if tree else []) + ([f"LINUX_ABI={abi}"] if abi else [])
+    cmd += given
+    say(f"building: {paths.make_command(build)} all iso" + "".join(f" {g}" for g in given))
     try:
         r = subprocess.run(cmd, capture_output=True, text=True)
     except OSError as e:

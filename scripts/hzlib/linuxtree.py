@@ -345,6 +345,9 @@ def wrappers(used: list[Known], src: str, copies: tuple[str, ...] = RT_COPIES) -
     return "\n".join(lines) + "\n"
 
 
+ABI_FILE = "linux-abi"
+
+
 def generate(nm: str, obj: Path, src: str, out: Path, abi: str = "") -> list[str]:
     """Write out/tree_prims.h, out/tree_wrap.asm and the messages it
     returns, one line each, to out/tree.txt (kept for a build that is
@@ -366,6 +369,9 @@ def generate(nm: str, obj: Path, src: str, out: Path, abi: str = "") -> list[str
     msgs += [f"linux-{k.short}: {k.routine} ({k.what})" for k in used]
     msgs += [f"left out: {s}: {why}" for s, why in left]
     write_if_changed(out / "tree.txt", "".join(m + "\n" for m in msgs))
+    # What LINUX_ABI= said, for a tool that makes this build again (lava
+    # run): the tree alone (linux-tree.stamp) may not build without it.
+    write_if_changed(out / ABI_FILE, abi + "\n")
     return msgs
 
 
