@@ -108,15 +108,17 @@ class ProcessTest(TempBuild):
         descendant is ours, and still ours once its parent's end orphans
         it; one that ignores SIGTERM gets SIGKILL."""
         d = self.spawn("worker", sleeper("setsid sh -c 'trap \"\" TERM; exec sleep 305'"))
-        # The child is a member from its fork, before setsid() has run:
-        # wait for the session it makes, not only for the process.
+        # The child is a member from its fork, before setsid() has run,
+        # and ignores SIGTERM only once its trap ran: wait for the sleep
+        # it then becomes (an ignored signal stays ignored across exec)
+        # in the session it made.
         def moved() -> list[int]:
             return [p for p in d.members()
-                    if p != d.pid and (ls.proc_stat(p) or ("", 0, d.pid))[2] != d.pid]
-        for _ in range(100):
-            if moved():
-                break
-            time.sleep(0.1)
+                    if p != d.pid and (ls.proc_stat(p) or ("", 0, d.pid))[2] != d.pid
+                    and cmdline(p) == "sleep\x00305\x00"]
+        until = time.monotonic() + 20
+        while not moved() and time.monotonic() < until:
+            time.sleep(0.05)
         self.assertEqual(len(d.members()), 2, "the leader and its child")
         self.assertEqual(len(moved()), 1, "the child, in a session of its own")
         child = moved()[0]
@@ -128,6 +130,11 @@ class ProcessTest(TempBuild):
 
     def test_stop_ends_what_start_began(self) -> None:
         a, b = self.spawn("gunicorn", sleeper("sleep 303")), self.spawn("worker", sleeper())
+        # Stopped only once gunicorn's stand-in has its child.
+        until = time.monotonic() + 20
+        while len(a.members()) < 2 and time.monotonic() < until:
+            time.sleep(0.05)
+        self.assertEqual(len(a.members()), 2, "gunicorn's stand-in and its child")
         stranger = subprocess.Popen(["sleep", "300"], start_new_session=True)
         self.addCleanup(stranger.wait)
         self.addCleanup(stranger.kill)
