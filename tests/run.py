@@ -145,15 +145,16 @@ def host_barrier_model() -> tuple[int, int]:
 
 
 # The modules that build images and boot them (make LINUX=, lava-run,
-# README's make run in a fresh clone): started first, so that the many
+# README's make run in a fresh clone), or wait on timeouts (lava run's
+# fake server, ~35 s; last, it ran alone on one core): started first, so that the many
 # quick modules run beside them on the other cores.  Those of SPLIT run
 # each test in a process of its own: most of their tests build a tree
 # (~35 CPU-s each) and boot it, independent but for the build
 # directories they share under a lock (test_linux_tree.build), so that
 # no one module is left running alone at the end.
 SLOW_MODULES = ("test_linux_tree", "test_tree_zero", "test_rethunk", "test_lava",
-                "test_prim_row", "test_readme", "test_setup", "test_tree_seq",
-                "test_layering")
+                "test_prim_row", "test_readme", "test_lava_run", "test_setup",
+                "test_tree_seq", "test_layering")
 SPLIT = ("test_linux_tree", "test_tree_zero", "test_rethunk")
 # Of those, the longest first (a tree built, 1 GiB folios cleared in
 # TCG): each of 6.12's two builds' users at either end, so that the
