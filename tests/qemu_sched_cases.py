@@ -51,6 +51,14 @@ def late_max(c: Cfg) -> int:
     return max(c.samples.get("probe", [0]))
 
 
+def late_p99(c: Cfg) -> int:
+    """The 99th percentile: the side that must be short, so that one
+    stall of the host's vCPU thread (100-300 ms on a loaded host, most
+    of a TCG 1G clear) in some 800 wake-ups does not decide it."""
+    v = sorted(c.samples.get("probe", [0]))
+    return v[max(0, len(v) - 1 - len(v) // 100)]
+
+
 def lazy_ticks(c: Cfg) -> int:
     """Ticks that made the lazy model's pending request due, over the runs."""
     return sum(r.int("lazy_ticks") for r in c.runs)
@@ -108,11 +116,12 @@ def mechanisms(rt: bool) -> Check:
                     f"the longest clear {clear}: the probe ran inside a fault?")
         for m in ("none", "voluntary"):
             one, units = cs[f"{m}.1G.erms.contiguous-page"], cs[f"{m}.1G.erms.linux"]
-            if late_max(units) * 4 > late_max(one):
-                return (f"{m}, 32M units: max latency {late_max(units)} not 4x below one "
-                        f"call's {late_max(one)}")
-        if late_max(full_c) * 10 > late_max(none_c):
-            return f"full: max latency {late_max(full_c)} not 10x below none's {late_max(none_c)}"
+            if late_p99(units) * 4 > late_max(one):
+                return (f"{m}, 32M units: p99 latency {late_p99(units)} not 4x below one "
+                        f"call's max {late_max(one)}")
+        if late_p99(full_c) * 10 > late_max(none_c):
+            return (f"full: p99 latency {late_p99(full_c)} not 10x below none's max "
+                    f"{late_max(none_c)}")
         if not inside(full_c):
             return "full: no probe wake-up inside a REP STOSB clear (not preempted mid-call)"
         # A normal probe under lazy waits for the tick to make its request
@@ -128,9 +137,9 @@ def mechanisms(rt: bool) -> Check:
         for c in (full_c, none_c):
             if lazy_ticks(c):
                 return f"{c.name}: {lazy_ticks(c)} lazy_ticks under a model without them"
-        if late_max(lazy_c) * 4 > late_max(none_c):
-            return (f"lazy, normal probe: max latency {late_max(lazy_c)} not well below "
-                    f"none's {late_max(none_c)} (it should wait about a tick)")
+        if late_p99(lazy_c) * 4 > late_max(none_c):
+            return (f"lazy, normal probe: p99 latency {late_p99(lazy_c)} not well below "
+                    f"none's max {late_max(none_c)} (it should wait about a tick)")
         return None
     return run
 

@@ -184,11 +184,16 @@ class InterruptTest(unittest.TestCase):
         # puts it back at its end.
         before = self.t.snapshot()
         a, b = self.usable_cpus()
-        run = Running(["bench=bare", "folio=4K,2M", "size=32M", "runs=40", "warmups=0",
+        # runs=400: each group lasts seconds, not the tenth of one that a
+        # loaded host's test process can miss (then the kill lands in
+        # the 2M group, or after the run).
+        run = Running(["bench=bare", "folio=4K,2M", "size=32M", "runs=400", "warmups=0",
                        "samples=none", "order=contiguous-page", "clear=rep",
                        f"cpus={a},{b}", "boost=off"], self.tmp.name)
         run.until("config", 2)
-        os.kill(run.children()[0], signal.SIGKILL)
+        kids = run.children()
+        self.assertEqual(len(kids), 2, "the 4K group's two processes")
+        os.kill(kids[0], signal.SIGKILL)
         run.until("agg_summary")
         self.assertIn("status=fail", run.of("agg_summary")[0])
         run.until("config", 4)

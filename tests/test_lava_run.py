@@ -418,7 +418,9 @@ class RunTest(Base):
         self.assertEqual(r.stdout, "", "no report of a job that did not complete")
 
     def test_timeout_cancels(self) -> None:
-        fake = one_device(Script(server_form(FAULT.read_text()), hang=True))
+        # Running from the first poll: the message names the device
+        # whenever the 0.5 s run out, however late the first answer.
+        fake = one_device(Script(server_form(FAULT.read_text()), hang=True, queued=0))
         r = self.run_cli(self.serve(fake), "--timeout", "0.5")
         self.no_traceback(r)
         self.assertEqual(r.returncode, lavarun.EXIT_TIMEOUT, r.stderr)
@@ -473,10 +475,15 @@ class RunTest(Base):
                               "--token-file", str(tf), "--username", USER,
                               "--device-type", "qemu", "--poll", "0.02", "-o",
                               str(self.dir / "out"), "--", *FAULT_LINE],
-                             stderr=subprocess.PIPE, text=True)
-        for _ in range(3000):
-            if "100" in fake.jobs and fake.jobs["100"].shows > 3:
-                break
+                             stderr=subprocess.PIPE, text=True,
+                             # Python takes SIGINT only if it was not
+                             # ignored (a test run in the background).
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        until = time.monotonic() + 120
+        while not ("100" in fake.jobs and fake.jobs["100"].shows > 3):
+            if time.monotonic() > until or p.poll() is not None:
+                p.kill()
+                self.fail("the job was never polled 3 times: " + p.communicate()[1][-2000:])
             time.sleep(0.01)
         p.send_signal(self.sig)
         _, err = p.communicate(timeout=60)
