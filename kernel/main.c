@@ -482,11 +482,12 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	report_init();
 	report_context();
 	deadline_init(deadline_expired);
-	/* The watchdog's progress bound follows the waits' answer bound. */
+	/* The watchdog's progress bound outlasts the waits it does not see. */
 	if (config.answer_ms)
 		smp_answer_ms = (u32)config.answer_ms;
 	watchdog_start(config.watchdog, timebase.tsc_hz, this_cpu()->apic_id,
-		       acpi.hpet_base, wd_stall_s(smp_answer_ms));
+		       acpi.hpet_base,
+		       wd_stall_s(MAX(smp_answer_ms, AP_TIMEOUT_MS)));
 	watchdog_record(&records);
 	smp_set_hang(config.hang_at, &config.hang_cpu);
 	smp_set_work_fail((u32)config.work_fail);

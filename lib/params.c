@@ -143,7 +143,8 @@ const struct param hz_params[] = {
 	  .meaning = "How long the boot CPU waits for another CPU to answer "
 	  "one step (take its work, a TSC sync ping) before it leaves it out, "
 	  "lowered: for the tests of a CPU that never answers. The watchdog's "
-	  "progress bound follows it: this, rounded up to seconds, plus 2 s.",
+	  "progress bound follows it: this (at least the 2 s an AP has to "
+	  "start), rounded up to seconds, plus 2 s.",
 	  .more = "docs/smp.md, \"Every wait bounded, and named\"" },
 	{ .key = "memmap_keep", .type = P_U64, .offset = F(memmap_keep),
 	  .min = 1, .max = MEMMAP_MAX_INPUT, .scope = PARAM_KERNEL,

@@ -21,11 +21,11 @@ extern const char *const wd_phase_names[WD_NPHASES];
 
 /*
  * Seconds without progress that end bring-up or TSC sync: the longest
- * wait that does not touch the watchdog -- one CPU's answer to one step,
- * smp_answer_ms (8 s; lower under the test-only answer_ms=), and one
- * AP's start timeout (2 s) below it -- rounded up, plus WD_STALL_MARGIN_S,
- * so that a CPU is left out by its own wait before the watchdog ends the
- * boot: wd_stall_s(), 10 s at the real bound.
+ * wait that does not touch the watchdog, rounded up, plus
+ * WD_STALL_MARGIN_S, so that a CPU is left out by its own wait before the
+ * watchdog ends the boot: wd_stall_s() of the longer of one CPU's answer
+ * to one step (smp_answer_ms: 8 s, lower under the test-only answer_ms=)
+ * and one AP's start timeout (2 s), 10 s at the real bounds.
  */
 #define WD_STALL_MARGIN_S 2
 

@@ -133,7 +133,7 @@ def left_out_fails(cpu: int, why: str, record_says: bool = True) -> Check:
 def watchdog_ended(phase: str, how: str, stall: int = 10) -> Check:
     """Ended by the NMI watchdog: its message, rc 4, the `hang` record
     naming the phase, and the source it armed with its progress bound,
-    @stall s (10 at the real answer bound; answer_ms=1000 makes it 3)."""
+    @stall s (10 at the real answer bound; answer_ms=1000 makes it 4)."""
     return all_of(
         expect_rc(RC_DEADLINE),
         expect_log(r"watchdog: (hpet|pit): ", "the watchdog armed"),
@@ -180,15 +180,16 @@ SMP_CASES += [
                       once, hang_busy(f"0-{n - 1}", n)))),
     # The boot CPU hung in bring-up or TSC sync, deadline_s=0: the
     # watchdog's progress bound still ends it: 10 s at the real answer
-    # bound, 3 s under answer_ms=1000 (it follows the waits' bound), as
-    # the hangs below take it to spare make test the seconds.
+    # bound, 4 s under answer_ms=1000 (it follows the waits' bound, at
+    # least the AP start timeout's 2 s), as the hangs below take it to
+    # spare make test the seconds.
     *(scalable(2, lambda n, at=at, phase=phase, answer=answer, stall=stall: Case(
         f"watchdog-hang-{at}-bsp", smp=n,
         args=[f"hang_at={at}", "hang_cpu=0", "selftest=off", "deadline_s=0", *answer],
         timeout=120,
         check=watchdog_ended(phase, rf"hung \({WATCHDOG}: no progress in {phase} for "
                              rf"{stall} s\) on the boot CPU", stall)))
-      for at, phase, answer, stall in (("bringup", "bringup", ["answer_ms=1000"], 3),
+      for at, phase, answer, stall in (("bringup", "bringup", ["answer_ms=1000"], 4),
                                        ("tsc-sync", "tsc-sync", [], 10))),
     # An AP hung once it checked in, or inside the TSC ping-pong: the
     # boot CPU's bounded wait leaves it out with why (and INIT), the
@@ -236,7 +237,7 @@ SMP_CASES += [
          args=["hang_at=tsc-sync", "hang_cpu=0", "selftest=off", "answer_ms=1000"],
          timeout=120,
          check=all_of(watchdog_ended("tsc-sync", r"hung \(the pit NMI watchdog: no progress in "
-                                     r"tsc-sync for 3 s\) on the boot CPU", 3),
+                                     r"tsc-sync for 4 s\) on the boot CPU", 4),
                       expect_log(r"watchdog: pit: PIT channel 0 \(ISA IRQ0\) on GSI 2",
                                  "the PIT on ISA IRQ0's GSI")))),
 ]
@@ -250,7 +251,7 @@ CASES += [
                "deadline_s=0", "answer_ms=1000"],
          check=all_of(
              watchdog_ended("tsc-sync", r"hung \(the pit NMI watchdog: no progress in "
-                            r"tsc-sync for 3 s\) on the boot CPU", 3),
+                            r"tsc-sync for 4 s\) on the boot CPU", 4),
              pit_not_hpet(r"HPET comparator \d+'s NMI on GSI \d+ did not come within 200 ms"))),
     # Neither heard: none, each reason recorded, the warning, the boot
     # goes on.
@@ -268,7 +269,7 @@ CASES += [
                "selftest=off", "deadline_s=0", "answer_ms=1000"],
          check=all_of(
              watchdog_ended("tsc-sync", r"hung \(the pit NMI watchdog: no progress in "
-                            r"tsc-sync for 3 s\) on the boot CPU", 3),
+                            r"tsc-sync for 4 s\) on the boot CPU", 4),
              expect_log(r"watchdog: the HPET was in legacy replacement mode, which takes IRQ0 "
                         r"from the PIT: turned off", "legacy replacement turned off"))),
     # No NMI source at all: said, with a warning, and the boot goes on.

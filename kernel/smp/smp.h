@@ -76,8 +76,8 @@ static inline bool smp_is_up(u32 cpu)
  * How long a CPU may take to answer one step of a bounded wait: to take
  * its work once sent the IPI, or a TSC sync ping.  Linux's
  * cpuhp_wait_for_sync_state() waits 10 s for an AP's "alive"; the
- * watchdog's progress bound, which such a wait touches, is this plus
- * 2 s (wd_stall_s()).
+ * watchdog's progress bound, which such a wait touches, is this (or an
+ * AP's start timeout, if longer) plus 2 s (wd_stall_s()).
  */
 #define SMP_ANSWER_MS 8000
 /* The bound in use: SMP_ANSWER_MS, or lower by the test-only answer_ms=. */
