@@ -54,9 +54,11 @@ $(call tree_of,$(LINUX)) (keep it: give $(call tree_of,$(TREE_WAS)) again, or ea
 its own BUILD=))
 endif
 # A dry run (make -n) changes nothing: the next real one still says it.
+# What LINUX_ABI= said of the old tree (linux-tree/linux-abi, for lava
+# run) goes with it: scripts/linux-tree writes the new tree's.
 ifeq ($(findstring n,$(firstword -$(MAKEFLAGS))),)
 $(shell mkdir -p $(BUILD) && { echo '$(LINUX)' | cmp -s - $(TREE_STAMP) || \
-	echo '$(LINUX)' > $(TREE_STAMP); })
+	{ echo '$(LINUX)' > $(TREE_STAMP); rm -f $(BUILD)/linux-tree/linux-abi; }; })
 endif
 endif
 $(TREE_STAMP):

@@ -42,9 +42,9 @@ def run(out: Path, first_device: int | None = None) -> Runs:
         pin = [] if first_device is None else \
             ["--device", labserver.DEVICE.format(first_device + i)]
         r = subprocess.run([sys.executable, str(HUGEZERO), "lava", "run", "--identity",
-                            IDENTITY, "--device-type", "qemu", *pin, "--timeout", "900",
+                            IDENTITY, "--device-type", "qemu", *pin, "--timeout", "300",
                             "-o", str(out / name), "--", *REAL[name][0]],
-                           capture_output=True, text=True, timeout=1000)
+                           capture_output=True, text=True, timeout=400)
         return name, (r, out / name)
 
     with ThreadPoolExecutor(max_workers=len(REAL)) as ex:

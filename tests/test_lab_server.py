@@ -303,8 +303,14 @@ class LabObjectsTest(TempBuild):
                 ls.start(ls.PORT, 2, said.append)
         self.assertTrue(old.up(), "the running lab's daemon runs on")
         self.assertEqual(ls.load(), before, "its state as it was")
-        self.assertEqual(fake.calls, [("devices", "update", "hugezero-qemu-02", "--health",
-                                       "RETIRED")], "only the device this start added")
+        shell, *rest = fake.calls
+        self.assertEqual(rest, [("devices", "update", "hugezero-qemu-02", "--health",
+                                 "RETIRED")], "only the device this start added")
+        # Its jobs ended first, so that no restarted worker's report of
+        # them makes it Unknown over Retired.
+        self.assertEqual(shell[0], "shell")
+        self.assertIn("actual_device__hostname__in=['hugezero-qemu-02']", shell[2])
+        self.assertIn("go_state_finished(TestJob.HEALTH_INCOMPLETE)", shell[2])
         self.assertEqual(list(dicts.iterdir()), [])
 
     def test_a_cluster_stopped_by_someone_else(self) -> None:
@@ -419,6 +425,16 @@ def lavacli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
                           text=True, timeout=timeout)
 
 
+# The device of the job the stop cuts: one a smaller lab does not have.
+LONG_DEVICE = "hugezero-qemu-04"
+
+
+def pin(job: Path, device: str) -> None:
+    """@job pinned to @device by its tag (each of the lab's has its own)."""
+    with open(job, "a") as f:
+        f.write(f"tags:\n- {device}\n")
+
+
 def cmdline(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
@@ -460,7 +476,8 @@ class RealServerTest(unittest.TestCase):
             r = hugezero("lava", "server", "status")
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             self.assertEqual(len(re.findall(r"(?m)^\w+ +pid \d+ +up ", r.stdout)), 3, r.stdout)
-            self.assertIn("devices: hugezero-qemu-01, hugezero-qemu-02", r.stdout)
+            self.assertIn("devices: hugezero-qemu-01, hugezero-qemu-02, hugezero-qemu-03, "
+                          "hugezero-qemu-04 ", r.stdout)
             runs = paths.build_dir() / "lab-server" / "runs"
             shutil.rmtree(runs, ignore_errors=True)
             jobs = pool.submit(labjobs.run, runs, 2)
@@ -473,6 +490,7 @@ class RealServerTest(unittest.TestCase):
             r = hugezero("lava", "server", "stop")
             stopped = time.monotonic() - t1
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertNotIn("warning", r.stdout + r.stderr, "each step of the stop taken")
         assert state is not None
         for d in state.daemons:
             self.assertEqual(d.members(), {}, f"{d.name}'s session ended")
@@ -487,12 +505,32 @@ class RealServerTest(unittest.TestCase):
         r = hugezero("lava", "server", "status")
         self.assertEqual(r.returncode, 1)
         print(f"\nlab server: start {started:.0f} s, stop {stopped:.0f} s", file=sys.stderr)
+        self.smaller_lab()
+        self.assertEqual(ls.clusters(), clusters, "PostgreSQL as found, again")
+
+    def smaller_lab(self) -> None:
+        """Started again with one device: the device whose job the stop
+        cut stays retired (stop ended the job; else the worker's report
+        of it, at its first ping, makes the device Unknown, schedulable
+        without a dictionary)."""
+        r = hugezero("lava", "server", "start", "--devices", "1")
+        try:
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            time.sleep(3 * ls.POLL_S)     # the worker's pings after its first
+            r = lavacli("devices", "show", LONG_DEVICE)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertRegex(r.stdout, r"(?m)^health\s*: Retired$", r.stdout)
+        finally:
+            r = hugezero("lava", "server", "stop")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertNotIn("warning", r.stdout + r.stderr, "each step of the stop taken")
 
     def job(self) -> None:
         out = paths.build_dir() / "lab-server" / "job.yaml"
         r = hugezero("lava", "job", "--device-type", "qemu", "-o", str(out), "--",
                      "selftest=off", "bench=info")
         self.assertEqual(r.returncode, 0, r.stderr)
+        pin(out, "hugezero-qemu-01")    # the others are labjobs'
         t0 = time.monotonic()
         r = lavacli("jobs", "submit", str(out))
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -503,7 +541,7 @@ class RealServerTest(unittest.TestCase):
               f"{time.monotonic() - t0:.0f} s", file=sys.stderr)
         r = lavacli("jobs", "show", job)
         self.assertRegex(r.stdout, r"(?m)^Health\s*: Complete$", r.stdout)
-        self.assertRegex(r.stdout, r"(?m)^device\s*: hugezero-qemu-0\d$", r.stdout)
+        self.assertRegex(r.stdout, r"(?m)^device\s*: hugezero-qemu-01$", r.stdout)
         r = lavacli("results", job)
         for case in ("hugezero.info [pass]", "hugezero.done [pass]"):
             self.assertIn(case, r.stdout)
@@ -520,6 +558,7 @@ class RealServerTest(unittest.TestCase):
         r = hugezero("lava", "job", "--device-type", "qemu", "-o", str(out), "--",
                      "bench=fault", "size=64M", "clear=all", "order=all", "runs=9")
         self.assertEqual(r.returncode, 0, r.stderr)
+        pin(out, LONG_DEVICE)
         job = lavacli("jobs", "submit", str(out)).stdout.strip()
         until = time.monotonic() + 120
         while time.monotonic() < until:

@@ -471,14 +471,13 @@ class RunTest(Base):
         url = self.serve(fake)
         tf = self.dir / "token"
         tf.write_text(TOKEN)
-        p = subprocess.Popen([sys.executable, str(HUGEZERO), "lava", "run", "--url", url,
-                              "--token-file", str(tf), "--username", USER,
+        # Python takes SIGINT only if it was not ignored (a test run in
+        # the background): given its handler first, then lava run.
+        p = subprocess.Popen([sys.executable, "-c", SIGINT_THEN_RUN, str(HUGEZERO), "lava",
+                              "run", "--url", url, "--token-file", str(tf), "--username", USER,
                               "--device-type", "qemu", "--poll", "0.02", "-o",
                               str(self.dir / "out"), "--", *FAULT_LINE],
-                             stderr=subprocess.PIPE, text=True,
-                             # Python takes SIGINT only if it was not
-                             # ignored (a test run in the background).
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                             stderr=subprocess.PIPE, text=True)
         until = time.monotonic() + 120
         while not ("100" in fake.jobs and fake.jobs["100"].shows > 3):
             if time.monotonic() > until or p.poll() is not None:
@@ -732,6 +731,10 @@ def real_server_missing() -> str | None:
 
 
 REAL = labjobs.REAL
+SIGINT_THEN_RUN = ("import runpy, signal, sys\n"
+                   "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+                   "sys.argv = sys.argv[1:]\n"
+                   "runpy.run_path(sys.argv[0], run_name='__main__')\n")
 
 
 class RealServerTest(unittest.TestCase):

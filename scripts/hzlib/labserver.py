@@ -55,14 +55,19 @@ TAIL = 15                       # log lines shown of a daemon that died
 # job starts within seconds of its submission, not 20-40 s after.
 POLL_S = 2
 # lava-scheduler with its loop's INTERVAL set first (a module constant,
-# read each turn; its workers' timeout, 3 x 20 s, was fixed at import).
+# read each turn; its workers' timeout, 3 x 20 s, was fixed at import);
+# a LAVA without it is said in the log and polls at its own pace.
 SCHEDULER = """
 import importlib, os, sys
 os.environ["DJANGO_SETTINGS_MODULE"] = "lava_server.settings.prod"
 import django
 django.setup()
 cmd = importlib.import_module("lava_server.management.commands.lava-scheduler")
-cmd.INTERVAL = int(sys.argv[1])
+if isinstance(getattr(cmd, "INTERVAL", None), int):
+    cmd.INTERVAL = int(sys.argv[1])
+else:
+    print("hugezero: this lava-scheduler has no INTERVAL: it polls at its own pace",
+          file=sys.stderr, flush=True)
 from django.core.management import execute_from_command_line
 execute_from_command_line(["lava-server", "lava-scheduler", *sys.argv[2:]])
 """
@@ -455,6 +460,33 @@ def tag_own_names(devices: list[str]) -> None:
            "Tag.objects.get_or_create(name=h)[0])\n")
 
 
+def end_jobs(devices: list[str]) -> None:
+    """No work left for the next start.  The jobs scheduled or running
+    on @devices (their lava-run and QEMU ended with the worker) finished
+    Incomplete, as `lava-server manage jobs fail` does: else the worker,
+    started again, runs or reports them, and LAVA marks the device's
+    health Unknown, over the Retired of a device this lab no longer has
+    (dictionary gone).  The jobs of the lab's user still queued,
+    canceled, as `lavacli jobs cancel` does."""
+    manage("shell", "-c", "from django.db import transaction\n"
+           "from lava_scheduler_app.models import TestJob\n"
+           "live = (TestJob.STATE_SCHEDULING, TestJob.STATE_SCHEDULED,\n"
+           "        TestJob.STATE_RUNNING, TestJob.STATE_CANCELING)\n"
+           f"ours = TestJob.objects.filter(actual_device__hostname__in={devices!r},\n"
+           "                              state__in=live)\n"
+           "queued = TestJob.objects.filter(submitter__username="
+           f"{USER!r}, state=TestJob.STATE_SUBMITTED)\n"
+           "for pk in [*ours.values_list('pk', flat=True),\n"
+           "           *queued.values_list('pk', flat=True)]:\n"
+           "    with transaction.atomic():\n"
+           "        job = TestJob.objects.select_for_update().get(pk=pk)\n"
+           "        if job.state == TestJob.STATE_SUBMITTED:\n"
+           "            job.go_state_canceling()\n"
+           "        else:\n"
+           "            job.go_state_finished(TestJob.HEALTH_INCOMPLETE)\n"
+           "        job.save()\n")
+
+
 def _lavaserver_owns(path: Path) -> None:
     import pwd
     try:
@@ -476,7 +508,8 @@ def daemons(s: State, wtoken: str, workers: int) -> None:
         "gunicorn": [GUNICORN, "lava_server.wsgi", "--log-level", "INFO",
                      "-u", "lavaserver", "-g", "lavaserver", "--worker-class", "eventlet",
                      "--workers", str(workers), "--bind", f"127.0.0.1:{s.port}"],
-        "scheduler": [PYTHON, "-c", SCHEDULER, str(POLL_S), "--level", "INFO",
+        # Six INFO lines a turn, a turn every POLL_S: warnings only.
+        "scheduler": [PYTHON, "-c", SCHEDULER, str(POLL_S), "--level", "WARN",
                       "--log-file", "-"],
         "worker": [PYTHON, LAVA_WORKER, "--level", "INFO", "--url", s.url,
                    "--name", IDENTITY, "--token-file", str(tfile), "--worker-dir",
@@ -614,6 +647,8 @@ def take_back(s: State, say: Callable[[str], None], quiet_manage: bool = False,
     keep(s)
     if s.devices or s.token:
         try:
+            if s.devices:
+                end_jobs(s.devices)
             for dev in s.devices:
                 # Kept in the database, unscheduled: its dictionary goes.
                 manage("devices", "update", dev, "--health", "RETIRED")
