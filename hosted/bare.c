@@ -389,9 +389,17 @@ static u32 skip_folio(const struct bare_folio *bf, const struct group_cpus *g)
 	return 0;
 }
 
-/* The pool holds @procs regions of @b's size now. */
+/* The pool holds @procs regions of @b's size now (claimed for the run:
+ * no other hugezero-linux grows it or gives its pages back meanwhile). */
 static bool pool_holds(const struct bare_cfg *b, u32 procs)
 {
+	char why[160];
+
+	if (!hugetlb_claim(false, why, sizeof(why))) {
+		fprintf(stderr, "hugezero-linux: bare: no hugetlb pages: %s\n",
+			why);
+		return false;
+	}
 	return host_free_hugetlb_2m() * SZ_2M >= b->d.size * procs;
 }
 

@@ -195,11 +195,20 @@ void host_record(void)
 bool hugetlb_ensure(u64 size, u64 pages, char *why, size_t n)
 {
 	int i = size == SZ_1G;
-	long total = read_long(hp_dir[i], "nr_hugepages");
-	long free_ = read_long(hp_dir[i], "free_hugepages");
+	long total, free_, want;
 	char path[256], was[24];
-	long want;
 
+	if (!hugetlb_claim(false, why, n))
+		return false;
+	total = read_long(hp_dir[i], "nr_hugepages");
+	free_ = read_long(hp_dir[i], "free_hugepages");
+	/* Grown by this run alone: claimed so, then read again. */
+	if (total >= 0 && free_ >= 0 && (u64)free_ < pages && host.root) {
+		if (!hugetlb_claim(true, why, n))
+			return false;
+		total = read_long(hp_dir[i], "nr_hugepages");
+		free_ = read_long(hp_dir[i], "free_hugepages");
+	}
 	if (total < 0 || free_ < 0) {
 		snprintf(why, n, "this kernel has no %s hugetlb pages (%s)",
 			 i ? "1G" : "2M", hp_dir[i]);

@@ -8,6 +8,7 @@ is no interruption: the parent goes on, and puts the host back once, at
 its end."""
 from __future__ import annotations
 
+import fcntl
 import os
 import queue
 import re
@@ -232,6 +233,57 @@ class InterruptTest(unittest.TestCase):
                          "nr_hugepages not put back")
         self.assertIn("1 host setting put back", err)
         self.assert_cut(log, "SIGTERM", "1", "linux.2M.hugetlb", 1, row="2M    linux ")
+
+
+# hosted/hugetlb_pool.c's lock, the first of its two places that opens.
+POOL_LOCK = Path("/run/lock/hugezero-hugetlb") if Path("/run/lock").is_dir() \
+    else Path("/tmp/hugezero-hugetlb.lock")
+
+
+class HugetlbPoolTest(unittest.TestCase):
+    """The host's hugetlb pool claimed by one hugezero-linux at a time to
+    grow it, by any number to take free pages (flock on POOL_LOCK): the
+    test holds the lock as another run would."""
+
+    def setUp(self) -> None:
+        if os.geteuid() != 0:
+            self.skipTest("not root: the companion grows the hugetlb pool only as root")
+        if not (HUGE / "nr_hugepages").exists():
+            self.skipTest(f"no 2M hugetlb pages on this kernel ({HUGE})")
+        self.assertTrue(EXE.exists(), f"{EXE} is missing: make build/hugezero-linux")
+        self.lock = open(POOL_LOCK, "a+")
+        self.addCleanup(self.lock.close)
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def start(self, *args: str) -> tuple[subprocess.Popen, Path]:
+        err = Path(self.tmp.name) / f"err-{len(list(Path(self.tmp.name).iterdir()))}"
+        with open(err, "w") as e:
+            p = subprocess.Popen([str(EXE), *args], stdout=subprocess.DEVNULL, stderr=e)
+        self.addCleanup(lambda: p.poll() is None and p.kill())
+        return p, err
+
+    def test_a_run_that_grows_it_waits_for_another(self) -> None:
+        fcntl.flock(self.lock, fcntl.LOCK_EX)
+        free = int((HUGE / "free_hugepages").read_text())
+        p, err = self.start("bench=linux-fault", "folio=2M", "backing=hugetlb",
+                            f"size={(free + 2) * 2}M", "runs=1", "warmups=0", "samples=none")
+        until = time.monotonic() + 60
+        while "waiting for another hugezero-linux's hugetlb pages" not in err.read_text():
+            self.assertIsNone(p.poll(), "ended without waiting: " + err.read_text())
+            self.assertLess(time.monotonic(), until, "no word of the wait after 60 s")
+            time.sleep(0.05)
+        time.sleep(0.3)
+        self.assertIsNone(p.poll(), "it waits while the pool is held")
+        fcntl.flock(self.lock, fcntl.LOCK_UN)
+        self.assertEqual(p.wait(timeout=120), 0, err.read_text())
+
+    def test_runs_that_take_free_pages_share_it(self) -> None:
+        fcntl.flock(self.lock, fcntl.LOCK_SH)
+        p, err = self.start("bench=bare", "folio=2M", "size=4M", "runs=1", "warmups=0",
+                            "samples=none", "clear=rep", "order=contiguous-page")
+        self.assertEqual(p.wait(timeout=120), 0, err.read_text())
+        self.assertNotIn("waiting", err.read_text())
 
 
 if __name__ == "__main__":
