@@ -389,15 +389,18 @@ static u32 skip_folio(const struct bare_folio *bf, const struct group_cpus *g)
 	return 0;
 }
 
-/* The pool holds @procs regions of @b's size now (claimed for the run:
- * no other hugezero-linux grows it or gives its pages back meanwhile). */
+/* The pool holds @procs regions of @b's size now, for this run alone
+ * (hugetlb_claim()): free pages another run holds the pool for are that
+ * run's, and then the region takes other memory, as when it is short. */
 static bool pool_holds(const struct bare_cfg *b, u32 procs)
 {
-	char why[160];
+	char why[200];
 
+	if (host_free_hugetlb_2m() * SZ_2M < b->d.size * procs)
+		return false;
 	if (!hugetlb_claim(false, why, sizeof(why))) {
-		fprintf(stderr, "hugezero-linux: bare: no hugetlb pages: %s\n",
-			why);
+		fprintf(stderr, "hugezero-linux: bare: not the hugetlb pool: "
+			"%s\n", why);
 		return false;
 	}
 	return host_free_hugetlb_2m() * SZ_2M >= b->d.size * procs;

@@ -47,10 +47,10 @@ u64 host_free_hugetlb_2m(void);
  * what to run otherwise.  Every change is undone at exit or on a signal
  * (hosted/restore.h). */
 bool hugetlb_ensure(u64 size, u64 pages, char *why, size_t n);
-/* hugetlb_pool.c: the host's pool claimed for the rest of the run, shared
- * (to take free pages) or, @grow, exclusive; false with why when another
- * hugezero-linux held it too long. */
-bool hugetlb_claim(bool grow, char *why, size_t n);
+/* hugetlb_pool.c: the host's pool held by this run alone for the rest of
+ * it; @wait for another run's end (bounded), else one try; false with
+ * why when it is held elsewhere. */
+bool hugetlb_claim(bool wait, char *why, size_t n);
 
 /* gs.c: GS base for the return thunks' per-CPU words; NULL on success,
  * else why not (and gs_missing() says it again later). */

@@ -198,17 +198,11 @@ bool hugetlb_ensure(u64 size, u64 pages, char *why, size_t n)
 	long total, free_, want;
 	char path[256], was[24];
 
-	if (!hugetlb_claim(false, why, n))
+	/* Free pages are this run's only while no other run maps the pool. */
+	if (!hugetlb_claim(true, why, n))
 		return false;
 	total = read_long(hp_dir[i], "nr_hugepages");
 	free_ = read_long(hp_dir[i], "free_hugepages");
-	/* Grown by this run alone: claimed so, then read again. */
-	if (total >= 0 && free_ >= 0 && (u64)free_ < pages && host.root) {
-		if (!hugetlb_claim(true, why, n))
-			return false;
-		total = read_long(hp_dir[i], "nr_hugepages");
-		free_ = read_long(hp_dir[i], "free_hugepages");
-	}
 	if (total < 0 || free_ < 0) {
 		snprintf(why, n, "this kernel has no %s hugetlb pages (%s)",
 			 i ? "1G" : "2M", hp_dir[i]);

@@ -241,9 +241,9 @@ POOL_LOCK = Path("/run/lock/hugezero-hugetlb") if Path("/run/lock").is_dir() \
 
 
 class HugetlbPoolTest(unittest.TestCase):
-    """The host's hugetlb pool claimed by one hugezero-linux at a time to
-    grow it, by any number to take free pages (flock on POOL_LOCK): the
-    test holds the lock as another run would."""
+    """The host's hugetlb pool held by one hugezero-linux at a time (flock
+    on POOL_LOCK, hosted/hugetlb_pool.c): the test holds the lock as
+    another run would."""
 
     def setUp(self) -> None:
         if os.geteuid() != 0:
@@ -253,18 +253,33 @@ class HugetlbPoolTest(unittest.TestCase):
         self.assertTrue(EXE.exists(), f"{EXE} is missing: make build/hugezero-linux")
         self.lock = open(POOL_LOCK, "a+")
         self.addCleanup(self.lock.close)
+        until = time.monotonic() + 60
+        while True:
+            try:
+                fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > until:
+                    self.skipTest(f"another run held {POOL_LOCK} for 60 s")
+                time.sleep(0.1)
         self.tmp = tempfile.TemporaryDirectory()
         self.addCleanup(self.tmp.cleanup)
 
     def start(self, *args: str) -> tuple[subprocess.Popen, Path]:
-        err = Path(self.tmp.name) / f"err-{len(list(Path(self.tmp.name).iterdir()))}"
+        err = Path(self.tmp.name) / "err"
         with open(err, "w") as e:
-            p = subprocess.Popen([str(EXE), *args], stdout=subprocess.DEVNULL, stderr=e)
-        self.addCleanup(lambda: p.poll() is None and p.kill())
+            p = subprocess.Popen([str(EXE), *args], stdout=subprocess.PIPE, stderr=e,
+                                 text=True)
+
+        def end() -> None:
+            # SIGTERM: a run that grew the pool puts it back.
+            if p.poll() is None:
+                p.terminate()
+            p.communicate(timeout=60)
+        self.addCleanup(end)
         return p, err
 
-    def test_a_run_that_grows_it_waits_for_another(self) -> None:
-        fcntl.flock(self.lock, fcntl.LOCK_EX)
+    def test_a_run_that_needs_it_waits(self) -> None:
         free = int((HUGE / "free_hugepages").read_text())
         p, err = self.start("bench=linux-fault", "folio=2M", "backing=hugetlb",
                             f"size={(free + 2) * 2}M", "runs=1", "warmups=0", "samples=none")
@@ -278,12 +293,24 @@ class HugetlbPoolTest(unittest.TestCase):
         fcntl.flock(self.lock, fcntl.LOCK_UN)
         self.assertEqual(p.wait(timeout=120), 0, err.read_text())
 
-    def test_runs_that_take_free_pages_share_it(self) -> None:
-        fcntl.flock(self.lock, fcntl.LOCK_SH)
+    def test_free_pages_of_a_held_pool_are_not_taken(self) -> None:
+        """Pages free in a pool another run holds are that run's: a bare
+        run takes other memory at once, and says why."""
+        nr = (HUGE / "nr_hugepages").read_text()
+        self.addCleanup((HUGE / "nr_hugepages").write_text, nr)
+        free = int((HUGE / "free_hugepages").read_text())
+        (HUGE / "nr_hugepages").write_text(str(int(nr) + 2))
+        if int((HUGE / "free_hugepages").read_text()) < 2:
+            self.skipTest(f"the kernel gave no 2 free 2M pages ({free} free before)")
         p, err = self.start("bench=bare", "folio=2M", "size=4M", "runs=1", "warmups=0",
                             "samples=none", "clear=rep", "order=contiguous-page")
-        self.assertEqual(p.wait(timeout=120), 0, err.read_text())
+        out, _ = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 0, err.read_text())
         self.assertNotIn("waiting", err.read_text())
+        self.assertIn("bare: not the hugetlb pool: another hugezero-linux holds the hugetlb "
+                      f"pool ({POOL_LOCK})", err.read_text())
+        self.assertRegex(out, r"@hz1 \d+ config .*name=bare\.2M\.rep\.contiguous-page .*"
+                         r"backing=(?!hugetlb)")
 
 
 if __name__ == "__main__":
