@@ -311,6 +311,7 @@ class LabObjectsTest(TempBuild):
         self.assertEqual(shell[0], "shell")
         self.assertIn("actual_device__hostname__in=['hugezero-qemu-02']", shell[2])
         self.assertIn("go_state_finished(TestJob.HEALTH_INCOMPLETE)", shell[2])
+        self.assertIn("if False:", shell[2], "the running lab's queue left alone")
         self.assertEqual(list(dicts.iterdir()), [])
 
     def test_a_cluster_stopped_by_someone_else(self) -> None:
@@ -516,6 +517,9 @@ class RealServerTest(unittest.TestCase):
         r = hugezero("lava", "server", "start", "--devices", "1")
         try:
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            r = lavacli("jobs", "show", self.long_job)
+            self.assertRegex(r.stdout, r"(?m)^state\s*: Finished$", r.stdout)
+            self.assertRegex(r.stdout, r"(?m)^Health\s*: Incomplete$", r.stdout)
             time.sleep(3 * ls.POLL_S)     # the worker's pings after its first
             r = lavacli("devices", "show", LONG_DEVICE)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
@@ -560,6 +564,7 @@ class RealServerTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         pin(out, LONG_DEVICE)
         job = lavacli("jobs", "submit", str(out)).stdout.strip()
+        self.long_job = job
         until = time.monotonic() + 120
         while time.monotonic() < until:
             if any("qemu-system" in cmdline(p) for p in worker.members()):

@@ -460,31 +460,39 @@ def tag_own_names(devices: list[str]) -> None:
            "Tag.objects.get_or_create(name=h)[0])\n")
 
 
-def end_jobs(devices: list[str]) -> None:
+def end_jobs(devices: list[str], queue: bool) -> None:
     """No work left for the next start.  The jobs scheduled or running
     on @devices (their lava-run and QEMU ended with the worker) finished
     Incomplete, as `lava-server manage jobs fail` does: else the worker,
     started again, runs or reports them, and LAVA marks the device's
     health Unknown, over the Retired of a device this lab no longer has
-    (dictionary gone).  The jobs of the lab's user still queued,
-    canceled, as `lavacli jobs cancel` does."""
-    manage("shell", "-c", "from django.db import transaction\n"
-           "from lava_scheduler_app.models import TestJob\n"
-           "live = (TestJob.STATE_SCHEDULING, TestJob.STATE_SCHEDULED,\n"
-           "        TestJob.STATE_RUNNING, TestJob.STATE_CANCELING)\n"
-           f"ours = TestJob.objects.filter(actual_device__hostname__in={devices!r},\n"
-           "                              state__in=live)\n"
-           "queued = TestJob.objects.filter(submitter__username="
-           f"{USER!r}, state=TestJob.STATE_SUBMITTED)\n"
-           "for pk in [*ours.values_list('pk', flat=True),\n"
-           "           *queued.values_list('pk', flat=True)]:\n"
-           "    with transaction.atomic():\n"
-           "        job = TestJob.objects.select_for_update().get(pk=pk)\n"
-           "        if job.state == TestJob.STATE_SUBMITTED:\n"
-           "            job.go_state_canceling()\n"
-           "        else:\n"
-           "            job.go_state_finished(TestJob.HEALTH_INCOMPLETE)\n"
-           "        job.save()\n")
+    (dictionary gone).  With @queue (stop, not a failed start beside a
+    running lab), the jobs of the lab's user still queued, canceled, as
+    `lavacli jobs cancel` does.  A job that will not end is said, and
+    the others still are."""
+    r = manage("shell", "-c", "from django.db import transaction\n"
+               "from lava_scheduler_app.models import TestJob\n"
+               "live = (TestJob.STATE_SCHEDULING, TestJob.STATE_SCHEDULED,\n"
+               "        TestJob.STATE_RUNNING, TestJob.STATE_CANCELING)\n"
+               f"pks = list(TestJob.objects.filter(actual_device__hostname__in={devices!r},\n"
+               "                                  state__in=live).values_list('pk', flat=True))\n"
+               f"if {queue!r}:\n"
+               "    pks += TestJob.objects.filter(submitter__username="
+               f"{USER!r}, state=TestJob.STATE_SUBMITTED).values_list('pk', flat=True)\n"
+               "for pk in pks:\n"
+               "    try:\n"
+               "        with transaction.atomic():\n"
+               "            job = TestJob.objects.select_for_update().get(pk=pk)\n"
+               "            if job.state == TestJob.STATE_SUBMITTED:\n"
+               "                job.go_state_canceling()\n"
+               "            else:\n"
+               "                job.go_state_finished(TestJob.HEALTH_INCOMPLETE)\n"
+               "            job.save()\n"
+               "    except Exception as e:\n"
+               "        print(f'not ended: job {pk}: {e}')\n")
+    bad = [ln for ln in r.stdout.splitlines() if ln.startswith("not ended: ")]
+    if bad:
+        raise LabError("the jobs left on the lab's devices: " + "; ".join(bad))
 
 
 def _lavaserver_owns(path: Path) -> None:
@@ -633,22 +641,27 @@ def stop(say: Callable[[str], None], quiet_manage: bool = False) -> bool:
     s = load()
     if s is None:
         return False
-    take_back(s, say, quiet_manage, save)
+    take_back(s, say, quiet_manage, save, queue=True)
     (state_dir() / "worker.token").unlink(missing_ok=True)
     state_file().unlink()
     return True
 
 
 def take_back(s: State, say: Callable[[str], None], quiet_manage: bool = False,
-              keep: Callable[[State], None] = lambda s: None) -> None:
+              keep: Callable[[State], None] = lambda s: None, queue: bool = False) -> None:
     """End @s's daemons and take back what it records as added, @keep
-    called with what is left after each step."""
+    called with what is left after each step; @queue: the lab's queued
+    jobs canceled too (end_jobs())."""
     end_daemons(s, say)
     keep(s)
+    if s.devices:
+        try:
+            end_jobs(s.devices, queue)
+        except (LabError, subprocess.SubprocessError) as e:
+            if not quiet_manage:
+                say(f"warning: {e}")
     if s.devices or s.token:
         try:
-            if s.devices:
-                end_jobs(s.devices)
             for dev in s.devices:
                 # Kept in the database, unscheduled: its dictionary goes.
                 manage("devices", "update", dev, "--health", "RETIRED")
