@@ -343,7 +343,7 @@ CASES = [
          f"timed_out={res.timed_out} debug-exit={res.debug_exit_code}"),
     # A hang must end at the harness's timeout with a clear verdict.
     # (On a loaded machine the timeout may even come before the KTAP start.)
-    Case("hang-times-out", args=["crash=hang", "selftest=off"], timeout=10,
+    Case("hang-times-out", args=["crash=hang", "selftest=off"], timeout=6,
          check=lambda res: None if res.timed_out and not qemu.verdict(res)[0]
          and "timeout" in qemu.verdict(res)[1] else
          f"not reported as a hang: {qemu.verdict(res)[1]}"),

@@ -520,7 +520,7 @@ class RealServerTest(unittest.TestCase):
             r = lavacli("jobs", "show", self.long_job)
             self.assertRegex(r.stdout, r"(?m)^state\s*: Finished$", r.stdout)
             self.assertRegex(r.stdout, r"(?m)^Health\s*: Incomplete$", r.stdout)
-            time.sleep(3 * ls.POLL_S)     # the worker's pings after its first
+            time.sleep(2 * ls.POLL_S)     # the worker's pings after its first
             r = lavacli("devices", "show", LONG_DEVICE)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             self.assertRegex(r.stdout, r"(?m)^health\s*: Retired$", r.stdout)
