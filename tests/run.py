@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, TextIO
@@ -191,9 +192,14 @@ def split(name: str) -> list[str]:
     return ids
 
 
+# Each module's (or test's) wall time, for the slowest line.
+SECONDS: dict[str, float] = {}
+
+
 def script_module(name: str) -> tuple[str, int, int, str]:
     """One test module in a process of its own: (name, passed, failed,
     its output); a module that dies or says nothing countable fails."""
+    t = time.monotonic()
     r = subprocess.run([sys.executable, "-m", "unittest", name], cwd=ROOT / "tests",
                        capture_output=True, text=True)
     out = r.stdout + r.stderr
@@ -204,6 +210,7 @@ def script_module(name: str) -> tuple[str, int, int, str]:
                                           bad.group(1))) if bad else 0
     if not ran or (r.returncode and not f):
         f = max(f, 1)
+    SECONDS[name] = time.monotonic() - t
     return name, n - f, f, out
 
 
@@ -237,6 +244,8 @@ def script_tests() -> tuple[int, int]:
             failed += f
             if f:
                 print(f"FAIL host script tests {name}:\n{out}")
+    slow = sorted(SECONDS.items(), key=lambda kv: -kv[1])[:5]
+    print(f"  slowest: {', '.join(f'{n} {s:.0f} s' for n, s in slow)}")
     print(f"host script tests: {passed} passed, {failed} failed")
     return passed, failed
 
@@ -405,6 +414,9 @@ class Beside:
         return p, f, text
 
 
+START = time.monotonic()
+
+
 def main() -> int:
     total_p = total_f = 0
     # The host unit tests and the barrier's model (~30 CPU-s, one thread
@@ -424,10 +436,12 @@ def main() -> int:
             out.write(text)
             total_p += p
             total_f += f
+    print(f"  ({time.monotonic() - START:.0f} s)")
     for step in after:
         p, f = step()
         total_p += p
         total_f += f
+        print(f"  ({time.monotonic() - START:.0f} s)")
     print(f"{total_p} passed, {total_f} failed")
     return 1 if total_f else 0
 
