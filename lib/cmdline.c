@@ -167,17 +167,24 @@ void param_help(const struct param *p, char *buf, size_t size)
 		param_values(p, buf + pos, size - pos);
 }
 
+/* What "all" means for @p: every choice, or max where set (a choice
+ * may stand apart, as order=tree does). */
+static u64 enum_all(const struct param *p)
+{
+	u64 mask = 0;
+
+	for (int i = 0; p->choices[i]; i++)
+		mask |= 1ULL << i;
+	return p->max ? mask & p->max : mask;
+}
+
 /* The names of @mask's bits, "all" when it is what all gives. */
 static void show_mask(const struct param *p, u64 mask, char *buf, size_t size)
 {
-	u64 all = 0;
+	u64 all = enum_all(p);
 	size_t pos = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; p->choices[i]; i++)
-		all |= 1ULL << i;
-	if (p->max)
-		all &= p->max;
 	if (mask && mask == all) {
 		ksnprintf(buf, size, "all");
 		return;
@@ -266,6 +273,8 @@ static bool parse_number(const struct param *p, const struct word *w,
 	return true;
 }
 
+/* A list of choices; "all" is one item of it, so that a choice standing
+ * apart joins it (order=all,tree). */
 static bool parse_enum_list(const struct param *p, const struct word *w,
 			    u64 *out, struct cmdline_result *res)
 {
@@ -275,16 +284,13 @@ static bool parse_enum_list(const struct param *p, const struct word *w,
 	size_t il;
 	u64 mask = 0;
 
-	if (str_eq_n(w->val, w->vlen, "all")) {
-		for (int i = 0; p->choices[i]; i++)
-			mask |= 1ULL << i;
-		/* max, when set, is what "all" means (a choice may stand apart). */
-		*out = p->max ? mask & p->max : mask;
-		return true;
-	}
 	while (list_next(&s, end, &it, &il)) {
 		int idx = choice_index(p->choices, it, il);
 
+		if (str_eq_n(it, il, "all")) {
+			mask |= enum_all(p);
+			continue;
+		}
 		if (idx < 0) {
 			join_choices(p->choices, "|", names, sizeof(names));
 			ERR(res, "key '%s': '%.*s' is not one of %s|all", p->key,

@@ -160,6 +160,19 @@ TEST(cmdline_enum_list)
 	EXPECT_EQ(cfg.mask, 6);
 	EXPECT(cmdline_parse("folio=all", p, 1, &cfg, &r));
 	EXPECT_EQ(cfg.mask, 7);
+	/* "all" is one item: a choice standing apart of max joins it. */
+	{
+		struct param q = p[0];
+
+		q.max = 3;
+		EXPECT(cmdline_parse("folio=all", &q, 1, &cfg, &r));
+		EXPECT_EQ(cfg.mask, 3);
+		EXPECT(cmdline_parse("folio=all,1G", &q, 1, &cfg, &r));
+		EXPECT_EQ(cfg.mask, 7);
+		EXPECT(cmdline_parse("folio=1G,all", &q, 1, &cfg, &r));
+		EXPECT_EQ(cfg.mask, 7);
+		EXPECT(!cmdline_parse("folio=all,3M", &q, 1, &cfg, &r));
+	}
 	EXPECT(!cmdline_parse("folio=2M,3M", p, 1, &cfg, &r));
 	EXPECT(strstr(r.errors[0], "'3M' is not one of 4K|2M|1G|all") != NULL,
 	       "%s", r.errors[0]);
