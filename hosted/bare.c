@@ -201,7 +201,7 @@ struct bare_folio {
 	bool hugetlb;		/* the pool holds every process's region */
 	bool rounds;		/* interleave=on */
 	u32 *id;
-	const struct bare_lead *lead;	/* bench=split: the fault first */
+	const struct bare_lead *lead;	/* bench=split: the faults first */
 };
 
 static void bare_desc(struct bare_cfg *b, const struct hz_config *c, u32 f)
@@ -253,27 +253,33 @@ static void lead_order(struct bare_cfg *b, u32 n)
 		b[i].d.id = first + i;
 }
 
+/* The faults that lead the first round group (bench=split). */
+struct bare_leads {
+	struct bench_job job[ROUND_GROUP_MAX];
+	const char *skip[ROUND_GROUP_MAX];
+	u32 n;
+};
+
 /* Every configuration of @b, as round groups of ROUND_GROUP_MAX in a
- * row (the first led by the fault, when one is given). */
-static u32 run_groups(struct bare_cfg *b, u32 n, const struct bench_job *lead,
-		      const char *lead_skip)
+ * row (the first led by @lead's faults, when it has any). */
+static u32 run_groups(struct bare_cfg *b, u32 n, const struct bare_leads *lead)
 {
 	struct bench_job job[ROUND_GROUP_MAX];
 	const char *skip[ROUND_GROUP_MAX];
 	char why[ROUND_GROUP_MAX][160];
-	u32 failed = 0, k = 0;
+	u32 failed = 0, k = 0, led = lead ? lead->n : 0;
 
-	if (lead)
+	if (led)
 		lead_order(b, n);
-	while (k < n || lead) {
+	while (k < n || led) {
 		u32 m = 0;
-		bool hook = lead != NULL;
+		bool hook = led != 0;
 
-		if (lead) {
-			job[m] = *lead;
-			skip[m++] = lead_skip;
-			lead = NULL;
+		for (; m < led; m++) {
+			job[m] = lead->job[m];
+			skip[m] = lead->skip[m];
 		}
+		led = 0;
 		for (; m < ROUND_GROUP_MAX && k < n; m++, k++) {
 			bare_job(&b[k], &job[m]);
 			skip[m] = bare_skip(&b[k], why[m], sizeof(why[m])) ?
@@ -288,7 +294,7 @@ static u32 run_groups(struct bare_cfg *b, u32 n, const struct bench_job *lead,
  * the one region and its samples (a pass fills and verifies it whole, and
  * its samples are in its records before the next pass), then the groups. */
 static u32 run_interleaved(const struct bare_folio *bf, struct bare_cfg *proto,
-			   const struct bench_job *lead, const char *lead_skip)
+			   const struct bare_leads *lead)
 {
 	struct matrix_iter it = { { { 0 } }, false };
 	struct bare_cfg *b = NULL;
@@ -314,7 +320,7 @@ static u32 run_interleaved(const struct bare_folio *bf, struct bare_cfg *proto,
 		 * record names, not one of ours. */
 		b[n++].d.preempt = NULL;
 	}
-	failed = run_groups(b, n, lead, lead_skip);
+	failed = run_groups(b, n, lead);
 	free(b);
 	return failed;
 }
@@ -346,13 +352,15 @@ static u32 run_folio(const struct bare_folio *bf)
 			"region is in huge pages (%s backing)\n",
 			folio_names[f], region_huge_pct(&r), r.backing);
 	if (bf->rounds) {
-		struct bench_job lj;
-		const char *lskip = NULL;
-		bool led = bf->lead && bf->lead->start(bf->lead->ctx, r.backing,
-						       &lj, &lskip);
+		struct bare_leads lead = { .n = 0 };
 
-		failed += run_interleaved(bf, &b, led ? &lj : NULL, lskip);
-		if (led)
+		/* Half the group at most: the rest is the bare clearing. */
+		if (bf->lead)
+			lead.n = bf->lead->start(bf->lead->ctx, r.backing,
+						 lead.job, lead.skip,
+						 ROUND_GROUP_MAX / 2);
+		failed += run_interleaved(bf, &b, &lead);
+		if (lead.n)
 			bf->lead->done(bf->lead->ctx);
 	} else {
 		while (bench_matrix_next(c, f, "bare.", &it, &b.d, bf->id)) {

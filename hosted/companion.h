@@ -119,22 +119,21 @@ u32 run_linux_fault(const struct hz_config *c, u32 *id,
 		    const struct group_cpus *g);
 
 /*
- * bench=split in this process (split.c): the fault that leads folio
- * size's bare round group.  start, given the bare region's backing:
- * the fault's job and skip reason (NULL: it runs) into @j and @skip, or
- * false when no fault of that backing is to run; done after the groups,
- * when start said true.
+ * bench=split in this process (split.c): the faults that lead a folio
+ * size's bare round group.  start, given the bare region's backing: up
+ * to @max faults' jobs and skip reasons (NULL: it runs) into @j and
+ * @skip, and how many; done after the groups, when start gave any.
  */
 struct bare_lead {
-	bool (*start)(void *ctx, const char *backing, struct bench_job *j,
-		      const char **skip);
+	u32 (*start)(void *ctx, const char *backing, struct bench_job *j,
+		     const char **skip, u32 max);
 	void (*done)(void *ctx);
 	void *ctx;
 };
 
 /* bare.c: folio size @f's matrix over one region, hugetlb when
  * the pool holds it; round groups with interleave=on, the first led
- * by @lead's fault.  bare_bytes: that region's size. */
+ * by @lead's faults.  bare_bytes: that region's size. */
 u32 run_bare_led(const struct hz_config *c, u32 f, u32 *id,
 		 const struct bare_lead *lead);
 u64 bare_bytes(const struct hz_config *c, u32 f);
