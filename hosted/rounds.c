@@ -101,7 +101,7 @@ u32 companion_run_rounds(struct bench_job *job, const char *const *skip, u32 n,
 {
 	struct bench_outcome *o = calloc(n, sizeof(*o));
 	bool ok[ROUND_GROUP_MAX];
-	struct bench_rounds r = { job, skip, ok, n, NULL, NULL };
+	struct bench_rounds r = { job, skip, ok, n, NULL, NULL, 0 };
 	u32 failed = 0;
 
 	if (!o || n > ROUND_GROUP_MAX) {
@@ -114,6 +114,9 @@ u32 companion_run_rounds(struct bench_job *job, const char *const *skip, u32 n,
 		r.round_end = run_hook;
 		r.arg = job[0].d;
 	}
+	/* The group that pairs the fault with the bare clearing. */
+	if (hook && n > 1)
+		r.runs = (u32)job[0].d->c->split_runs;
 	for (u32 i = 0; i < n; i++) {
 		job[i].o = &o[i];
 		job[i].clock = rdtsc;

@@ -272,7 +272,9 @@ static void measure_rounds(const struct bench_rounds *r, bool *live, u32 *run)
 	u64 elapsed = 0;
 
 	if (!c->runs_auto) {
-		for (u32 round = 0; round < c->runs; round++) {
+		u64 runs = r->runs ? r->runs : c->runs;
+
+		for (u32 round = 0; round < runs; round++) {
 			one_round(r, live, run, PASS_MEASURE, round);
 			if (r->round_end)
 				r->round_end(r->arg, round);

@@ -144,6 +144,9 @@ struct bench_rounds {
 	 * timed part: the companion's --round-hook runs the plain loops. */
 	void (*round_end)(void *arg, u32 round);
 	void *arg;
+	/* Measured rounds, where not the configuration's runs= (0):
+	 * bench=split's split_runs= for the group its faults lead. */
+	u32 runs;
 };
 void bench_run_rounds(const struct bench_rounds *r);
 

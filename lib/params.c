@@ -266,6 +266,14 @@ const struct param hz_params[] = {
 	  "`slot`. `off`: one configuration's passes back to back, as "
 	  "hugezero did before round groups.",
 	  .more = BELOW("interleave=") },
+	{ .key = "split_runs", .type = P_U64, .offset = F(split_runs),
+	  .max = BENCH_RUNS_MAX, .values = "0..1000 (0: as runs=)",
+	  .scope = PARAM_COMPANION, .bench = true,
+	  .meaning = "`bench=split`: measured rounds of the round group that "
+	  "Linux's faults lead, which pairs them with the bare clearing; the "
+	  "other groups run `runs=`. Refused with `runs=auto` and without "
+	  "`bench=split`.",
+	  .more = "docs/companion.md, \"Reading the split\"" },
 	{ .key = "warmups", .type = P_U64, .offset = F(warmups), .max = 100,
 	  .bench = true,
 	  .meaning = "Runs before the measured ones, recorded as "

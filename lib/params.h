@@ -119,6 +119,8 @@ struct hz_config {
 	 * pool run round by round (lib/benchrun.h, docs/statistics.md) */
 	bool interleave;
 	u64 runs, warmups;
+	/* bench=split: the paired group's measured rounds (0: runs) */
+	u64 split_runs;
 	/* runs=auto (docs/statistics.md, "runs=auto"): measured passes until
 	 * the 95% interval of the mean GB/s is within precision_x100 (% of
 	 * the mean x 100), or max_runs, or budget_s (0: none) stops them */

@@ -97,6 +97,23 @@ static void check_auto(const struct hz_config *c, struct cmdline_result *res)
 			       keys[i], (unsigned long long)c->runs);
 }
 
+/* split_runs= counts the split's paired rounds: elsewhere it would be
+ * ignored, and runs=auto decides its own rounds. */
+static void check_split_runs(const struct hz_config *c,
+			     struct cmdline_result *res)
+{
+	if (!given(res, "split_runs"))
+		return;
+	if (c->bench != BENCH_SPLIT)
+		refuse(res, "split_runs= counts the rounds that pair Linux's "
+		       "fault with the bare clearing in bench=split; with "
+		       "bench=%s it means nothing", bench_names[c->bench]);
+	else if (c->runs_auto)
+		refuse(res, "split_runs= with runs=auto: runs=auto decides "
+		       "every group's rounds; give runs=N, or leave "
+		       "split_runs= out");
+}
+
 /* inject_cpu= says where inject= plants: alone, it would plant nothing. */
 static void check_inject_cpu(const struct hz_config *c,
 			     struct cmdline_result *res)
@@ -136,6 +153,7 @@ bool config_check(const struct hz_config *c, struct cmdline_result *res)
 		       (unsigned long long)c->prezero_low,
 		       (unsigned long long)c->prezero_high);
 	check_auto(c, res);
+	check_split_runs(c, res);
 	check_inject_cpu(c, res);
 	if (c->orders >> ORDER_TREE & 1 && !tree_zero)
 		refuse(res, "order=tree runs a Linux tree's own folio_zero_user(), "

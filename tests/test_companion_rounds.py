@@ -113,6 +113,44 @@ class RoundGroups(unittest.TestCase):
         self.assertIn("Linux's overhead per fault (hugetlb)", text)
         self.assertIn("paired over 4 rounds", text)
 
+    def test_every_backing_leads_for_split_runs(self) -> None:
+        """hugetlb's and THP's faults both lead the bare group (hugetlb
+        first, its pool holding the bare region), for split_runs= rounds
+        while the rest of the matrix runs runs=: split pairs both
+        overheads by round, each with its median's interval."""
+        if os.geteuid() != 0:
+            self.skipTest(ROOT_ONLY)
+        args = [*SPLIT, "backing=hugetlb,thp", "clear=all", "order=all", "split_runs=7"]
+        r = run(args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        recs = parsed(r)
+        cfgs = [x for x in recs if x.type == "config"]
+        self.assertEqual([(c.f["bench"], c.f["backing"]) for c in cfgs[:2]],
+                         [("linux-fault", "hugetlb"), ("linux-fault", "thp")])
+        lead = cfgs[0].f["cfg"]
+        group = [c.f["cfg"] for c in cfgs if c.f.get("round_group") == lead]
+        self.assertEqual(len(group), 16)
+        ran = {s.f["cfg"] for s in recs if s.type == "summary" and s.f["status"] == "ok"}
+        n = {c: 0 for c in ran}
+        for x in self.measured(recs):
+            n[x.f["cfg"]] += 1
+        self.assertEqual({n[c] for c in group if c in ran}, {7})
+        self.assertEqual({v for c, v in n.items() if c not in group}, {4})
+        self.assertEqual({s.f["status"] for s in recs if s.type == "summary"} - {"ok", "skip"},
+                         set())
+        text = split_text(r.stdout)
+        for backing in ("hugetlb", "thp"):
+            part = text[text.index(f"Linux's overhead per fault ({backing})"):]
+            self.assertIn("paired over 7 rounds", part.split("\n")[1])
+            self.assertIn("median of the 7 rounds' differences", part)
+
+    def test_split_runs_refused_elsewhere(self) -> None:
+        for extra, why in ((["bench=bare", "split_runs=5"], "means nothing"),
+                           (["bench=split", "runs=auto", "split_runs=5"], "runs=auto decides")):
+            r = run(extra)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(why, r.stderr)
+
     def test_plain_loops_pair_by_round(self) -> None:
         if os.geteuid() != 0:
             self.skipTest(ROOT_ONLY)
