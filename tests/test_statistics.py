@@ -167,6 +167,33 @@ class IntervalTest(unittest.TestCase):
         self.assertEqual(display.pct_interval(
             interval.Interval(1, -math.inf, math.inf, "x")), "[ unbounded    ]")
 
+    def test_median_of_differences_is_the_sign_tests(self) -> None:
+        """The ranks are the binomial's (scipy), the interval covers the
+        median at least 95% of the time, and one planted outlier round
+        moves it by no more than one rank."""
+        for n in range(1, 400):
+            k = interval.sign_rank(n)
+            if k:
+                self.assertLessEqual(stats.binom.cdf(k - 1, n, 0.5), 0.025, n)
+            self.assertGreater(stats.binom.cdf(k, n, 0.5), 0.025, n)
+        self.assertEqual(interval.sign_rank(5), 0)
+        self.assertIsNone(interval.median_paired([1.0] * 5, [0.0] * 5))
+        rng = random.Random(5)
+        covered = 0
+        for _ in range(400):
+            d = [rng.gauss(3.0, 2.0) for _ in range(30)]
+            iv = interval.median_paired(d, [0.0] * 30)
+            assert iv is not None
+            covered += iv.contains(3.0)
+        self.assertGreaterEqual(covered, 0.93 * 400)
+        d = sorted(rng.gauss(5.0, 1.0) for _ in range(200))
+        calm = interval.median_paired(d, [0.0] * 200)
+        wild = interval.median_paired(d[:-1] + [4000.0], [0.0] * 200)
+        assert calm and wild
+        self.assertEqual((calm.lo, calm.hi), (wild.lo, wild.hi))
+        self.assertGreater(interval.diff_paired(d[:-1] + [4000.0], [0.0] * 200).half_width,
+                           20 * wild.half_width)  # type: ignore[union-attr]
+
     def test_rounds_needed(self) -> None:
         rng = random.Random(9)
         for _ in range(20):

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-from .interval import Interval, rounds_needed
+from .interval import Interval, rounds_needed, sign_rank
 
 if TYPE_CHECKING:
     from .records import Boot
@@ -190,6 +190,16 @@ def diff_interval(iv: Interval, unit: str, how: str) -> str:
     """The 95% interval of a difference (split's overhead), in @unit."""
     return (f"95% interval {iv.lo:.1f} .. {iv.hi:.1f} {unit} "
             f"({PM}{iv.half_width:.1f} {unit}; {how})")
+
+
+def median_diff(iv: Interval, unit: str) -> str:
+    """The median of paired differences with its sign-test interval
+    (interval.median_paired), in @unit."""
+    k = sign_rank(iv.n)
+    return (f"median of the {iv.n} rounds' differences {iv.estimate:.1f} {unit}, 95% interval "
+            f"{iv.lo:.1f} .. {iv.hi:.1f} {unit} ({PM}{iv.half_width:.1f} {unit}; the sign "
+            f"test's: the differences ranked {k} and {iv.n + 1 - k} of {iv.n}, so a round "
+            "the host took whole moves it one rank, not by its size)")
 
 
 def unresolved(iv: Interval, estimate: float, unit: str, paired: bool, what: str) -> str:

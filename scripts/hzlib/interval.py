@@ -16,6 +16,9 @@ so the interval and the p-value never disagree:
                    (n - 1 degrees of freedom) does not reject.  r = 1 is
                    inside exactly when the paired t-test's p >= 0.05.
   difference       the t interval of the paired differences, or Welch's.
+  median of paired the order statistics of the differences that the sign
+  differences      test does not reject (distribution-free: a round the
+                   host took whole moves it by one rank, not by its size).
 
 The t quantiles come from scipy.stats (Debian's python3-scipy, which
 scripts/setup.sh installs); scipy is imported when a figure needs it, so
@@ -108,6 +111,32 @@ def diff_paired(x: list[float], y: list[float], level: float = LEVEL) -> Interva
         raise ValueError("paired samples of different lengths")
     iv = mean([a - b for a, b in zip(x, y)], level)
     return iv and Interval(iv.estimate, iv.lo, iv.hi, "paired t", iv.n, iv.sd)
+
+
+def sign_rank(n: int, level: float = LEVEL) -> int:
+    """The largest k (1-based) with P(Binomial(n, 1/2) <= k - 1) <= (1 -
+    @level) / 2: [x(k), x(n + 1 - k)] of n sorted values then holds their
+    median with probability at least @level; 0 when no k does (n < 6 at
+    95%)."""
+    tail, k = 0.0, 0
+    while k < n:
+        tail += math.comb(n, k) / 2 ** n
+        if tail > (1 - level) / 2:
+            break
+        k += 1
+    return k
+
+
+def median_paired(x: list[float], y: list[float], level: float = LEVEL) -> Interval | None:
+    """The median of the pairs' differences x - y with the sign test's
+    distribution-free interval (sign_rank()); None with too few pairs."""
+    if len(x) != len(y):
+        raise ValueError("paired samples of different lengths")
+    d = sorted(a - b for a, b in zip(x, y))
+    k = sign_rank(len(d), level)
+    if k == 0:
+        return None
+    return Interval(statistics.median(d), d[k - 1], d[len(d) - k], "sign test", len(d))
 
 
 def welch_df(va: float, na: int, vb: float, nb: int) -> float:

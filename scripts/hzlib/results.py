@@ -637,9 +637,12 @@ def roof_key(r: dict[str, object]) -> tuple[object, ...]:
     """What a row's roof is taken over: its boot, folio size and cache
     state (a warm row that fits in the LLC clears a cache, not memory, so
     it sets no roof for cold rows).  A row without a cache state (an older
-    companion's) shares its roof with the others that have none."""
+    companion's) shares its roof with the others that have none.  Linux's
+    demand fault (cache=linux: Linux picks the folios, fresh pages whose
+    lines are not cached) is held against the cold roof."""
     d = r.get("dims") or {}
-    return (r["boot"], r["folio"], d.get("cache", "") if isinstance(d, dict) else "")
+    cache = d.get("cache", "") if isinstance(d, dict) else ""
+    return (r["boot"], r["folio"], "cold" if cache == "linux" else cache)
 
 
 def roof_of(boot: Boot) -> str:

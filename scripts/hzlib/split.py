@@ -248,7 +248,8 @@ def figures(r: Row, us_key: str, per: str) -> str:
     of every split line."""
     gbs = display.mean_sd(num(r["gbps_mean"]), num(r["gbps_stddev_pct"]),
                           int(r["runs"]), n_shown=True, unit="GB/s")  # type: ignore[call-overload]
-    return f"{gbs}roof {num(r['roof']):4.2f} {num(r[us_key]):9.1f} us/{per}"
+    sep = "" if gbs.endswith(" ") else " "      # n of 3 digits fills n=N's column
+    return f"{gbs}{sep}roof {num(r['roof']):4.2f} {num(r[us_key]):9.1f} us/{per}"
 
 
 def perfbench_line(r: Row) -> str:
@@ -280,6 +281,7 @@ class Overhead:
     paired: bool
     n: tuple[int, int]
     why: str = ""
+    median: interval.Interval | None = None     # paired: of the differences
 
     @property
     def over(self) -> float:
@@ -310,7 +312,8 @@ def overhead(boot: Boot, fault_cfg: int, clear_cfg: int) -> Overhead:
         why = "" if iv else "fewer than 2 passes a side: no interval"
     except interval.NoScipy:
         iv, why = None, interval.NO_SCIPY
-    return Overhead(mf, mc, iv, paired, (len(fv), len(cv)), why)
+    med = interval.median_paired(fv, cv) if paired else None
+    return Overhead(mf, mc, iv, paired, (len(fv), len(cv)), why, med)
 
 
 def overhead_lines(o: Overhead, backing: object,
@@ -327,6 +330,8 @@ def overhead_lines(o: Overhead, backing: object,
     text = f"{head}\n    {display.diff_interval(o.iv, 'us', how)}\n"
     if o.iv.contains(0.0):
         text += (f"    {display.unresolved(o.iv, o.over, 'us', o.paired, 'the overhead')}\n")
+    if o.median:
+        text += f"    {display.median_diff(o.median, 'us')}\n"
     return text
 
 
