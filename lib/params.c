@@ -564,7 +564,7 @@ void config_defaults(struct hz_config *c)
 	c->deadline_s = 3600;
 	c->bench = BENCH_NONE;
 	c->folios = 1ULL << FOLIO_2M;
-	c->prims = (1ULL << PRIM_COUNT) - 1;
+	c->prims = prims_all();
 	c->orders = (1ULL << ORDER_COUNT) - 1;
 	c->size = 64 * MiB;
 	c->clamp = true;

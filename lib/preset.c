@@ -123,7 +123,7 @@ static void size_clear(u32 id, const struct preset_machine *m,
 	if (config_given(user, "clear"))
 		return;
 	if (id == PRESET_SEED_001 && !m->companion) {
-		c->prims = (1ULL << PRIM_COUNT) - 1;
+		c->prims = prims_all();
 		say(out->chose, "clear=all");
 		say(out->why, "clear: Linux's %s against every other primitive "
 		    "this CPU has, for the best", prim_names[m->linux_prim]);

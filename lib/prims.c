@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "lib/prims.h"
+#include "lib/prims_tree.h"
 #include "lib/string.h"
 #include <stddef.h>
 
-#define DESC(id, nm, fn, sm, feat, lx)					\
-	[PRIM_##id] = { .name = nm, .simd = sm, .feature = PRIM_FEAT_##feat, \
-			.linux_fn = lx },
-const struct prim_desc prim_descs[PRIM_COUNT] = { PRIMS(DESC) };
+#define DESC_AT(at, nm, sm, feat, lx)					\
+	[at] = { .name = nm, .simd = sm, .feature = PRIM_FEAT_##feat,	\
+		 .linux_fn = lx },
+#define DESC(id, nm, fn, sm, feat, lx) DESC_AT(PRIM_##id, nm, sm, feat, lx)
+#define TREE_DESC(id, nm, fn, sm, feat, lx) DESC_AT(TREE_AT(id), nm, sm, feat, lx)
+const struct prim_desc prim_descs[PRIM_COUNT] = {
+	PRIMS(DESC) PRIMS_TREE(TREE_DESC)
+};
 
 #define NAME(id, nm, fn, sm, feat, lx) [PRIM_##id] = nm,
-const char *const prim_names[PRIM_COUNT + 1] = { PRIMS(NAME) };
+#define TREE_NAME(id, nm, fn, sm, feat, lx) [TREE_AT(id)] = nm,
+const char *const prim_names[PRIM_COUNT + 1] = {
+	PRIMS(NAME) PRIMS_TREE(TREE_NAME)
+};
 
 #ifdef LINUX_TREE_VERSION
 #ifndef LINUX_TREE_DESCRIBE
@@ -25,7 +32,7 @@ const struct linux_tree *const linux_tree = &the_tree;
 const struct linux_tree *const linux_tree;
 #endif
 
-#define ABI(id, abi) [PRIM_##id] = abi,
+#define ABI(id, abi) [TREE_AT(id)] = abi,
 static const char *const tree_abis[PRIM_COUNT] = { PRIMS_TREE_ABI(ABI) };
 
 const char *prim_tree_abi(enum prim_id p)
@@ -37,10 +44,19 @@ enum prim_id prim_by_name(const char *name)
 {
 	u32 p;
 
-	for (p = 0; p < PRIM_COUNT; p++)
+	for (p = 0; prim_names[p]; p++)
 		if (!strcmp(prim_names[p], name))
-			break;
-	return p;
+			return p;
+	return PRIM_COUNT;
+}
+
+u64 prims_all(void)
+{
+	u64 mask = 0;
+
+	for (u32 p = 0; prim_names[p]; p++)
+		mask |= 1ULL << p;
+	return mask;
 }
 
 /*

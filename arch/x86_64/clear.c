@@ -7,14 +7,19 @@
 #include "arch/x86_64/clear.h"
 #include "arch/x86_64/cpuid.h"
 #include "lib/format.h"
+#include "lib/prims_tree.h"
 #include "lib/rethunk.h"
 #include "lib/string.h"
 
 #define DECLARE(id, name, fn, simd, feat, linux) void fn(void *, u64);
 PRIMS(DECLARE)
+PRIMS_TREE(DECLARE)
 
 #define ROUTINE(id, name, fn, simd, feat, linux) [PRIM_##id] = fn,
-const prim_fn prim_fns[PRIM_COUNT] = { PRIMS(ROUTINE) };
+#define TREE_ROUTINE(id, name, fn, simd, feat, linux) [TREE_AT(id)] = fn,
+const prim_fn prim_fns[PRIM_COUNT] = {
+	PRIMS(ROUTINE) PRIMS_TREE(TREE_ROUTINE)
+};
 
 /*
  * clear.asm's copies of each routine that return through a thunk, plain
@@ -31,19 +36,22 @@ const prim_fn prim_fns[PRIM_COUNT] = { PRIMS(ROUTINE) };
 	void fn##suffix(void *, u64) __attribute__((weak));
 #define DECLARE_COPIES(id, name, fn, simd, feat, linux) RT_COPIES(RT_DECLARE, fn)
 PRIMS(DECLARE_COPIES)
+PRIMS_TREE(DECLARE_COPIES)
 
-#define RT_ROW(id, fn, k)						\
-	[RETHUNK_##k][0][PRIM_##id] = fn##_rt_##k,			\
-	[RETHUNK_##k][1][PRIM_##id] = fn##_rtc_##k,
-#define RT_ROWS(id, name, fn, simd, feat, linux)			\
-	RT_ROW(id, fn, retbleed) RT_ROW(id, fn, srso)			\
-	RT_ROW(id, fn, srso_alias) RT_ROW(id, fn, depth)
+#define RT_ROW(at, fn, k)						\
+	[RETHUNK_##k][0][at] = fn##_rt_##k,				\
+	[RETHUNK_##k][1][at] = fn##_rtc_##k,
+#define RT_ROWS_AT(at, fn)						\
+	RT_ROW(at, fn, retbleed) RT_ROW(at, fn, srso)			\
+	RT_ROW(at, fn, srso_alias) RT_ROW(at, fn, depth)
+#define RT_ROWS(id, name, fn, simd, feat, linux) RT_ROWS_AT(PRIM_##id, fn)
+#define TREE_RT_ROWS(id, name, fn, simd, feat, linux) RT_ROWS_AT(TREE_AT(id), fn)
 #define RETHUNK_retbleed RETHUNK_RETBLEED
 #define RETHUNK_srso RETHUNK_SRSO
 #define RETHUNK_srso_alias RETHUNK_SRSO_ALIAS
 #define RETHUNK_depth RETHUNK_CALL_DEPTH
 static const prim_fn thunked[RETHUNK_KIND_COUNT][2][PRIM_COUNT] = {
-	PRIMS(RT_ROWS)
+	PRIMS(RT_ROWS) PRIMS_TREE(TREE_RT_ROWS)
 };
 
 prim_fn prim_thunked(enum prim_id p, u32 kind, bool count, char *why,
@@ -51,7 +59,7 @@ prim_fn prim_thunked(enum prim_id p, u32 kind, bool count, char *why,
 {
 	prim_fn fn;
 
-	if (p >= PRIM_COUNT || kind >= RETHUNK_KIND_COUNT) {
+	if (!prim_present(p) || kind >= RETHUNK_KIND_COUNT) {
 		if (why)
 			ksnprintf(why, n, "unknown primitive or return thunk");
 		return NULL;
@@ -214,7 +222,7 @@ enum prim_id prim_linux(char *why, size_t n)
 
 bool prim_supported(enum prim_id p, char *why, size_t n)
 {
-	if (p >= PRIM_COUNT)
+	if (!prim_present(p))
 		return need(false, why, n, "unknown primitive");
 	return feature_ok(prim_descs[p].feature, why, n);
 }

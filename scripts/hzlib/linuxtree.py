@@ -348,6 +348,14 @@ def wrappers(used: list[Known], src: str, copies: tuple[str, ...] = RT_COPIES) -
 ABI_FILE = "linux-abi"
 
 
+def tree_slots(prims_h: Path = Path(__file__).resolve().parents[2] / "lib" / "prims.h") -> int:
+    """PRIM_TREE_MAX of lib/prims.h: how many routines a tree may add."""
+    m = re.search(r"^#define PRIM_TREE_MAX (\d+)", prims_h.read_text(), re.M)
+    if not m:
+        raise TreeError(f"{prims_h}: no PRIM_TREE_MAX")
+    return int(m.group(1))
+
+
 def generate(nm: str, obj: Path, src: str, out: Path, abi: str = "") -> list[str]:
     """Write out/tree_prims.h, out/tree_wrap.asm and the messages it
     returns, one line each, to out/tree.txt (kept for a build that is
@@ -361,6 +369,10 @@ def generate(nm: str, obj: Path, src: str, out: Path, abi: str = "") -> list[str
             + ("".join(f"; {', '.join(syms)} {'is' if len(syms) == 1 else 'are'} "
                        f"left out: {why}" for why, syms in by_reason(left).items())
                if left else "; it defines no global routine"))
+    if len(used) > tree_slots():
+        raise TreeError(f"{src}: {len(used)} routines make LINUX= knows "
+                        f"({', '.join(k.routine for k in used)}), more than the "
+                        f"{tree_slots()} slots of lib/prims.h's PRIM_TREE_MAX: raise it")
     p = provenance(src)
     out.mkdir(parents=True, exist_ok=True)
     write_if_changed(out / "tree_prims.h", header(used, src, p))

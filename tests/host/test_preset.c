@@ -119,7 +119,8 @@ TEST(preset_size_001)
 	sized(PRESET_SEED_001, &m, "", &c, &z, &ok);
 	EXPECT(ok);
 	EXPECT_EQ(c.size, 12 * GiB);	/* half of 24G, under 16G */
-	EXPECT_EQ(c.prims, (1ULL << PRIM_COUNT) - 1);
+	EXPECT_EQ(c.prims, prims_all());
+	EXPECT_EQ(c.prims, (1ULL << PRIM_TREE_FIRST) - 1);
 	EXPECT(strstr(z.chose, "size=12G") && strstr(z.chose, "clear=all"),
 	       "%s", z.chose);
 	EXPECT(strstr(z.scaled, "not the seed's 64 GiB"), "%s", z.scaled);

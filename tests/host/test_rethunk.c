@@ -147,7 +147,7 @@ TEST(rethunk_every_copy_clears_and_counts)
 		free(buf);
 		return;
 	}
-	for (u32 p = 0; p < PRIM_COUNT; p++) {
+	for (u32 p = 0; prim_present(p); p++) {
 		if (!prim_supported(p, why, sizeof(why)))
 			continue;
 		for (u32 k = 0; k < RETHUNK_KIND_COUNT; k++) {
