@@ -243,6 +243,7 @@ need gcc gcc has gcc
 need binutils ld has ld
 need binutils addr2line has addr2line
 need make make has make
+need ccache ccache has ccache
 need nasm nasm has nasm
 need python3 /usr/bin/python3 test -x /usr/bin/python3
 need qemu-system-x86 qemu-system-x86_64 has qemu-system-x86_64
