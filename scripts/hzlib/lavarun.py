@@ -69,6 +69,7 @@ class Options:
     elf: Path = paths.ELF
     out: Path | None = None
     qemu: dict[str, str] = field(default_factory=dict)   # cpu, smp, mem given
+    dry_run: bool = False
 
 
 @dataclass
@@ -516,7 +517,7 @@ def interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def run(ident: lavaapi.Identity, o: Options, out: IO[str], say: Say) -> int:
+def run(ident: lavaapi.Identity | None, o: Options, out: IO[str], say: Say) -> int:
     """The whole of `lava run`; its exit status.  SIGTERM is taken as
     Ctrl-C (a job started in the background ignores SIGINT): the jobs
     are canceled, not left to hold their devices."""
@@ -530,10 +531,32 @@ def run(ident: lavaapi.Identity, o: Options, out: IO[str], say: Say) -> int:
         signal.signal(signal.SIGTERM, old)
 
 
-def steps(ident: lavaapi.Identity, o: Options, out: IO[str], say: Say) -> int:
+def dry_run(o: Options, say: Say) -> int:
+    """--dry-run: the image built and each job's definition written, as
+    steps() would submit them; no server is asked, so a device is named
+    (--device, or --count's N) rather than found and tagged."""
+    make_build(o, say)
+    line = check(o)
+    job = build(o, line, say)
+    places: list[tuple[str | None, list[str]]] = (
+        [(o.device, [])] if o.device else [(None, [])] * (o.count or 1))
+    jobs = definitions(job, places, o.repeat)
+    d = out_dir(o.out)
+    d.mkdir(parents=True, exist_ok=True)
+    for j in jobs:
+        (d / f"job-{j.index}.yaml").write_text(j.definition)
+    say(f"dry run: {len(jobs)} job(s) written to {d} (job-N.yaml), none submitted: "
+        "no server was asked")
+    return 0
+
+
+def steps(ident: lavaapi.Identity | None, o: Options, out: IO[str], say: Say) -> int:
     jobs: list[Job] = []
     server = None
     try:
+        if o.dry_run:
+            return dry_run(o, say)
+        assert ident is not None
         make_build(o, say)
         line = check(o)
         server = connect(ident, say)
