@@ -4,18 +4,33 @@ every local link resolves (anchors too), no prose line is over 200
 characters and no table cell over 400, and the glossary defines the words
 the other docs lean on.
 
-The helpers below also read the marked blocks of a doc (README.md's
-commands and every output excerpt), for tests/test_readme.py:
+The helpers below also read the marked blocks of a doc, for
+tests/test_readme.py and tests/test_doc_commands.py.  Every fenced block
+of README.md and docs/*.md has a marker on the line before it (blank
+lines between allowed; indented with its list item), and no doc has an
+indented code block (BlocksTest):
 
-    <!-- commands -->             the fenced block below: commands, one a line
-    <!-- output: COMMAND -->      the fenced block below: COMMAND's output
+    <!-- commands -->                  commands, one a line, run as written
+    <!-- commands dry: WHY -->         commands that need what WHY names
+                                       (a lab, a BMC, a tree of yours):
+                                       their dry form runs instead
+    <!-- commands not run: WHY -->     commands that nothing here can run
+    <!-- output: COMMAND -->           COMMAND's output
+    <!-- text -->                      not commands: a file, a listing, a
+                                       boot line, messages a run prints
 
-An excerpt is a shape, not a copy: each number stands for any number and
-each run of spaces for any run, while words, column headers and the lines
-themselves must stay.  A line `...` stands for lines left out; without one
-at the top (bottom) the excerpt starts (ends) where the output does.  A
-line ending in ` \\` goes on in the next one (long lines folded to keep
-the 200-character limit)."""
+An excerpt is a shape, not a copy: each run of spaces stands for any run,
+while words, column headers and the lines themselves must stay, and so do
+the numbers that are not measured (format numbers, counts of cases,
+names).  A number is measured, and may differ, when it has a decimal
+point, or a unit of time, rate or share after it (s, ms, us, GHz, ppm,
+ticks, %, GB/s ...), or follows a measured word (bound, within, skew, +-);
+every number is measured in the excerpt of a command whose whole output
+is measured (make test: its counts depend on what the machine has).  A
+line `...` stands for lines left out; without one at the top (bottom) the
+excerpt starts (ends) where the output does.  A line ending in ` \\`
+goes on in the next one (long lines folded to keep the 200-character
+limit)."""
 from __future__ import annotations
 
 import re
@@ -46,20 +61,27 @@ def checked_docs() -> list[Path]:
 
 # --- marked blocks -----------------------------------------------------------
 
-MARK = re.compile(r"^<!--\s*(commands|output:\s*(?P<cmd>.+?))\s*-->\s*$")
-FENCE = re.compile(r"^(```|~~~)")
+MARK = re.compile(r"^\s*<!--\s*(?:(?P<kind>commands|text)(?:\s+(?P<how>dry|not run):"
+                  r"\s*(?P<why>.+?))?|output:\s*(?P<cmd>.+?))\s*-->\s*$")
+FENCE = re.compile(r"^\s*(```|~~~)")
 GAP = "..."
+# Every output excerpt's numbers are measured for these commands.
+ALL_MEASURED = ("make test",)
 
 
 @dataclass
 class Block:
-    """A marked fenced block: @kind 'commands' or 'output', @command the
-    output's command, @path and @line (of the marker) to name it."""
+    """A marked fenced block: @kind 'commands', 'dry', 'not run', 'output'
+    or 'text'; @command the output's command; @why a dry or not-run
+    block's reason; @lines its lines, less the fence's indent; @path and
+    @line (of the marker) to name it, @first the line of its first line."""
     kind: str
     command: str
     lines: list[str]
     path: Path
     line: int
+    why: str = ""
+    first: int = 0
 
     @property
     def where(self) -> str:
@@ -95,9 +117,44 @@ def blocks(path: Path) -> list[Block]:
         k = j + 1
         while k < len(text) and not FENCE.match(text[k]):
             k += 1
-        kind = "commands" if m.group(1) == "commands" else "output"
-        out.append(Block(kind, (m.group("cmd") or "").strip(), text[j + 1:k], path, i + 1))
+        indent = len(text[j]) - len(text[j].lstrip())
+        body = [x[indent:] if x[:indent].strip() == "" else x for x in text[j + 1:k]]
+        kind = m.group("how") or m.group("kind") or "output"
+        out.append(Block(kind, (m.group("cmd") or "").strip(), body, path, i + 1,
+                         (m.group("why") or "").strip(), j + 2))
         i = k + 1
+    return out
+
+
+def unmarked(path: Path) -> list[str]:
+    """Each code block of @path that no marker names: a fenced block with
+    no marker before it, or an indented code block (four spaces past the
+    list item it is in, after a blank line), as file:line."""
+    text = path.read_text(encoding="utf-8").split("\n")
+    out, fence, item, marked = [], False, 0, False
+    for n, line in enumerate(text, 1):
+        if FENCE.match(line):
+            if not fence and not marked:
+                out.append(f"{rel(path)}:{n}: a fenced block with no marker")
+            fence, marked = not fence, False
+            continue
+        if fence:
+            continue
+        if MARK.match(line):
+            marked = True
+            continue
+        m = re.match(r"^(\s*)([-*]|\d+\.)\s+", line)
+        if m:
+            item = len(m.group(0))
+        elif line.strip() and not line.startswith(" "):
+            item = 0
+        if line.strip():
+            marked = False
+            prev = text[n - 2] if n > 1 else ""
+            if (not prev.strip() and len(line) - len(line.lstrip(" ")) >= item + 4
+                    and not m and not line.lstrip().startswith("|")):
+                out.append(f"{rel(path)}:{n}: an indented code block: fence it "
+                           "and mark it")
     return out
 
 
@@ -130,24 +187,37 @@ def unfold(lines: list[str]) -> list[str]:
 
 NUMBER = r"[-+]?(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?)"
 TOKEN = re.compile(rf"( +|{NUMBER})")
+# What makes a number measured (the module's docstring): a unit after it,
+# a word before it.
+UNIT = re.compile(r"^ ?(?:s|ms|us|µs|ns|GHz|MHz|kHz|Hz|ppm|ticks?|%|GB/s|GB/sec|MB/sec|"
+                  r"MB/s|GiB/s|KB/s)(?![A-Za-z])")
+MEASURED_BEFORE = re.compile(r"(?:\bbound|\bwithin|\bskew|\+-|±|\bp=|\bmedian|\bmin|\bmax)\s*$")
 
 
-def line_pattern(line: str) -> re.Pattern[str]:
-    """@line as a shape: each number any number, each run of spaces any
-    run (an indented line stays indented), every other character itself."""
+def measured(parts: list[str], i: int) -> bool:
+    """Whether the number parts[i] of a line's tokens is a measured one."""
+    if "." in parts[i] and not parts[i].startswith("0x"):
+        return True
+    return bool(UNIT.match("".join(parts[i + 1:i + 3])) or
+                MEASURED_BEFORE.search("".join(parts[:i])))
+
+
+def line_pattern(line: str, all_measured: bool = False) -> re.Pattern[str]:
+    """@line as a shape: each run of spaces any run (an indented line stays
+    indented), each measured number (every number, with @all_measured)
+    any number, every other character itself."""
     body = line.rstrip()
     indent = len(body) - len(body.lstrip(" "))
-    parts = ["[ ]+" if indent else ""]
-    for tok in TOKEN.split(body.lstrip(" ")):
-        if not tok:
-            continue
+    out = ["[ ]+" if indent else ""]
+    toks = [t for t in TOKEN.split(body.lstrip(" ")) if t]
+    for i, tok in enumerate(toks):
         if tok.startswith(" "):
-            parts.append("[ ]*")
-        elif re.fullmatch(NUMBER, tok):
-            parts.append(NUMBER)
+            out.append("[ ]*")
+        elif re.fullmatch(NUMBER, tok) and (all_measured or measured(toks, i)):
+            out.append(NUMBER)
         else:
-            parts.append(re.escape(tok))
-    return re.compile("".join(parts))
+            out.append(re.escape(tok))
+    return re.compile("".join(out))
 
 
 def chunks(lines: list[str]) -> tuple[list[list[str]], bool, bool]:
@@ -165,14 +235,14 @@ def chunks(lines: list[str]) -> tuple[list[list[str]], bool, bool]:
     return [c for c in out if c], top, bottom
 
 
-def mismatch(excerpt: list[str], output: str) -> str | None:
+def mismatch(excerpt: list[str], output: str, all_measured: bool = False) -> str | None:
     """None when @output has @excerpt's shape, else what differs: the
     excerpt's first line found nowhere it could be."""
     got = [line.rstrip() for line in output.rstrip("\n").split("\n")]
     parts, open_top, open_bottom = chunks(excerpt)
     at = 0
     for n, part in enumerate(parts):
-        pats = [line_pattern(x) for x in part]
+        pats = [line_pattern(x, all_measured) for x in part]
         starts = (range(at, len(got) - len(pats) + 1)
                   if open_top or n > 0 else range(0, 1))
         found = None
@@ -346,13 +416,45 @@ class GlossaryTest(unittest.TestCase):
         self.assertEqual(bare, [], "glossary entries without a link onwards")
 
 
+class BlocksTest(unittest.TestCase):
+    """Every code block says what it is, so that tests/test_doc_commands.py
+    runs every command block and none is missed."""
+
+    def test_every_block_marked(self) -> None:
+        bad = [b for p in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+               for b in unmarked(p)]
+        self.assertEqual(bad, [], "\n".join(bad))
+
+    def test_unmarked_found(self) -> None:
+        with tempfile.TemporaryDirectory() as d:
+            tmp = Path(d) / "probe.md"
+            tmp.write_text("text\n\n```\nmake oops\n```\n\n<!-- commands -->\n```\nmake\n```\n"
+                           "\n    make indented\n\n1. item\n\n   <!-- text -->\n   ```\n   x\n"
+                           "   ```\n\n   continued item\n", encoding="utf-8")
+            bad = unmarked(tmp)
+            kinds = [b.kind for b in blocks(tmp)]
+        self.assertEqual([b.split(": ", 1)[1][:14] for b in bad],
+                         ["a fenced block", "an indented co"], bad)
+        self.assertEqual(kinds, ["commands", "text"])
+
+
 class ExcerptShapeTest(unittest.TestCase):
     """The shape rule itself: numbers and spaces may change, words and
     lines may not."""
 
-    def test_numbers_and_spaces_may_change(self) -> None:
-        ex = ["a:  1.50 +- 3.0%  0x6b", "  b 12 [ -87.9,  -77.1]"]
-        self.assertIsNone(mismatch(ex, "a: 10.25 +- 13.25% 0xf\n  b 7 [-100.0, -7.0]\n"))
+    def test_measured_numbers_and_spaces_may_change(self) -> None:
+        ex = ["a:  1.50 +- 3.0%  0x6b", "  b 12 [ -87.9,  -77.1] in 15 s, 3 ticks (bound 2096)"]
+        self.assertIsNone(mismatch(ex, "a: 10.25 +- 13.25% 0x6b\n"
+                                       "  b 12 [-100.0, -7.0] in 9 s, 40 ticks (bound 1000)\n"))
+
+    def test_other_numbers_may_not(self) -> None:
+        """A format number, a count of cases, a name's digits stay."""
+        for ex, out in ((["record format 4"], "record format 5\n"),
+                        (["PASS: 149 cases, 19 skipped, 15 s"], "PASS: 165 cases, 19 skipped, 15 s\n"),
+                        (["L1d 64K, family 0x6b"], "L1d 32K, family 0x6b\n"),
+                        (["L1d 64K, family 0x6b"], "L1d 64K, family 0xf\n")):
+            self.assertIsNotNone(mismatch(ex, out), out)
+            self.assertIsNone(mismatch(ex, out, all_measured=True), out)
 
     def test_words_lines_and_indent_may_not(self) -> None:
         ex = ["a: 1 GB/s", "  b 2"]
@@ -362,10 +464,10 @@ class ExcerptShapeTest(unittest.TestCase):
             self.assertIsNotNone(mismatch(ex, out), out)
 
     def test_gaps_and_folds(self) -> None:
-        ex = ["...", "b 1 \\", "    c 2", "...", "e"]
-        self.assertIsNone(mismatch(ex, "a\nb 5 c 6\nd\ne\n"))
-        self.assertIsNotNone(mismatch(ex, "a\nb 5\nc 6\nd\ne\n"))
-        self.assertIsNotNone(mismatch(ex, "a\nb 5 c 6\nd\ne\nf\n"))
+        ex = ["...", "b 1.0 \\", "    c 2 s", "...", "e"]
+        self.assertIsNone(mismatch(ex, "a\nb 5.5 c 6 s\nd\ne\n"))
+        self.assertIsNotNone(mismatch(ex, "a\nb 5.5\nc 6 s\nd\ne\n"))
+        self.assertIsNotNone(mismatch(ex, "a\nb 5.5 c 6 s\nd\ne\nf\n"))
 
 
 if __name__ == "__main__":
