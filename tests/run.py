@@ -153,14 +153,16 @@ def host_barrier_model() -> tuple[int, int]:
 # (~35 CPU-s each) and boot it, independent but for the build
 # directories they share under a lock (test_linux_tree.build), so that
 # no one module is left running alone at the end.
-SLOW_MODULES = ("test_linux_tree", "test_tree_zero", "test_rethunk", "test_lava",
-                "test_prim_row", "test_readme", "test_lava_run", "test_setup",
+SLOW_MODULES = ("test_doc_commands", "test_linux_tree", "test_tree_zero", "test_rethunk",
+                "test_lava", "test_prim_row", "test_bench", "test_lava_run", "test_setup",
                 "test_tree_seq", "test_layering")
-SPLIT = ("test_linux_tree", "test_tree_zero", "test_rethunk")
+SPLIT = ("test_linux_tree", "test_tree_zero", "test_rethunk", "test_doc_commands",
+         "test_bench")
 # Of those, the longest first (a tree built, 1 GiB folios cleared in
 # TCG): each of 6.12's two builds' users at either end, so that the
 # second finds the build made rather than waiting on its lock.
-HEAVY = ("test_linux_tree.Debian612", "test_tree_zero.DebianTreeZero.test_7_2",
+HEAVY = ("test_doc_commands.DocCommands.test_README",
+         "test_linux_tree.Debian612", "test_tree_zero.DebianTreeZero.test_7_2",
          "test_linux_tree.Built.test_another_tree_same_build",
          "test_linux_tree.Built.test_2022_form", "test_linux_tree.Built.test_2025_form",
          "test_linux_tree.Built.test_70_form_boots", "test_tree_zero.DebianTreeZero.test_6_12")
@@ -171,7 +173,13 @@ HEAVY = ("test_linux_tree.Debian612", "test_tree_zero.DebianTreeZero.test_7_2",
 # other gave back (SIGBUS).  They run one after another, as one task,
 # where the first of them would have started.
 HUGETLB_POOL = ("test_linux_tree.Built.test_2025_form", "test_companion_interrupt",
-                "test_companion_prezero", "test_companion_rounds")
+                "test_companion_prezero", "test_companion_rounds",
+                "test_doc_commands.DocCommands.test_companion",
+                "test_doc_commands.DocCommands.test_linux_tree",
+                "test_doc_commands.DocCommands.test_reproducing",
+                "test_bench.Bench.test_as_root")
+# Lines of a module's output that make test shows whether it passed or not.
+SAID = "doc blocks:"
 LIST_TESTS = """
 import sys, unittest
 def flat(s):
@@ -237,6 +245,7 @@ def script_tests() -> tuple[int, int]:
     passed = failed = 0
     # One more than the cores: a few modules wait on lava-run, apt or
     # QEMU's firmware more than they compute.
+    said: list[str] = []
     with ThreadPoolExecutor(max_workers=(os.cpu_count() or 1) + 1) as pool:
         for name, p, f, out in (r for rs in pool.map(script_task, chained(names))
                                 for r in rs):
@@ -244,6 +253,10 @@ def script_tests() -> tuple[int, int]:
             failed += f
             if f:
                 print(f"FAIL host script tests {name}:\n{out}")
+            # What a module has make test say (test_doc_commands' counts).
+            said += [ln for ln in out.splitlines() if ln.startswith(SAID)]
+    for line in said:
+        print(f"  {line}")
     slow = sorted(SECONDS.items(), key=lambda kv: -kv[1])[:5]
     print(f"  slowest: {', '.join(f'{n} {s:.0f} s' for n, s in slow)}")
     print(f"host script tests: {passed} passed, {failed} failed")
