@@ -11,8 +11,8 @@ The rules, the same for every block:
   test's own; HZ_NO_SETUP=1 (this machine's set-up is make test's own).
 - sizes: `size=` at most 32M, or 1G on a line that asks for 1G folios;
   `runs=` at most 2, `split_runs=` at most 4; a `preset=` line without
-  `size=` gets `size=1G` (a preset sizes itself to half the memory; 1G
-  holds a folio of each size);
+  `size=` gets `folio=2M size=32M runs=2` (a preset sizes itself to half
+  the memory, and runs five passes);
   `make bench` gets BENCH_MB=16 BENCH_ROUNDS=8 BENCH_RUNS=2.
 - your files: `~/linux` is Debian's 7.2 tree (build/linux-source-7.2,
   scripts/setup.sh --linux-source), `~/linux-patch` the same with
@@ -123,7 +123,8 @@ def small(cmd: str) -> str:
     cmd = re.sub(r"((?<![_\w])runs=)(\d+)", lambda m: m.group(1) + str(min(int(m.group(2)),
                                                                       RUNS_MAX)), cmd)
     if re.search(r"\bpreset=\S+", cmd) and not re.search(r"\bsize=", cmd):
-        cmd = re.sub(r"(\bpreset=\S+)", r"\1 size=1G", cmd, count=1)
+        cmd = re.sub(r"(\bpreset=\S+)", rf"\1 folio=2M size=32M runs={RUNS_MAX}", cmd,
+                     count=1)
     return cmd
 
 
