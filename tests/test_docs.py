@@ -25,6 +25,7 @@ the numbers that are not measured (format numbers, counts of cases,
 names).  A number is measured, and may differ, when it has a decimal
 point, or a unit of time, rate or share after it (s, ms, us, GHz, ppm,
 ticks, %, GB/s ...), or follows a measured word (bound, within, skew, +-);
+a hash (12 to 64 hex digits: a tree text's sha) may differ too;
 every number is measured in the excerpt of a command whose whole output
 is measured (make test: its counts depend on what the machine has).  A
 line `...` stands for lines left out; without one at the top (bottom) the
@@ -186,7 +187,10 @@ def unfold(lines: list[str]) -> list[str]:
 
 
 NUMBER = r"[-+]?(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?)"
-TOKEN = re.compile(rf"( +|{NUMBER})")
+# A hash (a tree's sha256, shown by its first 12 digits): it names the
+# text a run read, which a tree of another version changes.
+HASH = r"\b[0-9a-f]{12,64}\b"
+TOKEN = re.compile(rf"( +|{HASH}|{NUMBER})")
 # What makes a number measured (the module's docstring): a unit after it,
 # a word before it.
 UNIT = re.compile(r"^ ?(?:s|ms|us|µs|ns|GHz|MHz|kHz|Hz|ppm|ticks?|%|GB/s|GB/sec|MB/sec|"
@@ -213,6 +217,8 @@ def line_pattern(line: str, all_measured: bool = False) -> re.Pattern[str]:
     for i, tok in enumerate(toks):
         if tok.startswith(" "):
             out.append("[ ]*")
+        elif re.fullmatch(HASH, tok):
+            out.append(HASH)
         elif re.fullmatch(NUMBER, tok) and (all_measured or measured(toks, i)):
             out.append(NUMBER)
         else:
@@ -446,6 +452,7 @@ class ExcerptShapeTest(unittest.TestCase):
         ex = ["a:  1.50 +- 3.0%  0x6b", "  b 12 [ -87.9,  -77.1] in 15 s, 3 ticks (bound 2096)"]
         self.assertIsNone(mismatch(ex, "a: 10.25 +- 13.25% 0x6b\n"
                                        "  b 12 [-100.0, -7.0] in 9 s, 40 ticks (bound 1000)\n"))
+        self.assertIsNone(mismatch(["tree (sha 19cab87fac87)"], "tree (sha fb728455cf7f)\n"))
 
     def test_other_numbers_may_not(self) -> None:
         """A format number, a count of cases, a name's digits stay."""
