@@ -28,8 +28,10 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
 import doccmd  # noqa: E402
+from hzlib import paths  # noqa: E402
 
 ROOT = doccmd.ROOT
 USER = "nobody"
@@ -49,7 +51,7 @@ class Bench(unittest.TestCase):
             self.skipTest(f"needs {', '.join(missing)} (scripts/setup.sh installs them)")
         tmp = tempfile.TemporaryDirectory(prefix="hz-bench-")
         self.addCleanup(tmp.cleanup)
-        return doccmd.Clone(Path(tmp.name), ROOT / "build")
+        return doccmd.Clone(Path(tmp.name), paths.BUILD)
 
     def test_as_root(self) -> None:
         if os.geteuid() != 0:
