@@ -48,8 +48,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable
 
-from . import (counterreport, counters, dims, display, groups, interval, ktap, lavalog, records,
-               results, selection, spread)
+from . import (control, counterreport, counters, dims, display, groups, interval, ktap,
+               lavalog, records, results, selection, spread)
 from .records import Boot, Record
 
 ALPHA = interval.ALPHA
@@ -299,6 +299,20 @@ class Pair:
     unlike: list[str] = field(default_factory=list)  # unlike()
     paired: bool = False
     ratio: interval.Interval | None = None
+    # Two boots of two trees' builds: the span of the same code's changes
+    # (control.py), None elsewhere.
+    band: control.Band | None = None
+
+    @property
+    def same_code(self) -> bool:
+        """One of the rows that make the band: hugezero's own code."""
+        return self.band is not None and control.same_code(self.band, dict(self.key))
+
+    @property
+    def boot_to_boot(self) -> bool:
+        """Within noise by the band alone, its own interval not holding 0."""
+        return (self.band is not None and self.p is not None and self.p < ALPHA and
+                (self.same_code or self.band.holds(self.change_pct)))
 
     @property
     def change_pct(self) -> float:
@@ -307,9 +321,10 @@ class Pair:
 
     @property
     def within_noise(self) -> bool | None:
-        """p >= ALPHA, which is the interval holding a change of 0: the
-        change is within noise; None when not tested."""
-        return None if self.p is None else self.p >= ALPHA
+        """p >= ALPHA, which is the interval holding a change of 0, or the
+        change within what the same code did between the two boots (band):
+        the change is within noise; None when not tested."""
+        return None if self.p is None else self.p >= ALPHA or self.boot_to_boot
 
     @property
     def counters(self) -> list[counters.Change]:
@@ -502,7 +517,16 @@ def compare(boots_a: list[Boot], boots_b: list[Boot],
     one_entry("B", b)
     notes_a = selected(lo_a, sel and sel.a)
     notes_b = selected(lo_b, sel and sel.b)
-    return Comparison(section(a[0], b[0]), section(a[1], b[1]),
+    configs = section(a[0], b[0])
+    prims = trees_run(boots_a) != trees_run(boots_b)
+    texts = entries_of(a) != entries_of(b)
+    if sel is None and boots_b is not boots_a and (prims or texts):
+        # Two boots of two trees' builds: the same code's span.
+        span = control.band(((dict(p.key), p.change_pct) for p in configs.pairs
+                             if p.p is not None), prims, texts)
+        for p in configs.pairs:
+            p.band = span
+    return Comparison(configs, section(a[1], b[1]),
                       machines(boots_a), machines(boots_b), sel, notes_a, notes_b,
                       boots_b is boots_a, {record_format(bt) for bt in boots_a},
                       {record_format(bt) for bt in boots_b},
@@ -540,8 +564,10 @@ def cell(s: Side) -> str:
 
 def mark(p: Pair) -> str:
     how = ", paired" if p.paired else ""
+    why = (", same code" if p.same_code else ", boot to boot") if p.boot_to_boot else ""
     return ("   (p: no scipy)" if p.untested == "no scipy" else
             "   (fewer than 2 runs: not tested)" if p.p is None else
+            f" ~ (p={p.p:.3f}{how}{why})" if why else
             f" ~ (p={p.p:.2f}{how})" if p.within_noise else f"   (p={p.p:.3f}{how})")
 
 
@@ -597,6 +623,9 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
         out.write(display.entry_sides(cmp.entries_a, cmp.entries_b) + "\n")
     out.write("GB/s (2^30 B/s, net of the timer) per configuration, "
               f"{display.mean_sd_words('runs')}.\n" + legend(cmp.pairs))
+    span = next((p.band for p in cmp.configs.pairs if p.band), None)
+    if span:
+        out.write(control.line(span))
     out.write(plus_minus(cmp.configs, "run") + "\n")
     out.write("A configuration is every dimension of its config record: rows that "
               "differ in any one are not paired; a CPU of a group pairs only with the "
