@@ -218,19 +218,26 @@ static void bare_desc(struct bare_cfg *b, const struct hz_config *c, u32 f)
 }
 
 /*
- * The split's round group pairs the fault with Linux's own clearing: its
- * members are Linux's clear_page() primitive (and its tree twin) in every
- * order first, then every primitive's contiguous-page (the plain loops'
- * one call per folio, and the fastest here), then the rest; the fault
- * and the first ROUND_GROUP_MAX - 1 of them are one group.
+ * The split's round group pairs the fault with Linux's own clearing and
+ * the plain loops with the companion's: its members are Linux's
+ * clear_page() primitive (and its tree twin) in every order, then erms's
+ * and clzero's contiguous-page (what hosted/plain/plain.c runs: REP STOSB
+ * and CLZERO over 2M ranges), and nothing else, so that its rounds, of
+ * which split_runs= asks many, are short; the rest of the matrix follows
+ * in groups of its own.
  */
+#define RANK_LEAD 1		/* up to this rank: the fault's group */
+
 static u32 lead_rank(const struct bare_cfg *b, enum prim_id lp)
 {
 	u32 prim = b->d.at.v[AXIS_PRIM];
 
 	if (prim == lp || prim == prim_tree_twin(lp))
 		return 0;
-	return b->d.at.v[AXIS_ORDER] == ORDER_CONTIGUOUS ? 1 : 2;
+	if (b->d.at.v[AXIS_ORDER] == ORDER_CONTIGUOUS &&
+	    (prim == PRIM_ERMS || prim == PRIM_CLZERO))
+		return 1;
+	return 2;
 }
 
 /* Stable, so each rank keeps the matrix's order; renumbered from the
@@ -267,12 +274,18 @@ static u32 run_groups(struct bare_cfg *b, u32 n, const struct bare_leads *lead)
 	struct bench_job job[ROUND_GROUP_MAX];
 	const char *skip[ROUND_GROUP_MAX];
 	char why[ROUND_GROUP_MAX][160];
-	u32 failed = 0, k = 0, led = lead ? lead->n : 0;
+	u32 failed = 0, k = 0, led = lead ? lead->n : 0, first = n;
 
-	if (led)
+	if (led) {
+		char why_lp[160];
+		enum prim_id lp = prim_linux(why_lp, sizeof(why_lp));
+
 		lead_order(b, n);
+		for (first = 0; first < n && lead_rank(&b[first], lp) <= RANK_LEAD;)
+			first++;
+	}
 	while (k < n || led) {
-		u32 m = 0;
+		u32 m = 0, end = led ? k + first : n;
 		bool hook = led != 0;
 
 		for (; m < led; m++) {
@@ -280,7 +293,7 @@ static u32 run_groups(struct bare_cfg *b, u32 n, const struct bare_leads *lead)
 			skip[m] = lead->skip[m];
 		}
 		led = 0;
-		for (; m < ROUND_GROUP_MAX && k < n; m++, k++) {
+		for (; m < ROUND_GROUP_MAX && k < end; m++, k++) {
 			bare_job(&b[k], &job[m]);
 			skip[m] = bare_skip(&b[k], why[m], sizeof(why[m])) ?
 				  why[m] : NULL;
@@ -444,6 +457,22 @@ u32 run_bare_led(const struct hz_config *c, u32 f, u32 *id,
 
 	bare_desc(&b, c, f);
 	bf.hugetlb = pool_holds(&b, 1);
+	return run_folio(&bf);
+}
+
+u32 run_bare_twin(const struct hz_config *c, u32 f, u32 *id, enum backing b,
+		  const struct bare_lead *lead)
+{
+	char why[160];
+	enum prim_id lp = prim_linux(why, sizeof(why));
+	/* A copy that differs in its primitives alone: its descs point
+	 * at it while the group runs. */
+	struct hz_config own = *c;
+	struct bare_folio bf = { &own, f, false, true, id, lead };
+
+	if (b != BACKING_THP || !c->interleave)
+		return 0;	/* hugetlb is the matrix's own region */
+	own.prims = (1ULL << lp) | (1ULL << prim_tree_twin(lp));
 	return run_folio(&bf);
 }
 

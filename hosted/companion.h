@@ -136,8 +136,16 @@ struct bare_lead {
  * by @lead's faults.  bare_bytes: that region's size. */
 u32 run_bare_led(const struct hz_config *c, u32 f, u32 *id,
 		 const struct bare_lead *lead);
+/* bare.c: Linux's own primitive (and its tree twin) in every order of
+ * @c, over a region of memory kind @b (THP), a round group led by
+ * @lead's fault over @b. */
+u32 run_bare_twin(const struct hz_config *c, u32 f, u32 *id, enum backing b,
+		  const struct bare_lead *lead);
 u64 bare_bytes(const struct hz_config *c, u32 f);
 
+/* linux_fault.c: whether the fault of @f over @b is asked for and has
+ * that memory kind (THP: 2M). */
+bool lf_selected(const struct hz_config *c, u32 f, enum backing b);
 /* linux_fault.c: mode @m's configurations of folio size @f over the
  * backings of @backings (a bitmask of enum backing), in this process. */
 u32 run_linux_fault_of(const struct hz_config *c, u32 *id, u32 m, u32 f,

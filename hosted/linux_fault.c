@@ -385,6 +385,11 @@ static u32 run_folio(const struct hz_config *c, u32 *id,
 	return failed;
 }
 
+bool lf_selected(const struct hz_config *c, u32 f, enum backing b)
+{
+	return selected(c, f, b);
+}
+
 u32 run_linux_fault_of(const struct hz_config *c, u32 *id, u32 m, u32 f,
 		       u64 backings)
 {

@@ -101,7 +101,7 @@ u32 companion_run_rounds(struct bench_job *job, const char *const *skip, u32 n,
 {
 	struct bench_outcome *o = calloc(n, sizeof(*o));
 	bool ok[ROUND_GROUP_MAX];
-	struct bench_rounds r = { job, skip, ok, n, NULL, NULL, 0 };
+	struct bench_rounds r = { .job = job, .skip = skip, .ok = ok, .n = n };
 	u32 failed = 0;
 
 	if (!o || n > ROUND_GROUP_MAX) {

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * bench=split in one process (no cpus=): Linux's demand fault and the
- * same clearing done bare.  With interleave=on, per folio size, the
- * faults over each memory kind lead the bare configurations' first round
- * group, so that each round runs Linux's faults and the bare clearing
- * back to back on this CPU: split then pairs them by round
- * (docs/statistics.md, "Linux's overhead").  A hugetlb fault the pool
- * cannot hold beside the bare region, and the faults of prezero= modes
- * other than none, are round groups of their own.  interleave=off runs every
- * fault, then the bare matrix, as before.
+ * same clearing done bare.  With interleave=on, per folio size, the fault
+ * over each memory kind leads a round group of bare clearing over a
+ * region of its own kind, so that each round runs Linux's fault and the
+ * bare clearing back to back on this CPU and that memory: split then
+ * pairs them by round (docs/statistics.md, "Linux's overhead").  The
+ * bare region's own kind (hugetlb where the pool holds it, else THP)
+ * leads the whole bare matrix; each other kind (THP beside hugetlb) a
+ * group of Linux's own primitive in every order, over a region of its
+ * kind (run_bare_twin()).  A hugetlb fault the pool cannot hold beside
+ * the bare region, and the faults of prezero= modes other than none, are
+ * round groups of their own.  interleave=off runs every fault, then the
+ * bare matrix, as before.
  */
 
 #include <stdio.h>
@@ -20,10 +24,9 @@ struct split_folio {
 	const struct hz_config *c;
 	u32 f, *id;
 	bool pool_both;		/* the 2M pool holds the fault's and bare's */
-	struct lf_cfg *l[BACKING_COUNT];	/* the faults leading, in order */
-	char why[BACKING_COUNT][240];
-	u32 nled;
-	u64 led;		/* the backings that led */
+	struct lf_cfg *l;	/* the fault leading the group under way */
+	char why[240];
+	u64 led;		/* the backings whose fault led a group */
 };
 
 static int backing_of(const char *name)
@@ -34,57 +37,33 @@ static int backing_of(const char *name)
 	return -1;
 }
 
-/* The fault over backing @b into the lead's next slot; false when it
- * does not lead (not selected, or no memory: said). */
-static bool lead_one(struct split_folio *sf, u32 b, struct bench_job *j,
-		     const char **skip)
-{
-	u32 k = sf->nled;
-
-	/* A 2M hugetlb fault beside a hugetlb bare region only where the
-	 * pool holds both; else it runs in a group of its own. */
-	if (b == BACKING_HUGETLB && sf->f == FOLIO_2M && !sf->pool_both)
-		return false;
-	sf->l[k] = lf_lead_new(sf->c, sf->f, (enum backing)b, sf->id, &j[k],
-			       sf->why[k], sizeof(sf->why[k]));
-	if (!sf->l[k])
-		return false;
-	skip[k] = sf->why[k][0] ? sf->why[k] : NULL;
-	sf->led |= 1ULL << b;
-	sf->nled++;
-	return true;
-}
-
-/*
- * Every backing's fault leads the bare round group, the bare region's
- * own first: each round then runs Linux's fault over hugetlb, THP and
- * base pages and the bare clearing back to back, so split pairs each
- * backing's overhead by round (docs/statistics.md, "Linux's overhead").
- * A fault over hugetlb needs the bare region's backing to be hugetlb
- * (the pool): over THP it still leads, the clearing being the same
- * instructions over other 2M pages.
- */
+/* The fault over the group's own memory kind (@backing) leads it. */
 static u32 lead_start(void *ctx, const char *backing, struct bench_job *j,
 		      const char **skip, u32 max)
 {
 	struct split_folio *sf = ctx;
-	int own = backing_of(backing);
+	int b = backing_of(backing);
 
-	if (own >= 0 && max > 0)
-		lead_one(sf, (u32)own, j, skip);
-	for (u32 b = 0; b < BACKING_COUNT && sf->nled < max; b++)
-		if ((int)b != own && b != BACKING_HUGETLB)
-			lead_one(sf, b, j, skip);
-	return sf->nled;
+	/* A 2M hugetlb fault beside a hugetlb bare region only where the
+	 * pool holds both; else it runs in a group of its own. */
+	if (b < 0 || max == 0 || (b == BACKING_HUGETLB && sf->f == FOLIO_2M &&
+				  !sf->pool_both))
+		return 0;
+	sf->l = lf_lead_new(sf->c, sf->f, (enum backing)b, sf->id, j, sf->why,
+			    sizeof(sf->why));
+	if (!sf->l)
+		return 0;
+	*skip = sf->why[0] ? sf->why : NULL;
+	sf->led |= 1ULL << b;
+	return 1;
 }
 
 static void lead_done(void *ctx)
 {
 	struct split_folio *sf = ctx;
 
-	for (u32 k = 0; k < sf->nled; k++)
-		lf_lead_free(sf->l[k]);
-	sf->nled = 0;
+	lf_lead_free(sf->l);
+	sf->l = NULL;
 }
 
 /*
@@ -118,6 +97,9 @@ static u32 split_folio(const struct hz_config *c, u32 f, u32 *id)
 
 	sf.pool_both = pool_for_both(c, f);
 	failed = run_bare_led(c, f, id, &lead);
+	/* THP beside a hugetlb region: Linux's own clearing over THP too. */
+	if (!(sf.led >> BACKING_THP & 1) && lf_selected(c, f, BACKING_THP))
+		failed += run_bare_twin(c, f, id, BACKING_THP, &lead);
 	/* What did not lead (a hugetlb fault without the pool) runs alone. */
 	return failed + run_linux_fault_of(c, id, PREZERO_NONE, f, ~sf.led);
 }

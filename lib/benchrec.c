@@ -374,7 +374,7 @@ void bench_rec_config(struct rec_writer *w, const struct bench_desc *d)
 	if (c->runs_auto)
 		rec_auto(&r, c);
 	else
-		rec_u64(&r, "runs", c->runs);
+		rec_u64(&r, "runs", d->runs ? d->runs : c->runs);
 	rec_str(&r, "interleave", d->round_group ? "on" : "off");
 	if (d->round_group)
 		rec_u64(&r, "round_group", d->round_group);

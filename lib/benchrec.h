@@ -71,6 +71,9 @@ struct bench_desc {
 	/* interleave=on: the round group its measured passes ran in (the
 	 * id of its first configuration); 0 with interleave=off */
 	u32 round_group;
+	/* Its measured passes where not runs= (bench=split's split_runs=
+	 * for the group its fault leads); 0: runs= */
+	u32 runs;
 };
 
 struct bench_pass {

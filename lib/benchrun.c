@@ -311,6 +311,7 @@ void bench_run_rounds(const struct bench_rounds *r)
 
 	for (u32 i = 0; i < r->n; i++) {
 		r->job[i].d->round_group = r->job[0].d->id;
+		r->job[i].d->runs = r->runs;
 		run[i] = 0;
 		live[i] = member_start(&r->job[i], r->skip[i]);
 	}

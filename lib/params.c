@@ -269,10 +269,11 @@ const struct param hz_params[] = {
 	{ .key = "split_runs", .type = P_U64, .offset = F(split_runs),
 	  .max = BENCH_RUNS_MAX, .values = "0..1000 (0: as runs=)",
 	  .scope = PARAM_COMPANION, .bench = true,
-	  .meaning = "`bench=split`: measured rounds of the round group that "
-	  "Linux's faults lead, which pairs them with the bare clearing; the "
-	  "other groups run `runs=`. Refused with `runs=auto` and without "
-	  "`bench=split`.",
+	  .meaning = "`bench=split`: measured rounds of each round group a "
+	  "Linux fault leads, pairing it with the bare clearing; the other "
+	  "groups run `runs=`. Refused where no fault leads a group (not "
+	  "`bench=split`, `interleave=off`, `cpus=`, no `prezero=none`) and "
+	  "with `runs=auto`.",
 	  .more = "docs/companion.md, \"Reading the split\"" },
 	{ .key = "warmups", .type = P_U64, .offset = F(warmups), .max = 100,
 	  .bench = true,

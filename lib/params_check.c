@@ -112,6 +112,11 @@ static void check_split_runs(const struct hz_config *c,
 		refuse(res, "split_runs= with runs=auto: runs=auto decides "
 		       "every group's rounds; give runs=N, or leave "
 		       "split_runs= out");
+	else if (!c->interleave || given(res, "cpus") ||
+		 (c->prezeros && !(c->prezeros >> PREZERO_NONE & 1)))
+		refuse(res, "split_runs= counts the rounds of the group a fault "
+		       "leads, which only bench=split with interleave=on, no "
+		       "cpus= and prezero=none runs: here no fault leads one");
 }
 
 /* inject_cpu= says where inject= plants: alone, it would plant nothing. */

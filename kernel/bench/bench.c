@@ -97,7 +97,7 @@ static void run_members(struct bench_cpu *bc, u32 n)
 	struct bench_job jobs[ROUND_GROUP_MAX];
 	const char *skip[ROUND_GROUP_MAX];
 	bool ok[ROUND_GROUP_MAX], model = false;
-	struct bench_rounds r = { jobs, skip, ok, n, NULL, NULL, 0 };
+	struct bench_rounds r = { .job = jobs, .skip = skip, .ok = ok, .n = n };
 
 	for (u32 i = 0; i < n; i++) {
 		member_up(&bc->members[i]);

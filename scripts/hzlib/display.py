@@ -197,9 +197,8 @@ def median_diff(iv: Interval, unit: str) -> str:
     (interval.median_paired), in @unit."""
     k = sign_rank(iv.n)
     return (f"median of the {iv.n} rounds' differences {iv.estimate:.1f} {unit}, 95% interval "
-            f"{iv.lo:.1f} .. {iv.hi:.1f} {unit} ({PM}{iv.half_width:.1f} {unit}; the sign "
-            f"test's: the differences ranked {k} and {iv.n + 1 - k} of {iv.n}, so a round "
-            "the host took whole moves it one rank, not by its size)")
+            f"{iv.lo:.1f} .. {iv.hi:.1f} {unit} (the sign test's: the differences ranked {k} "
+            f"and {iv.n + 1 - k}; docs/statistics.md)")
 
 
 def unresolved(iv: Interval, estimate: float, unit: str, paired: bool, what: str) -> str:

@@ -201,7 +201,7 @@ TEST(autogroup_round_group)
 	struct bench_desc d2;
 	const char *skip[2] = { NULL, NULL };
 	bool ok[2];
-	struct bench_rounds r = { job, skip, ok, 2, NULL, NULL, 0 };
+	struct bench_rounds r = { .job = job, .skip = skip, .ok = ok, .n = 2 };
 
 	job[0] = member_of(&o[0], (struct others){
 		.within_from = 6, .live = 2 });
