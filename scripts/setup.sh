@@ -230,6 +230,18 @@ need() {	# need PACKAGE WHAT TEST...: WHAT, from PACKAGE, is there if TEST
 	fi
 }
 has() { command -v "$1"; }
+# want PACKAGE WHAT TEST...: as need, for what only speeds things up: it is
+# installed as root, or beside what need installs; else said, not fatal.
+optional="" optional_lacking=""
+want() {
+	pkg=$1 what=$2
+	shift 2
+	if ! "$@" >/dev/null 2>&1; then
+		optional="$optional $pkg"
+		optional_lacking="$optional_lacking$what (package $pkg, optional)
+"
+	fi
+}
 # need_server PACKAGE WHAT TEST...: as need, installed once PostgreSQL runs.
 server_missing=""
 need_server() {
@@ -243,7 +255,6 @@ need gcc gcc has gcc
 need binutils ld has ld
 need binutils addr2line has addr2line
 need make make has make
-need ccache ccache has ccache
 need nasm nasm has nasm
 need python3 /usr/bin/python3 test -x /usr/bin/python3
 need qemu-system-x86 qemu-system-x86_64 has qemu-system-x86_64
@@ -269,6 +280,9 @@ done
 [ $lab_server = 0 ] || need_server lava-server "$LAVA_SERVER" test -x "$LAVA_SERVER"
 [ $lab_server = 0 ] || need_server lavacli "$LAVACLI" test -x "$LAVACLI"
 need ovmf "OVMF's UEFI firmware (/usr/share/OVMF)" sh -c 'ls /usr/share/OVMF/OVMF_CODE*.fd || ls /usr/share/ovmf/OVMF.fd'
+# The Makefile uses ccache where it finds it: builds in a second tree's
+# or clone's directory then compile only what differs.
+want ccache "ccache, for builds" test -x "${HZ_SETUP_CCACHE:-$(command -v ccache)}"
 
 # A tree is set up under --linux-source, or where its package's tarball
 # (or, for unstable's, the cache's) is there already.
@@ -331,7 +345,7 @@ unstable_tree() {
 
 # HZ_NO_SETUP=1: what this run would have set up, listed, nothing done.
 if [ "${HZ_NO_SETUP:-}" = 1 ]; then
-	printf '%s' "$lacking" | sed 's/^/setup: HZ_NO_SETUP=1: missing /'
+	printf '%s%s' "$lacking" "$optional_lacking" | sed 's/^/setup: HZ_NO_SETUP=1: missing /'
 	for v in $LINUX_APT $LINUX_UNSTABLE; do
 		want_tree $v || continue
 		out=$LINUX_BUILD/linux-source-$v
@@ -355,6 +369,14 @@ if [ "${HZ_NO_SETUP:-}" = 1 ]; then
 	exit 0
 fi
 
+if [ -n "$optional" ]; then
+	if [ -n "$missing" ] || [ "${HZ_SETUP_UID:-$(id -u)}" = 0 ]; then
+		missing="$missing$optional"
+	else
+		echo "setup: not installed:$optional (optional: make works without it;" \
+			"as root, apt-get install$optional)" >&2
+	fi
+fi
 if [ -n "$missing" ]; then
 	# One package can be named by several checks.
 	missing=$(printf '%s\n' $missing | sort -u | tr '\n' ' ')

@@ -113,6 +113,21 @@ class SetupQemuTest(unittest.TestCase):
         self.assertEqual((rc, self.backports_calls(calls)), (0, []), out)
         self.assertFalse((self.m.apt / OURS).exists())
 
+    def test_ccache_is_optional(self) -> None:
+        """Installed as root (or beside what is missing); a user without
+        root is told, and make goes on without it."""
+        no = {"HZ_SETUP_CCACHE": str(self.m.d / "no-ccache")}
+        rc, out, calls = self.m.setup(env_more={**no, "HZ_SETUP_UID": "0"})
+        self.base_installs(out.replace("setup: installing:ccache", ""))
+        self.assertEqual(rc, 0, out)
+        self.assertTrue(any(c.startswith("install ") and c.endswith(" ccache") for c in calls),
+                        calls)
+        rc, out, calls = self.m.setup(env_more={**no, "HZ_SETUP_UID": "1000"})
+        self.assertEqual((rc, calls), (0, []), out)
+        self.assertIn("setup: not installed: ccache (optional", out)
+        rc, out, _ = self.m.setup(env_more={**no, "HZ_NO_SETUP": "1"})
+        self.assertIn("missing ccache, for builds (package ccache, optional)", out)
+
     def test_nothing_on_other_releases(self) -> None:
         (self.m.d / "os-release").write_text("VERSION_CODENAME=trixie\n")
         rc, out, calls = self.m.setup(ci=True)
