@@ -4,10 +4,12 @@
 
 /*
  * make LINUX=DIR: the rows of the tree's primitives, for the two files
- * that fill the primitives' tables (lib/prims.c, arch/x86_64/clear.c),
- * the only ones the Makefile gives BUILD/linux-tree/tree_prims.h
- * (-include): every other object is then the same with any tree or none,
- * and a build against another tree compiles only these again.
+ * that fill the primitives' tables (lib/prims.c, arch/x86_64/clear.c).
+ * The Makefile gives BUILD/linux-tree's generated headers (-include) to
+ * these and lib/tree.c alone (its TREE_USERS, which tests/test_layering.py
+ * holds to the files that read them): every other object is then the
+ * same with any tree or none, and a build against another tree compiles
+ * only these again.
  *
  * PRIMS_TREE(X) lists X(ID, name, routine, simd, feature, linux routine)
  * and PRIMS_TREE_ABI(X) X(ID, convention), as lib/prims.h's PRIMS();

@@ -99,6 +99,35 @@ def symbol_violations(objs: Path = OBJS) -> list[str]:
     return bad
 
 
+def tree_users() -> set[str]:
+    """The Makefile's TREE_USERS: the files given a tree's generated
+    headers (lib/prims_tree.h)."""
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    m = re.search(r"^TREE_USERS := (.*)$", text, re.M)
+    return set(m.group(1).split()) if m else set()
+
+
+def reads_tree(path: Path) -> bool:
+    """Whether a source takes what the generated headers define."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return bool(re.search(r'#include "lib/prims_tree\.h"|\bLINUX_TREE_\w+|\bPRIMS_TREE\b',
+                          text))
+
+
+class TreeUsers(unittest.TestCase):
+    """Only the Makefile's TREE_USERS get a tree's generated headers: a
+    file outside it that read them would silently build as if there were
+    no tree, and one inside that does not would rebuild for nothing."""
+
+    def test_tree_users_are_the_readers(self) -> None:
+        users = tree_users()
+        self.assertTrue(users, "no TREE_USERS in the Makefile")
+        readers = {str(p.relative_to(ROOT).with_suffix("")) for d in ("lib", "kernel", "arch",
+                                                                     "hosted")
+                   for p in (ROOT / d).rglob("*.c") if reads_tree(p)}
+        self.assertEqual(readers, users)
+
+
 class Layering(unittest.TestCase):
     def test_includes_go_down_only(self) -> None:
         bad = include_violations()

@@ -6,8 +6,8 @@ manifest), write into the build's linux-tree/ directory:
 
   tree_zero.c   the tree's constants, lib/tree_shim.h, tree_memory.c,
                 and the glue that calls the entry as lib/tree.h says
-  tree_zero.h   given to lib/tree.c (the Makefile's TREE_USERS):
-                LINUX_TREE_ZERO where there is
+  tree_zero.h   given to the Makefile's TREE_USERS (lib/tree.c reads
+                it): LINUX_TREE_ZERO where there is
                 a tree's zeroing to link
 
 Every name the code taken calls, or uses in upper case, that neither
