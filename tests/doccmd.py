@@ -13,7 +13,7 @@ The rules, the same for every block:
   `runs=` at most 2, `split_runs=` at most 4; a `preset=` line without
   `size=` gets `folio=2M size=32M runs=2` (a preset sizes itself to half
   the memory, and runs five passes);
-  `make bench` gets BENCH_MB=16 BENCH_ROUNDS=8 BENCH_RUNS=2.
+  `make bench` gets BENCH_MB=16 BENCH_SPLIT_RUNS=8 BENCH_RUNS=2.
 - your files: `~/linux` is Debian's 7.2 tree (build/linux-source-7.2,
   scripts/setup.sh --linux-source), `~/linux-patch` the same with
   FOLIO_ZERO_LOCALITY_RADIUS 8 instead of 2, and the clone's
@@ -47,7 +47,7 @@ SMALL = 32 << 20
 GIB = 1 << 30
 RUNS_MAX = 2
 SPLIT_RUNS_MAX = 4
-BENCH_SMALL = "BENCH_MB=16 BENCH_ROUNDS=8 BENCH_RUNS=2"
+BENCH_SMALL = "BENCH_MB=16 BENCH_SPLIT_RUNS=8 BENCH_RUNS=2"
 TREE = "7.2"
 RADIUS = ("#define FOLIO_ZERO_LOCALITY_RADIUS\t2", "#define FOLIO_ZERO_LOCALITY_RADIUS\t8")
 
@@ -107,29 +107,40 @@ def shown_size(b: int) -> str:
     return f"{b >> 30}G" if b % GIB == 0 else f"{b >> 20}M"
 
 
+def cap(cmd: str, key: str, most: int) -> str:
+    """@key=N (not part of a longer key) at most @most."""
+    return re.sub(rf"((?<![\w-]){key}=)(\d+)\b",
+                  lambda m: m.group(1) + str(min(int(m.group(2)), most)), cmd)
+
+
 def small(cmd: str) -> str:
     """The size rule."""
-    if re.search(r"(^|\s)make( .*)? bench\b", cmd):
-        return cmd + " " + BENCH_SMALL
-    big = bool(re.search(r"\bfolio=\S*1G", cmd))
-    cap = GIB if big else SMALL
+    if re.search(r"\bmake\b[^|;&#\n]*\bbench\b", cmd):
+        return re.sub(r"(\bmake\b[^|;&#\n]*\bbench\b)", rf"\1 {BENCH_SMALL}", cmd, count=1)
+    big = bool(re.search(r"(?<![\w-])folio=\S*1G", cmd))
+    most = GIB if big else SMALL
 
     def size(m: re.Match[str]) -> str:
         b = size_of(m.group(2))
-        return m.group(1) + (shown_size(min(b, cap)) if b else m.group(2))
-    cmd = re.sub(r"(\bsize=)(\S+)", size, cmd)
-    cmd = re.sub(r"(\bsplit_runs=)(\d+)", lambda m: m.group(1) + str(min(int(m.group(2)),
-                                                                     SPLIT_RUNS_MAX)), cmd)
-    cmd = re.sub(r"((?<![_\w])runs=)(\d+)", lambda m: m.group(1) + str(min(int(m.group(2)),
-                                                                      RUNS_MAX)), cmd)
-    if re.search(r"\bpreset=\S+", cmd) and not re.search(r"\bsize=", cmd):
-        cmd = re.sub(r"(\bpreset=\S+)", rf"\1 folio=2M size=32M runs={RUNS_MAX}", cmd,
-                     count=1)
+        return m.group(1) + (shown_size(min(b, most)) if b else m.group(2))
+    cmd = re.sub(r"((?<![\w-])size=)(\S+)", size, cmd)
+    cmd = cap(cmd, "split_runs", SPLIT_RUNS_MAX)
+    cmd = cap(cmd, "runs", RUNS_MAX)
+    cmd = cap(cmd, "max_runs", 3)
+    cmd = cap(cmd, "budget_s", 10)
+    if re.search(r"(?<![\w-])preset=\S+", cmd) and not re.search(r"(?<![\w-])size=", cmd):
+        add = (("" if re.search(r"(?<![\w-])folio=", cmd) else "folio=2M ") +
+               f"size={shown_size(most)}" +
+               ("" if re.search(r"(?<![\w-])runs=", cmd) else f" runs={RUNS_MAX}"))
+        cmd = re.sub(r"((?<![\w-])preset=\S+)", rf"\1 {add}", cmd, count=1)
     return cmd
 
 
 def as_root(cmd: str) -> str:
-    return re.sub(r"(^|[;&|(]\s*|\n\s*)sudo ", r"\1", cmd)
+    """sudo's part of @cmd, as root: `sudo -v` asks nothing, `sudo [-n] X`
+    is X."""
+    cmd = re.sub(r"(^|[;&|(]\s*|\n\s*)sudo -v\b", r"\1true", cmd)
+    return re.sub(r"(^|[;&|(]\s*|\n\s*)sudo (-n )?", r"\1", cmd)
 
 
 def dry(cmd: str) -> str | None:

@@ -19,6 +19,8 @@ run, each with its reason (tests/run.py echoes it).
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import sys
 import tempfile
 import unittest
@@ -35,6 +37,33 @@ ROOT = doccmd.ROOT
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 THIS_RUN = "make test"
 REQUIRE_TREE = os.environ.get("HZ_REQUIRE_LINUX_SOURCE") == "1"
+# A program an optional part provides: (its package, how to install it,
+# the variable that makes its absence a failure).
+OPTIONAL = {"lava-run": ("lava-dispatcher", "scripts/setup.sh --lab", "HZ_REQUIRE_LAB")}
+PATCH_COMPARE = "scripts/hugezero compare out/base/run.log out/patch/run.log"
+
+
+def patch_compare(test: unittest.TestCase, out: str) -> None:
+    """README's patch flow: both trees' folio_zero_user() named, and
+    different (the radius changed); order=tree rows paired; every row of
+    the same code within noise (compare's boot to boot span)."""
+    m = re.search(r"^A: order=tree runs tree: (\S+) folio_zero_user \(sha (\w+)\), "
+                  r"B: order=tree runs tree: (\S+) folio_zero_user \(sha (\w+)\)$", out, re.M)
+    test.assertIsNotNone(m, f"compare names no order=tree text of each side:\n{out[:2000]}")
+    assert m is not None
+    test.assertNotEqual(m.group(2), m.group(4), "the patch's text has the base's sha")
+    rows = [ln for ln in out.splitlines() if ln.startswith("folio=")]
+    tree = [ln for ln in rows if "order=tree" in ln]
+    test.assertGreaterEqual(len(tree), 2, "\n".join(rows))
+    same = [ln for ln in rows if "order=tree" not in ln]
+    test.assertTrue(same and all(" ~ (" in ln for ln in same),
+                    "a row of the same code outside noise:\n" + "\n".join(
+                        ln for ln in same if " ~ (" not in ln))
+    test.assertIn("boot to boot: ", out)
+
+
+# What a test asserts of one command's output, beyond its status.
+CHECKS = {PATCH_COMPARE: patch_compare}
 
 
 def command_blocks(path: Path) -> list[Block]:
@@ -59,12 +88,6 @@ class DocCommands(unittest.TestCase):
         tmp = tempfile.TemporaryDirectory(prefix=f"hz-doc-{path.stem}-")
         self.addCleanup(tmp.cleanup)
         clone = doccmd.Clone(Path(tmp.name), paths.BUILD)
-        why = clone.trees("\n".join(x for b in runnable if b.kind == "commands" for x in b.lines),
-                          "\n".join(x for b in runnable if b.kind == "dry" for x in b.lines))
-        if why:
-            if REQUIRE_TREE:
-                self.fail(f"{rel(path)}: {why} (HZ_REQUIRE_LINUX_SOURCE=1)")
-            self.skipTest(f"{rel(path)}: {why}")
         if path.name != "README.md":
             status, out, _ = clone.run("make all iso")
             self.assertEqual(status, 0, f"make all iso in a fresh clone:\n{shown(out)}")
@@ -74,17 +97,42 @@ class DocCommands(unittest.TestCase):
                 if b.kind == "not run":
                     self.check_syntax(b)
                     continue
+                self.can_run(clone, b)
                 for at, cmd in doccmd.commands(b.lines):
                     line = b.first + at
                     if cmd.strip() == THIS_RUN:
                         continue
                     out = self.one(clone, b, cmd, line)
+                    if out is None:
+                        continue
                     for ex in excerpts:
-                        if ex.command == cmd.strip() and out is not None:
+                        if ex.command == cmd.strip():
                             why = mismatch(ex.lines, out, ex.command in ALL_MEASURED)
                             self.assertIsNone(why, f"{ex.where}: the excerpt of `{cmd}` no "
                                                    f"longer matches: {why}\n--- the output "
                                                    f"now:\n{shown(out, 60)}")
+                    if cmd.strip() in CHECKS:
+                        CHECKS[cmd.strip()](self, out)
+
+    def can_run(self, clone: doccmd.Clone, b: Block) -> None:
+        """Your trees and the optional programs @b needs, or the block is
+        skipped naming what is missing (a failure where HZ_REQUIRE_*
+        says it must run)."""
+        why = clone.trees("\n".join(b.lines) if b.kind == "commands" else "",
+                          "\n".join(b.lines) if b.kind == "dry" else "")
+        if why:
+            if REQUIRE_TREE:
+                self.fail(f"{b.where}: {why} (HZ_REQUIRE_LINUX_SOURCE=1)")
+            self.skipTest(f"{b.where}: {why}")
+        if b.kind != "commands":
+            return
+        for prog, (pkg, how, must) in OPTIONAL.items():
+            if re.search(rf"(^|\s){re.escape(prog)}\s", "\n".join(b.lines)) and \
+                    not shutil.which(prog, path=clone.env.get("PATH")):
+                why = f"{b.where}: needs {prog} ({pkg}: {how})"
+                if os.environ.get(must) == "1":
+                    self.fail(f"{why} ({must}=1)")
+                self.skipTest(why)
 
     def one(self, clone: doccmd.Clone, b: Block, cmd: str, line: int) -> str | None:
         """@cmd of @b as its kind says; its output, None when only checked."""
@@ -128,30 +176,22 @@ class DocCommands(unittest.TestCase):
 
     def test_a_failing_command_is_named(self) -> None:
         """A command planted in a document that fails fails its test,
-        naming the document's file and line."""
+        through the same path as every document's, naming the file and
+        line; the commands before it ran."""
         with tempfile.TemporaryDirectory() as d:
             doc = Path(d) / "planted.md"
             doc.write_text("# planted\n\n<!-- commands -->\n```\ntrue\n"
                            "scripts/hugezero no-such-command\n```\n", encoding="utf-8")
-            case = DocCommands("test_counts")
-            with self.assertRaises(AssertionError) as e:
-                b = command_blocks(doc)[0]
-                clone = _Here()
-                for at, cmd in doccmd.commands(b.lines):
-                    case.one(clone, b, cmd, b.first + at)  # type: ignore[arg-type]
-        self.assertIn("planted.md:6: `scripts/hugezero no-such-command`", str(e.exception))
 
-
-class _Here:
-    """A clone stand-in for the planted test: this tree, as it is."""
-
-    def stand_in(self, cmd: str) -> None:
-        pass
-
-    def run(self, cmd: str) -> tuple[int, str, float]:
-        import subprocess
-        r = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True)
-        return r.returncode, r.stdout + r.stderr, 0.0
+            class Planted(DocCommands):
+                def test_planted(self) -> None:
+                    self.follow(doc)
+            result = unittest.TestResult()
+            Planted("test_planted").run(result)
+        said = "\n".join(why for _, why in result.failures + result.errors)
+        self.assertEqual(len(result.failures), 1, said)
+        self.assertIn(f"{doc}:6: `scripts/hugezero no-such-command`", said)
+        self.assertIn("exited 2, not 0", said)
 
 
 def _doc_test(path: Path):  # type: ignore[no-untyped-def]
