@@ -133,7 +133,6 @@ $(BUILD)/k/%.o: %.c
 	$(call quiet,CC,$*.o)
 	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
-
 $(BUILD)/k/%.asm.o: %.asm boot/layout.inc arch/x86_64/calling.inc \
 		arch/x86_64/clear_body.inc arch/x86_64/rethunk.inc
 	@mkdir -p $(dir $@)
@@ -293,15 +292,15 @@ run: setup
 
 # The split on this machine (under a minute): the companion's Linux
 # demand faults (hugetlb and THP) lead the bare clearing's first round
-# group for BENCH_ROUNDS rounds, so that split pairs each fault with the
+# group for BENCH_SPLIT_RUNS rounds, so that split pairs each fault with the
 # clearing by round; the rest of the bare matrix runs BENCH_RUNS passes,
 # for the best.  The plain loops run after each of those rounds
 # (--round-hook).  It reports only.  docs/companion.md, "make bench".
 BENCH_MB := 64
 BENCH_RUNS := 5
-BENCH_ROUNDS := 200
+BENCH_SPLIT_RUNS := 200
 BENCH_ARGS := bench=split folio=2M size=$(BENCH_MB)M runs=$(BENCH_RUNS) \
-	split_runs=$(BENCH_ROUNDS) warmups=1 probe=latency
+	split_runs=$(BENCH_SPLIT_RUNS) warmups=1 probe=latency
 # The hugetlb pages it faults are reserved as root (docs/companion.md).
 # As root it runs as it is; as a user whose sudo asks no password now
 # (`sudo -v` first), only the companion runs through `sudo -n`, while the
