@@ -68,6 +68,23 @@ endif
 $(TREE_STAMP):
 	@mkdir -p $(dir $@) && echo '$(LINUX)' > $@
 
+# The source a build is of, for the boot record (hugezero_git): git
+# describe, and for a tree with changes not committed a hash of them, so
+# that compare knows two builds of one source (scripts/hzlib/control.py).
+# Given to lib/benchrec.c alone, rebuilt when it changes (the stamp).
+HZ_GIT := $(shell d=$$(git -C '$(CURDIR)' describe --always --dirty --abbrev=12 2>/dev/null) || \
+	d=unknown; if [ "$${d%-dirty}" != "$$d" ]; then d=$$d-$$(git -C '$(CURDIR)' diff HEAD \
+	2>/dev/null | sha256sum | cut -c1-8); fi; echo $$d)
+HZ_GIT_STAMP := $(BUILD)/hugezero-git.stamp
+ifneq ($(filter-out clean setup,$(or $(MAKECMDGOALS),all)),)
+ifeq ($(findstring n,$(firstword -$(MAKEFLAGS))),)
+$(shell mkdir -p $(BUILD) && { echo '$(HZ_GIT)' | cmp -s - $(HZ_GIT_STAMP) || \
+	echo '$(HZ_GIT)' > $(HZ_GIT_STAMP); })
+endif
+endif
+$(HZ_GIT_STAMP):
+	@mkdir -p $(dir $@) && echo '$(HZ_GIT)' > $@
+
 # Every target's tools take the kernel, companion and images of this
 # build (scripts/hzlib/paths.py): `make run BUILD=b` boots b's kernel.
 export HZ_BUILD := $(abspath $(BUILD))
@@ -263,6 +280,9 @@ TREE_USER_OBJS := $(patsubst %,$(BUILD)/k/%.o,$(TREE_USERS)) \
 $(patsubst %,$(BUILD)/k/%.o,$(TREE_USERS)): KCFLAGS += $(TREE_INC)
 $(patsubst %,$(BUILD)/c/%.o,$(TREE_USERS)): COMPANION_CFLAGS += $(TREE_INC)
 $(TREE_USER_OBJS): $(TREE_GEN) $(TREE_STAMP)
+$(BUILD)/k/lib/benchrec.o: KCFLAGS += -DHZ_GIT='"$(HZ_GIT)"'
+$(BUILD)/c/lib/benchrec.o: COMPANION_CFLAGS += -DHZ_GIT='"$(HZ_GIT)"'
+$(BUILD)/k/lib/benchrec.o $(BUILD)/c/lib/benchrec.o: $(HZ_GIT_STAMP)
 
 $(BUILD)/hugezero-linux: $(COMPANION_OBJS) $(BUILD)/host/clear.o $(TREE_OBJS)
 	$(call quiet,LD,$@)
@@ -283,7 +303,7 @@ setup:
 # fails), the tree's own zeroing as well: order=all,tree, so that a patch
 # to mm/ shows in README's three commands as one to clear_page_64.S does.
 comma := ,
-QUICK_ORDER := $(if $(and $(LINUX),$(wildcard $(LINUX)/mm/memory.c)),all$(comma)tree,all)
+QUICK_ORDER := $(if $(and $(LINUX),$(wildcard $(LINUX)/mm/memory.c)),all$(comma)linux$(comma)tree,all)
 QUICK := bench=fault folio=2M clear=all order=$(QUICK_ORDER) size=64M runs=3 access=write
 run: setup
 	$(MAKE) --no-print-directory all iso
@@ -291,11 +311,12 @@ run: setup
 	$(PYTHON) scripts/hugezero report $(BUILD)/run.log
 
 # The split on this machine (under a minute): the companion's Linux
-# demand faults (hugetlb and THP) lead the bare clearing's first round
-# group for BENCH_SPLIT_RUNS rounds, so that split pairs each fault with the
-# clearing by round; the rest of the bare matrix runs BENCH_RUNS passes,
-# for the best.  The plain loops run after each of those rounds
-# (--round-hook).  It reports only.  docs/companion.md, "make bench".
+# demand faults, hugetlb and THP, each lead a round group of bare clearing
+# over its own kind of memory for BENCH_SPLIT_RUNS rounds, so that split
+# pairs each fault with the clearing by round; the rest of the bare
+# matrix runs BENCH_RUNS passes, for the best.  The plain loops run after
+# each round of hugetlb's group (--round-hook).  It reports only.
+# docs/companion.md, "make bench".
 BENCH_MB := 64
 BENCH_RUNS := 5
 BENCH_SPLIT_RUNS := 200

@@ -43,6 +43,8 @@ void bench_rec_boot(struct rec_writer *w, const char *loader,
 	rec_begin(w, &r, "boot");
 	rec_str(&r, "version", HUGEZERO_VERSION);
 	rec_u64(&r, "format", RECORD_FORMAT);
+	/* Which source: compare knows two builds of one (the Makefile). */
+	rec_str(&r, "hugezero_git", HZ_GIT);
 	rec_str(&r, "loader", loader);
 	rec_str(&r, "firmware", firmware);
 	rec_str(&r, "cmdline", cmdline);

@@ -102,6 +102,10 @@ RECORDS: tuple[Record, ...] = (
         F("firmware", enum("bios", "uefi", "linux"),
           "how it was booted; `linux` for the companion"),
         F("cmdline", TEXT, "the boot command line (the companion's arguments), as given"),
+        F("hugezero_git", TEXT, "the hugezero source it was built from: `git describe --always "
+          "--dirty --abbrev=12`, a dirty tree's with 8 hex digits of its diff's SHA-256 after, "
+          "`unknown` outside git; compare judges two boots against two trees only when it is "
+          "one (docs/reading-results.md, \"Two trees\")", since=5),
         F("linux_tree", TEXT, "with `make LINUX=DIR`: the tree's version from its top Makefile, "
           "`VERSION.PATCHLEVEL.SUBLEVEL` and `EXTRAVERSION` (`6.12.118`); docs/linux-tree.md, "
           "\"Provenance\"", since=3),
