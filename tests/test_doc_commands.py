@@ -45,21 +45,27 @@ PATCH_COMPARE = "scripts/hugezero compare out/base/run.log out/patch/run.log"
 
 def patch_compare(test: unittest.TestCase, out: str) -> None:
     """README's patch flow: both trees' folio_zero_user() named, and
-    different (the radius changed); order=tree rows paired; every row of
-    the same code within noise (compare's boot to boot span)."""
+    different (the radius changed); the two boots judged as one build's
+    (control.py): every order=tree row set against its order=linux twin,
+    every other row the same code."""
     m = re.search(r"^A: order=tree runs tree: (\S+) folio_zero_user \(sha (\w+)\), "
                   r"B: order=tree runs tree: (\S+) folio_zero_user \(sha (\w+)\)$", out, re.M)
     test.assertIsNotNone(m, f"compare names no order=tree text of each side:\n{out[:2000]}")
     assert m is not None
     test.assertNotEqual(m.group(2), m.group(4), "the patch's text has the base's sha")
-    rows = [ln for ln in out.splitlines() if ln.startswith("folio=")]
-    tree = [ln for ln in rows if "order=tree" in ln]
-    test.assertGreaterEqual(len(tree), 2, "\n".join(rows))
-    same = [ln for ln in rows if "order=tree" not in ln]
-    test.assertTrue(same and all(" ~ (" in ln for ln in same),
-                    "a row of the same code outside noise:\n" + "\n".join(
-                        ln for ln in same if " ~ (" not in ln))
-    test.assertIn("boot to boot: ", out)
+    test.assertRegex(out, r"(?m)^boot to boot: \d+ rows run the same hugezero build's")
+    lines = out.splitlines()
+    rows = [(ln, lines[i + 1] if i + 1 < len(lines) else "") for i, ln in enumerate(lines)
+            if ln.startswith("folio=")]
+    tree = [(ln, nx) for ln, nx in rows if "order=tree" in ln]
+    test.assertGreaterEqual(len(tree), 2, "\n".join(ln for ln, _ in rows))
+    for ln, nx in tree:
+        test.assertIn("vs twin below)", ln)
+        test.assertTrue(nx.startswith("  vs order=linux in each boot"), f"{ln}\n{nx}")
+    same = [ln for ln, _ in rows if "order=tree" not in ln]
+    test.assertTrue(same and all(ln.endswith(", same code)") for ln in same),
+                    "a row of hugezero's own code not judged as the same code:\n" +
+                    "\n".join(ln for ln in same if not ln.endswith(", same code)")))
 
 
 # What a test asserts of one command's output, beyond its status.
@@ -78,7 +84,7 @@ def shown(output: str, limit: int = 40) -> str:
 class DocCommands(unittest.TestCase):
     maxDiff = None
 
-    def follow(self, path: Path) -> None:
+    def follow(self, path: Path, build: bool = True) -> None:
         todo = command_blocks(path)
         runnable = [b for b in todo if b.kind != "not run"]
         if not runnable:
@@ -88,7 +94,7 @@ class DocCommands(unittest.TestCase):
         tmp = tempfile.TemporaryDirectory(prefix=f"hz-doc-{path.stem}-")
         self.addCleanup(tmp.cleanup)
         clone = doccmd.Clone(Path(tmp.name), paths.BUILD)
-        if path.name != "README.md":
+        if build and path.name != "README.md":
             status, out, _ = clone.run("make all iso")
             self.assertEqual(status, 0, f"make all iso in a fresh clone:\n{shown(out)}")
         excerpts = [b for d in DOCS for b in blocks(d) if b.kind == "output"]
@@ -123,7 +129,7 @@ class DocCommands(unittest.TestCase):
         if why:
             if REQUIRE_TREE:
                 self.fail(f"{b.where}: {why} (HZ_REQUIRE_LINUX_SOURCE=1)")
-            self.skipTest(f"{b.where}: {why}")
+            self.skipped(f"{b.where}: {why}")
         if b.kind != "commands":
             return
         for prog, (pkg, how, must) in OPTIONAL.items():
@@ -132,7 +138,12 @@ class DocCommands(unittest.TestCase):
                 why = f"{b.where}: needs {prog} ({pkg}: {how})"
                 if os.environ.get(must) == "1":
                     self.fail(f"{why} ({must}=1)")
-                self.skipTest(why)
+                self.skipped(why)
+
+    def skipped(self, why: str) -> None:
+        """A block skipped: said where make test shows it (run.SAID)."""
+        print(f"doc blocks: skipped {why}", file=sys.stderr)
+        self.skipTest(why)
 
     def one(self, clone: doccmd.Clone, b: Block, cmd: str, line: int) -> str | None:
         """@cmd of @b as its kind says; its output, None when only checked."""
@@ -173,11 +184,14 @@ class DocCommands(unittest.TestCase):
         for b in kinds["dry"] + kinds["not run"]:
             print(f"doc blocks:   {b.where} {b.kind}: {b.why}", file=sys.stderr)
         self.assertTrue(kinds["commands"])
+        # A check keyed by a command no document has would never apply.
+        run = {c.strip() for b in kinds["commands"] for _, c in doccmd.commands(b.lines)}
+        self.assertEqual(set(CHECKS) - run, set(), "CHECKS of commands no document runs")
 
     def test_a_failing_command_is_named(self) -> None:
         """A command planted in a document that fails fails its test,
         through the same path as every document's, naming the file and
-        line; the commands before it ran."""
+        line."""
         with tempfile.TemporaryDirectory() as d:
             doc = Path(d) / "planted.md"
             doc.write_text("# planted\n\n<!-- commands -->\n```\ntrue\n"
@@ -185,7 +199,7 @@ class DocCommands(unittest.TestCase):
 
             class Planted(DocCommands):
                 def test_planted(self) -> None:
-                    self.follow(doc)
+                    self.follow(doc, build=False)
             result = unittest.TestResult()
             Planted("test_planted").run(result)
         said = "\n".join(why for _, why in result.failures + result.errors)

@@ -299,20 +299,15 @@ class Pair:
     unlike: list[str] = field(default_factory=list)  # unlike()
     paired: bool = False
     ratio: interval.Interval | None = None
-    # Two boots of two trees' builds: the span of the same code's changes
-    # (control.py), None elsewhere.
+    # Two boots of one hugezero build against two trees (control.py): the
+    # same code's span, and a changed row against its twin; None elsewhere.
     band: control.Band | None = None
+    twin: control.Twin | None = None
 
     @property
     def same_code(self) -> bool:
-        """One of the rows that make the band: hugezero's own code."""
+        """A row of the same code on both sides: boot-to-boot noise alone."""
         return self.band is not None and control.same_code(self.band, dict(self.key))
-
-    @property
-    def boot_to_boot(self) -> bool:
-        """Within noise by the band alone, its own interval not holding 0."""
-        return (self.band is not None and self.p is not None and self.p < ALPHA and
-                (self.same_code or self.band.holds(self.change_pct)))
 
     @property
     def change_pct(self) -> float:
@@ -321,10 +316,16 @@ class Pair:
 
     @property
     def within_noise(self) -> bool | None:
-        """p >= ALPHA, which is the interval holding a change of 0, or the
-        change within what the same code did between the two boots (band):
-        the change is within noise; None when not tested."""
-        return None if self.p is None else self.p >= ALPHA or self.boot_to_boot
+        """p >= ALPHA, which is the interval holding a change of 0: the
+        change is within noise; between two boots of one build, a row of
+        the same code always is, and a row of changed code is when its
+        change against its twin's holds 0 (control.py); None when not
+        tested."""
+        if self.twin is not None:
+            return self.twin.within_noise
+        if self.same_code:
+            return True
+        return None if self.p is None else self.p >= ALPHA
 
     @property
     def counters(self) -> list[counters.Change]:
@@ -417,6 +418,9 @@ class Comparison:
     trees_b: set[str] = field(default_factory=set)
     entries_a: set[str] = field(default_factory=set)    # order=tree's (Side.entries)
     entries_b: set[str] = field(default_factory=set)
+    # Two boots of two trees' builds: why boot-to-boot noise is not
+    # judged ('' where it is, or where it does not apply: control.py).
+    not_judged: str = ""
 
     @property
     def pairs(self) -> list[Pair]:
@@ -484,6 +488,41 @@ def machines(boots: list[Boot]) -> set[str]:
     return set(display.machine_names(boots))
 
 
+def builds(boots: list[Boot]) -> set[str]:
+    """The hugezero builds (boot records' hugezero_git) of a side's boots;
+    '' for a boot that does not say."""
+    return {r.f.get("hugezero_git", "") for b in boots for r in b.records if r.type == "boot"}
+
+
+def boot_to_boot(configs: Section, a: Table, b: Table, boots_a: list[Boot],
+                 boots_b: list[Boot], prims: bool, texts: bool) -> str:
+    """Two boots of two trees' builds: the band of the same code and each
+    changed row's twin (control.py), where both sides are one hugezero
+    build on one machine; else why not."""
+    ba, bb = builds(boots_a), builds(boots_b)
+    if len(ba | bb) != 1 or "" in ba or "unknown" in ba:
+        return ("the two sides are not one known hugezero build (hugezero_git "
+                f"{', '.join(sorted(ba)) or '?'} against {', '.join(sorted(bb)) or '?'})")
+    if machines(boots_a) != machines(boots_b):
+        return "the two sides ran on different machines"
+    span = control.band([(dict(p.key), p.change_pct) for p in configs.pairs
+                         if p.p is not None], prims, texts)
+    both = [dict(k) for k in a if k in b]
+    for p in configs.pairs:
+        p.band = span
+        tk = control.twin_of(dict(p.key), both) if span and not p.same_code else None
+        if tk is None:
+            continue
+        ka = dims.key(dict(tk))
+        try:
+            p.twin = control.twin(control.twin_name(dict(p.key), tk),
+                                  (p.a.runs, a[ka].runs, p.a.rounds, a[ka].rounds),
+                                  (p.b.runs, b[ka].runs, p.b.rounds, b[ka].rounds))
+        except NoScipy:
+            p.twin = None
+    return ""
+
+
 def compare(boots_a: list[Boot], boots_b: list[Boot],
             sel: selection.Selectors | None = None) -> Comparison:
     """Every configuration and group of @boots_a set beside the same of
@@ -520,19 +559,16 @@ def compare(boots_a: list[Boot], boots_b: list[Boot],
     configs = section(a[0], b[0])
     prims = trees_run(boots_a) != trees_run(boots_b)
     texts = entries_of(a) != entries_of(b)
+    judged = ""
     if sel is None and boots_b is not boots_a and (prims or texts):
-        # Two boots of two trees' builds: the same code's span.
-        span = control.band(((dict(p.key), p.change_pct) for p in configs.pairs
-                             if p.p is not None), prims, texts)
-        for p in configs.pairs:
-            p.band = span
+        judged = boot_to_boot(configs, a[0], b[0], boots_a, boots_b, prims, texts)
     return Comparison(configs, section(a[1], b[1]),
                       machines(boots_a), machines(boots_b), sel, notes_a, notes_b,
                       boots_b is boots_a, {record_format(bt) for bt in boots_a},
                       {record_format(bt) for bt in boots_b},
                       trees_named(boots_a, a[0], sel and sel.a),
                       trees_named(boots_b, b[0], sel and sel.b),
-                      entries_of(a), entries_of(b))
+                      entries_of(a), entries_of(b), judged)
 
 
 def write(a_path: str, b_path: str | None, out: IO[str], sel_a: list[str] | None = None,
@@ -564,11 +600,15 @@ def cell(s: Side) -> str:
 
 def mark(p: Pair) -> str:
     how = ", paired" if p.paired else ""
-    why = (", same code" if p.same_code else ", boot to boot") if p.boot_to_boot else ""
-    return ("   (p: no scipy)" if p.untested == "no scipy" else
-            "   (fewer than 2 runs: not tested)" if p.p is None else
-            f" ~ (p={p.p:.3f}{how}{why})" if why else
-            f" ~ (p={p.p:.2f}{how})" if p.within_noise else f"   (p={p.p:.3f}{how})")
+    if p.untested == "no scipy":
+        return "   (p: no scipy)"
+    if p.p is None:
+        return "   (fewer than 2 runs: not tested)"
+    if p.twin is not None:
+        return f"{' ~' if p.within_noise else '  '} (p={p.p:.3f}{how}; vs twin below)"
+    if p.same_code:
+        return f" ~ (p={p.p:.3f}{how}, same code)"
+    return f" ~ (p={p.p:.2f}{how})" if p.within_noise else f"   (p={p.p:.3f}{how})"
 
 
 
@@ -626,6 +666,8 @@ def show(cmp: Comparison, sides: str, out: IO[str]) -> None:
     span = next((p.band for p in cmp.configs.pairs if p.band), None)
     if span:
         out.write(control.line(span))
+    elif cmp.not_judged:
+        out.write(control.not_judged(cmp.not_judged))
     out.write(plus_minus(cmp.configs, "run") + "\n")
     out.write("A configuration is every dimension of its config record: rows that "
               "differ in any one are not paired; a CPU of a group pairs only with the "
@@ -708,6 +750,11 @@ def rows(sec: Section, label: Label, width: int, out: IO[str],
                   f"{change(p)}{mark(p)}"
                   f"{f'  n={len(p.a.runs)}/{len(p.b.runs)}' if each else ''}"
                   f"{p.a.note or p.b.note}{unlike_mark(p, reasons or [])}\n")
+        if p.twin is not None:
+            t = p.twin
+            out.write(f"{'  vs ' + t.name + ' in each boot':<{width}}  {'':{len(cell(p.a))}}  "
+                      f"{'':{len(cell(p.b))}}  {display.change(t.change, t.iv)}"
+                      f"{' ~' if t.within_noise else '  '} (twin t, df {t.iv.n})\n")
     for side, only, oname in (("A", sec.only_a, "B"), ("B", sec.only_b, "A")):
         if only:
             out.write(f"\nonly in {side}:\n")
