@@ -201,7 +201,12 @@ struct bare_folio {
 	bool hugetlb;		/* the pool holds every process's region */
 	bool rounds;		/* interleave=on */
 	u32 *id;
-	const struct bare_lead *lead;	/* bench=split: the faults first */
+	const struct bare_lead *lead;	/* bench=split: the fault first */
+	/* run_bare_twin(): the names' prefix, the one memory kind it runs
+	 * over (else nothing runs), and no --round-hook after its rounds
+	 * (the plain loops pair with the matrix's group alone) */
+	const char *prefix, *only;
+	bool no_hook;
 };
 
 static void bare_desc(struct bare_cfg *b, const struct hz_config *c, u32 f)
@@ -268,8 +273,10 @@ struct bare_leads {
 };
 
 /* Every configuration of @b, as round groups of ROUND_GROUP_MAX in a
- * row (the first led by @lead's faults, when it has any). */
-static u32 run_groups(struct bare_cfg *b, u32 n, const struct bare_leads *lead)
+ * row (the first led by @lead's faults, when it has any; the round hook
+ * after its rounds unless @no_hook). */
+static u32 run_groups(struct bare_cfg *b, u32 n, const struct bare_leads *lead,
+		      bool no_hook)
 {
 	struct bench_job job[ROUND_GROUP_MAX];
 	const char *skip[ROUND_GROUP_MAX];
@@ -286,7 +293,7 @@ static u32 run_groups(struct bare_cfg *b, u32 n, const struct bare_leads *lead)
 	}
 	while (k < n || led) {
 		u32 m = 0, end = led ? k + first : n;
-		bool hook = led != 0;
+		bool leads = led != 0;
 
 		for (; m < led; m++) {
 			job[m] = lead->job[m];
@@ -298,7 +305,7 @@ static u32 run_groups(struct bare_cfg *b, u32 n, const struct bare_leads *lead)
 			skip[m] = bare_skip(&b[k], why[m], sizeof(why[m])) ?
 				  why[m] : NULL;
 		}
-		failed += companion_run_rounds(job, skip, m, hook);
+		failed += companion_run_rounds(job, skip, m, leads, leads && !no_hook);
 	}
 	return failed;
 }
@@ -327,13 +334,14 @@ static u32 run_interleaved(const struct bare_folio *bf, struct bare_cfg *proto,
 			cap += 64;
 		}
 		b[n] = *proto;
-		if (!bench_matrix_next(bf->c, bf->f, "bare.", &it, &b[n].d, bf->id))
+		if (!bench_matrix_next(bf->c, bf->f, bf->prefix ? bf->prefix : "bare.",
+				       &it, &b[n].d, bf->id))
 			break;
 		/* User space under Linux: the host's model, which the host
 		 * record names, not one of ours. */
 		b[n++].d.preempt = NULL;
 	}
-	failed = run_groups(b, n, lead);
+	failed = run_groups(b, n, lead, bf->no_hook);
 	free(b);
 	return failed;
 }
@@ -355,6 +363,15 @@ static u32 run_folio(const struct bare_folio *bf)
 		fprintf(stderr, "hugezero-linux: bare %s: %s\n",
 			folio_names[f], why);
 		return 1;
+	}
+	if (bf->only && strcmp(r.backing, bf->only) != 0) {
+		/* run_bare_twin(): no region of its kind, so no fault to pair */
+		fprintf(stderr, "hugezero-linux: bare %s: no %s region (%s), so "
+			"no %s fault to pair with: not run\n", folio_names[f],
+			bf->only, r.backing, bf->only);
+		samples_free(&s);
+		region_unmap(&r);
+		return 0;
 	}
 	b.r = &r;
 	b.s = &s;
@@ -432,7 +449,8 @@ u32 run_bare(const struct hz_config *c, u32 *id, const struct group_cpus *g)
 	u32 failed = 0;
 
 	for (u32 f = 0; f < FOLIO_COUNT; f++) {
-		struct bare_folio bf = { c, f, false, c->interleave, id, NULL };
+		struct bare_folio bf = { .c = c, .f = f, .rounds = c->interleave,
+					 .id = id };
 		struct bare_cfg b;
 
 		if (!(c->folios >> f & 1))
@@ -452,7 +470,8 @@ u32 run_bare(const struct hz_config *c, u32 *id, const struct group_cpus *g)
 u32 run_bare_led(const struct hz_config *c, u32 f, u32 *id,
 		 const struct bare_lead *lead)
 {
-	struct bare_folio bf = { c, f, false, c->interleave, id, lead };
+	struct bare_folio bf = { .c = c, .f = f, .rounds = c->interleave, .id = id,
+				 .lead = lead };
 	struct bare_cfg b;
 
 	bare_desc(&b, c, f);
@@ -468,11 +487,16 @@ u32 run_bare_twin(const struct hz_config *c, u32 f, u32 *id, enum backing b,
 	/* A copy that differs in its primitives alone: its descs point
 	 * at it while the group runs. */
 	struct hz_config own = *c;
-	struct bare_folio bf = { &own, f, false, true, id, lead };
+	struct bare_folio bf = { .c = &own, .f = f, .rounds = true, .id = id,
+				 .lead = lead, .prefix = "bare.thp.",
+				 .only = backing_names[BACKING_THP],
+				 .no_hook = true };
 
 	if (b != BACKING_THP || !c->interleave)
 		return 0;	/* hugetlb is the matrix's own region */
-	own.prims = (1ULL << lp) | (1ULL << prim_tree_twin(lp));
+	own.prims = c->prims & ((1ULL << lp) | (1ULL << prim_tree_twin(lp)));
+	if (!own.prims)
+		return 0;	/* clear= leaves Linux's own out: nothing to pair */
 	return run_folio(&bf);
 }
 

@@ -96,14 +96,16 @@ u32 companion_run_config(struct bench_job *j, const char *why);
  * rounds.c: @n (up to ROUND_GROUP_MAX) configurations of this process as
  * one round group (interleave=on, lib/benchrun.h), each job with its own
  * desc and ctx; @skip[i] a reason or NULL.  Each gets an outcome of its
- * own; the ok/FAIL/skip lines follow the group.  @hook: a group whose
- * rounds the --round-hook command follows (round_hook_set()).  Returns
+ * own; the ok/FAIL/skip lines follow the group.  @led: a group a fault
+ * leads (bench=split), which runs split_runs= rounds where given; @hook:
+ * one whose rounds the --round-hook command follows (round_hook_set()).
+ * Returns
  * the number of members that failed.  In a cpus= group's process each
  * member is a configuration of the group's, its passes in step with the
  * other processes' (docs/companion.md, "Round groups").
  */
 u32 companion_run_rounds(struct bench_job *job, const char *const *skip, u32 n,
-			 bool hook);
+			 bool led, bool hook);
 void round_hook_set(const char *cmd);
 /* At the end: says so when a hook was given and never ran. */
 void round_hook_done(void);

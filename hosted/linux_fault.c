@@ -273,7 +273,7 @@ static u32 run_config(struct lf_cfg *l, const char *why, bool rounds)
 	if (rounds) {
 		const char *skip = why[0] ? why : NULL;
 
-		failed = companion_run_rounds(&j, &skip, 1, false);
+		failed = companion_run_rounds(&j, &skip, 1, false, false);
 	} else {
 		failed = companion_run_config(&j, why);
 	}

@@ -97,7 +97,7 @@ static void counters_for(struct bench_job *job, u32 n)
 }
 
 u32 companion_run_rounds(struct bench_job *job, const char *const *skip, u32 n,
-			 bool hook)
+			 bool led, bool hook)
 {
 	struct bench_outcome *o = calloc(n, sizeof(*o));
 	bool ok[ROUND_GROUP_MAX];
@@ -114,8 +114,8 @@ u32 companion_run_rounds(struct bench_job *job, const char *const *skip, u32 n,
 		r.round_end = run_hook;
 		r.arg = job[0].d;
 	}
-	/* The group that pairs the fault with the bare clearing. */
-	if (hook && n > 1)
+	/* A group that pairs a fault with the bare clearing. */
+	if (led && n > 1)
 		r.runs = (u32)job[0].d->c->split_runs;
 	for (u32 i = 0; i < n; i++) {
 		job[i].o = &o[i];

@@ -6,10 +6,10 @@
  * region of its own kind, so that each round runs Linux's fault and the
  * bare clearing back to back on this CPU and that memory: split then
  * pairs them by round (docs/statistics.md, "Linux's overhead").  The
- * bare region's own kind (hugetlb where the pool holds it, else THP)
- * leads the whole bare matrix; each other kind (THP beside hugetlb) a
- * group of Linux's own primitive in every order, over a region of its
- * kind (run_bare_twin()).  A hugetlb fault the pool cannot hold beside
+ * fault of the bare region's own kind (hugetlb where the pool holds it,
+ * else THP) leads the matrix's first group (bare.c, lead_rank()); THP's
+ * beside a hugetlb region a group of Linux's own primitive in every
+ * order over a THP region (run_bare_twin()).  A hugetlb fault the pool cannot hold beside
  * the bare region, and the faults of prezero= modes other than none, are
  * round groups of their own.  interleave=off runs every fault, then the
  * bare matrix, as before.

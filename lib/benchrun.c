@@ -334,6 +334,7 @@ bool bench_run_config(const struct bench_job *j, const char *skip)
 	u32 run = 0;
 
 	j->d->round_group = 0;
+	j->d->runs = 0;
 	if (!member_start(j, skip))
 		return false;
 	/* With a write access the folios end up written: check zeroing on a

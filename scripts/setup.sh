@@ -370,8 +370,17 @@ if [ "${HZ_NO_SETUP:-}" = 1 ]; then
 fi
 
 if [ -n "$optional" ]; then
-	if [ -n "$missing" ] || [ "${HZ_SETUP_UID:-$(id -u)}" = 0 ]; then
+	if [ -n "$missing" ]; then
 		missing="$missing$optional"
+	elif [ "${HZ_SETUP_UID:-$(id -u)}" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		# Alone, and with no apt or network it must not stop make.
+		echo "setup: installing:$optional (optional)"
+		export DEBIAN_FRONTEND=noninteractive
+		# shellcheck disable=SC2086
+		{ root apt-get update -q && updated=1 &&
+		  root apt-get install -y -q --no-install-recommends $optional; } ||
+			echo "setup: could not install$optional (optional: make works" \
+				"without it)" >&2
 	else
 		echo "setup: not installed:$optional (optional: make works without it;" \
 			"as root, apt-get install$optional)" >&2

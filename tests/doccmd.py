@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """How tests/test_doc_commands.py runs a document's command blocks: the
-rules it states (tests/README.md, "Documented commands"), each a small
-function of one command's text, and the fresh clone a document runs in.
+rules it states (and tests/README.md with it), each a small function of
+one command's text, and the fresh clone a document runs in.
 
 The rules, the same for every block:
 
@@ -10,9 +10,11 @@ The rules, the same for every block:
   it (README itself starts from nothing); HOME a directory of the
   test's own; HZ_NO_SETUP=1 (this machine's set-up is make test's own).
 - sizes: `size=` at most 32M, or 1G on a line that asks for 1G folios;
-  `runs=` at most 2, `split_runs=` at most 4; a `preset=` line without
-  `size=` gets `folio=2M size=32M runs=2` (a preset sizes itself to half
-  the memory, and runs five passes);
+  `runs=` at most 2, `split_runs=` at most 4, `max_runs=` at most 3,
+  `budget_s=` at most 10; a `preset=` line without `size=` gets
+  `size=32M` (1G with folio=1G), and `folio=2M` and `runs=2` where it
+  names none (a preset sizes itself to half the memory, and runs five
+  passes);
   `make bench` gets BENCH_MB=16 BENCH_SPLIT_RUNS=8 BENCH_RUNS=2.
 - your files: `~/linux` is Debian's 7.2 tree (build/linux-source-7.2,
   scripts/setup.sh --linux-source), `~/linux-patch` the same with
@@ -115,15 +117,16 @@ def cap(cmd: str, key: str, most: int) -> str:
 
 def small(cmd: str) -> str:
     """The size rule."""
-    if re.search(r"\bmake\b[^|;&#\n]*\bbench\b", cmd):
-        return re.sub(r"(\bmake\b[^|;&#\n]*\bbench\b)", rf"\1 {BENCH_SMALL}", cmd, count=1)
+    target = r"(\bmake\b[^|;&#\n]*(?<![\w=-])bench(?![\w=-]))"
+    if re.search(target, cmd):
+        return re.sub(target, rf"\1 {BENCH_SMALL}", cmd, count=1)
     big = bool(re.search(r"(?<![\w-])folio=\S*1G", cmd))
     most = GIB if big else SMALL
 
     def size(m: re.Match[str]) -> str:
         b = size_of(m.group(2))
         return m.group(1) + (shown_size(min(b, most)) if b else m.group(2))
-    cmd = re.sub(r"((?<![\w-])size=)(\S+)", size, cmd)
+    cmd = re.sub(r"((?<![\w-])size=)(\d+[KMGT]?)(?![\w.])", size, cmd)
     cmd = cap(cmd, "split_runs", SPLIT_RUNS_MAX)
     cmd = cap(cmd, "runs", RUNS_MAX)
     cmd = cap(cmd, "max_runs", 3)
@@ -231,6 +234,7 @@ class Clone:
                 mem = dest / "mm" / "memory.c"
                 text_c = mem.read_text(errors="surrogateescape")
                 if RADIUS[0] not in text_c:
+                    shutil.rmtree(dest)
                     return f"{src}/mm/memory.c has no '{RADIUS[0]}' to change"
                 mem.write_text(text_c.replace(RADIUS[0], RADIUS[1]), errors="surrogateescape")
         return None
