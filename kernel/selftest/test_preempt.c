@@ -59,6 +59,7 @@ struct hog_run {
 	bool ran_during;	/* before the hog gave up */
 	bool lazy_at_wake, full_at_wake;
 	volatile u64 wake_tsc;
+	volatile u64 spins, wake_spins;	/* the hog's loops, all, at the wake */
 	u64 wake_ticks, run_ticks;
 	struct sched_stats before, after;
 };
@@ -69,6 +70,7 @@ static void hog_wake(struct ktimer *kt)
 					       offsetof(struct hog_run, kt));
 
 	h->wake_ticks = irq_stats(cpu())->ticks;
+	h->wake_spins = h->spins;
 	h->wake_tsc = rdtsc();
 	wake_up(h->probe);
 	h->lazy_at_wake = this_rq()->need_resched_lazy;
@@ -92,14 +94,22 @@ static void spin_us(u64 us)
 		cpu_relax();
 }
 
-/* Until @bound_us after the wake-up (or 5 s, if it never comes). */
+/*
+ * Until @bound_us after the wake-up (or 5 s, if it never comes), and
+ * HOG_MIN_SPINS loops of its own since: a vCPU its host leaves off its
+ * core sees the TSC run on while it does not, and must not give up on
+ * time it never ran (make test's QEMUs, several to a core).
+ */
+#define HOG_MIN_SPINS 5000	/* some 200 ms of spinning */
+
 static bool hog_gives_up(const struct hog_run *h, u64 start)
 {
 	u64 now = rdtsc();
 
 	if (h->wake_tsc)
-		return now - h->wake_tsc > us_to_tsc(h->spec->bound_us);
-	return now - start > us_to_tsc(5000000);
+		return now - h->wake_tsc > us_to_tsc(h->spec->bound_us) &&
+		       h->spins - h->wake_spins >= HOG_MIN_SPINS;
+	return now - start > us_to_tsc(5000000) && h->spins >= HOG_MIN_SPINS;
 }
 
 static void hog_fn(void *arg)
@@ -110,6 +120,7 @@ static void hog_fn(void *arg)
 	ktimer_arm(cpu(), &h->kt, start + us_to_tsc(500));
 	irq_enable();
 	while (!h->probe_ran && !hog_gives_up(h, start)) {
+		h->spins++;
 		spin_us(20);
 		if (h->spec->might) {
 			h->phase = 'm';
