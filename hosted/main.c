@@ -142,15 +142,17 @@ static int help(void)
 	       "  --keys            every key of both sides, tab-separated, "
 	       "for the host tools\n"
 	       "scripts/hugezero keys KEY says what a key means.\n\nkeys:\n");
+	/* The tests' keys are a hidden group (scripts/hugezero keys
+	 * --test-only), as fio's .hide options are. */
 	for (size_t i = 0; i < hz_nparams; i++) {
-		if (hz_params[i].scope == PARAM_KERNEL)
+		if (hz_params[i].scope == PARAM_KERNEL || hz_params[i].test_only)
 			continue;
 		param_help_line(&hz_params[i], line, sizeof(line));
 		printf("%s\n", line);
 	}
 	printf("\nkernel-only keys, refused here:\n ");
 	for (size_t i = 0; i < hz_nparams; i++) {
-		if (hz_params[i].scope != PARAM_KERNEL)
+		if (hz_params[i].scope != PARAM_KERNEL || hz_params[i].test_only)
 			continue;
 		if (col + strlen(hz_params[i].key) > 74) {
 			printf("%s\n ", sep);
@@ -161,7 +163,7 @@ static int help(void)
 		col += (size_t)printf(" %s", hz_params[i].key) + 1;
 		sep = ",";
 	}
-	printf("\n");
+	printf("\n\nkeys only the tests use: scripts/hugezero keys --test-only\n");
 	return 0;
 }
 

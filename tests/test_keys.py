@@ -79,11 +79,15 @@ class KeysTest(unittest.TestCase):
                           "--markdown --write docs/cmdline.md\n" + diff)
 
     def test_every_key_in_the_table_and_the_docs(self) -> None:
+        """Every user key in docs/cmdline.md's tables once; a test-only
+        key (the hidden group) in none."""
         self.assertEqual([k.key for k in self.table], declared())
         rows = [r[0] for r in table_rows(self.docs)]
         for k in self.table:
-            self.assertEqual(rows.count(f"`{k.key}`"), 1,
-                             f"{k.key}: not one row in docs/cmdline.md")
+            self.assertEqual(rows.count(f"`{k.key}`"), 0 if k.test_only else 1,
+                             f"{k.key}: {'a test-only key in' if k.test_only else 'not one row in'} "
+                             "docs/cmdline.md")
+        self.assertTrue(any(k.test_only for k in self.table))
 
     def test_every_key_has_a_meaning(self) -> None:
         for k in self.table:
@@ -104,12 +108,16 @@ class KeysTest(unittest.TestCase):
             self.assertEqual(line, line.rstrip(), f"--help line {no}: trailing blanks")
         body, refused = r.stdout.split("kernel-only keys, refused here:")
         listed = re.findall(r"^  (\w+)=", body, re.M)
-        self.assertEqual(listed, [k.key for k in self.table if k.scope != "kernel"])
+        user = [k for k in self.table if not k.test_only]
+        self.assertEqual(listed, [k.key for k in user if k.scope != "kernel"])
+        for k in self.table:
+            if k.test_only:
+                self.assertNotRegex(r.stdout, rf"\b{k.key}\b", "a test-only key in --help")
         # Each key's entry: its line and those indented below it, which a
         # wrap broke at a space, a comma or a bar (blanks compared away).
         entries = {m.group(1): re.sub(r"\s+", "", m.group(0)) for m in re.finditer(
             r"^  (\w+)=.*(?:\n {3,}\S.*)*", body, re.M)}
-        for k in self.table:
+        for k in user:
             if k.scope == "kernel":
                 self.assertRegex(refused, rf"\b{k.key}\b")
                 continue
@@ -135,10 +143,14 @@ class KeysTest(unittest.TestCase):
         r = hugezero()
         self.assertEqual(r.returncode, 0, r.stderr)
         lines = r.stdout.splitlines()
-        self.assertEqual([x.split()[0] for x in lines], [k.key for k in self.table])
-        for line, k in zip(lines, self.table):
+        user = [k for k in self.table if not k.test_only]
+        self.assertEqual([x.split()[0] for x in lines], [k.key for k in user])
+        for line, k in zip(lines, user):
             self.assertIn(k.values, line)
             self.assertTrue(line.endswith(k.default or "not given"), line)
+        r = hugezero("--test-only")
+        self.assertEqual([x.split()[0] for x in r.stdout.splitlines()],
+                         [k.key for k in self.table if k.test_only])
 
     def test_unknown_key(self) -> None:
         r = hugezero("ordr")

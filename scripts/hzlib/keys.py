@@ -58,9 +58,11 @@ class Key:
 
 
 # The generated tables of docs/cmdline.md, each between its markers.
+# The user's keys; the test-only ones are a hidden group (fio's .hide):
+# in --keys and `keys --test-only`, never in --help or these tables.
 SECTIONS: tuple[tuple[str, Callable[[Key], bool]], ...] = (
-    ("general", lambda k: not k.bench),
-    ("bench", lambda k: k.bench),
+    ("general", lambda k: not k.bench and not k.test_only),
+    ("bench", lambda k: k.bench and not k.test_only),
 )
 
 
@@ -246,8 +248,9 @@ def rewrite(text: str, keys: list[Key], docs: Path = DOCS) -> str:
 
 
 def main(key: str | None, as_markdown: bool, write: str | None, exe: Path,
-         out: TextIO, err: Callable[[str], None]) -> int:
-    """scripts/hugezero keys: 0, or 2 with a message on @err."""
+         out: TextIO, err: Callable[[str], None], test_only: bool = False) -> int:
+    """scripts/hugezero keys: 0, or 2 with a message on @err; the summary
+    lists the user's keys, or with @test_only the tests' alone."""
     try:
         keys = load(exe)
         if write and not as_markdown:
@@ -264,7 +267,7 @@ def main(key: str | None, as_markdown: bool, write: str | None, exe: Path,
         err(f"hugezero keys: {e}")
         return 2
     if not key:
-        summary(keys, out)
+        summary([k for k in keys if k.test_only == test_only], out)
         return 0
     name = key.split("=", 1)[0]
     for k in keys:
