@@ -221,11 +221,12 @@ static u32 run_all(const struct hz_config *c, bool group,
 
 	if (group)
 		return run_scaled(c, usable, &id);
-	if (c->bench == BENCH_SPLIT)
+	/* Both: bench=split, which pairs them in this process. */
+	if (bench_kinds[c->bench].linux_fault && bench_kinds[c->bench].bare)
 		return run_split(c, &id);
-	if (c->bench == BENCH_LINUX_FAULT)
+	if (bench_kinds[c->bench].linux_fault)
 		failed += run_linux_fault(c, &id, NULL);
-	if (c->bench == BENCH_BARE)
+	if (bench_kinds[c->bench].bare)
 		failed += run_bare(c, &id, NULL);
 	return failed;
 }

@@ -35,9 +35,9 @@ static u32 run_step(const struct hz_config *c, struct group_cpus *g, u32 *id)
 	numa_choice(c, g);
 	fprintf(stderr, "hugezero-linux: %u process%s on cpus %s\n", g->n,
 		g->n == 1 ? "" : "es", g->list);
-	if (c->bench == BENCH_LINUX_FAULT || c->bench == BENCH_SPLIT)
+	if (bench_kinds[c->bench].linux_fault)
 		failed += run_linux_fault(c, id, g);
-	if (c->bench == BENCH_BARE || c->bench == BENCH_SPLIT)
+	if (bench_kinds[c->bench].bare)
 		failed += run_bare(c, id, g);
 	return failed;
 }

@@ -504,8 +504,7 @@ void kmain(u32 magic, u64 mbi, u64 delta)
 	smp_report(&records, acpi.has_srat ? acpi.srat.nnodes : 1,
 		   acpi.has_srat && acpi.srat.has_slit);
 	k = ktap_console_start((config.selftest ? selftest_suites() : 0) +
-			       (config.bench == BENCH_FAULT ||
-				config.bench == BENCH_INFO));
+			       bench_kinds[config.bench].ktap_case);
 	run_ktap = k;
 	deadline_start(config.deadline_s, timebase.tsc_hz);
 	watchdog_phase(WD_RUN);

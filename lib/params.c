@@ -40,8 +40,14 @@ const char *const crash_names[] = { "none", "pf", "ud", "gp", "de", "stack",
 				    "cut-record", "deaf-writer", "stream-writer",
 				    NULL };
 
-const char *const bench_names[] = { "none", "fault", "bare", "linux-fault",
-				    "split", "info", NULL };
+#define BENCH_NAME(id, name, side, ktap, lf, bare) [BENCH_##id] = name,
+const char *const bench_names[BENCH_KIND_COUNT + 1] = { BENCH_KINDS(BENCH_NAME) };
+#define BENCH_ROW(id, name, sd, ktap, lf, br)				\
+	[BENCH_##id] = { .side = PARAM_##sd, .ktap_case = ktap,		\
+			 .linux_fault = lf, .bare = br },
+const struct bench_kind_row bench_kinds[BENCH_KIND_COUNT] = {
+	BENCH_KINDS(BENCH_ROW)
+};
 const char *const backing_names[] = { "hugetlb", "thp", "base", NULL };
 const char *const folio_names[] = { "4K", "2M", "1G", NULL };
 const char *const touch_names[] = { "seq", "reverse", "random", NULL };

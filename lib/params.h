@@ -31,8 +31,31 @@ enum crash_mode { CRASH_NONE, CRASH_PF, CRASH_UD, CRASH_GP, CRASH_DE,
 		  CRASH_CUT_RECORD, CRASH_DEAF_WRITER,
 		  CRASH_STREAM_WRITER };
 
-enum bench_kind { BENCH_NONE, BENCH_FAULT, BENCH_BARE, BENCH_LINUX_FAULT,
-		  BENCH_SPLIT, BENCH_INFO };
+/*
+ * The bench= kinds, one row each: its word, the side that runs it
+ * (KERNEL or COMPANION), and what it runs there -- a KTAP case of its
+ * own in the kernel's stream; Linux's demand faults and bare clearing in
+ * the companion (both: bench=split, which pairs them).  Every check of
+ * which side runs what reads bench_kinds[].
+ */
+#define BENCH_KINDS(X)							\
+	X(NONE, "none", KERNEL, false, false, false)			\
+	X(FAULT, "fault", KERNEL, true, false, false)			\
+	X(BARE, "bare", COMPANION, false, false, true)			\
+	X(LINUX_FAULT, "linux-fault", COMPANION, false, true, false)	\
+	X(SPLIT, "split", COMPANION, false, true, true)			\
+	X(INFO, "info", KERNEL, true, false, false)
+
+#define BENCH_ENUM(id, name, side, ktap, lf, bare) BENCH_##id,
+enum bench_kind { BENCH_KINDS(BENCH_ENUM) BENCH_KIND_COUNT };
+#undef BENCH_ENUM
+
+struct bench_kind_row {
+	enum param_scope side;		/* PARAM_KERNEL or PARAM_COMPANION */
+	bool ktap_case;			/* kernel: a top-level KTAP case */
+	bool linux_fault, bare;		/* companion: what it runs */
+};
+extern const struct bench_kind_row bench_kinds[BENCH_KIND_COUNT];
 enum backing { BACKING_HUGETLB, BACKING_THP, BACKING_BASE, BACKING_COUNT };
 #define CPU_AUTO 4096
 enum folio_size { FOLIO_4K, FOLIO_2M, FOLIO_1G, FOLIO_COUNT };

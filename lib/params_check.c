@@ -39,6 +39,26 @@ bool config_given(const struct cmdline_result *res, const char *key)
 	return given(res, key);
 }
 
+/* The bench= kinds of @side, as a message names them: "bench=bare,
+ * bench=linux-fault or bench=split". */
+static void bench_kinds_of(enum param_scope side, char *buf, size_t n)
+{
+	size_t pos = 0;
+	u32 have = 0, left = 0;
+
+	for (u32 b = 0; b < BENCH_KIND_COUNT; b++)
+		left += bench_kinds[b].side == side && b != BENCH_NONE;
+	buf[0] = '\0';
+	for (u32 b = 0; b < BENCH_KIND_COUNT && pos < n; b++) {
+		if (bench_kinds[b].side != side || b == BENCH_NONE)
+			continue;
+		pos += (size_t)ksnprintf(buf + pos, n - pos, "%sbench=%s",
+					 !have ? "" : have + 1 == left ? " or " : ", ",
+					 bench_names[b]);
+		have++;
+	}
+}
+
 bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 			 bool companion)
 {
@@ -51,16 +71,17 @@ bool config_check_target(const struct hz_config *c, struct cmdline_result *res,
 			       hz_params[i].key, companion ?
 			       "the Linux companion (it is a kernel key)" :
 			       "the kernel (it is for build/hugezero-linux)");
-	if (companion && (c->bench == BENCH_NONE || c->bench == BENCH_FAULT ||
-			  c->bench == BENCH_INFO))
-		refuse(res, "bench=%s runs in the kernel; the companion runs "
-		       "bench=bare, bench=linux-fault or bench=split",
-		       bench_names[c->bench]);
-	if (!companion && c->bench != BENCH_NONE && c->bench != BENCH_FAULT &&
-	    c->bench != BENCH_INFO)
-		refuse(res, "bench=%s runs in the Linux companion "
-		       "(build/hugezero-linux); the kernel runs bench=fault or "
-		       "bench=info", bench_names[c->bench]);
+	if (bench_kinds[c->bench].side != (companion ? PARAM_COMPANION :
+					   PARAM_KERNEL)) {
+		char theirs[96];
+
+		bench_kinds_of(companion ? PARAM_COMPANION : PARAM_KERNEL,
+			       theirs, sizeof(theirs));
+		refuse(res, "bench=%s runs in %s; %s runs %s",
+		       bench_names[c->bench], companion ? "the kernel" :
+		       "the Linux companion (build/hugezero-linux)",
+		       companion ? "the companion" : "the kernel", theirs);
+	}
 	if (!companion && c->probe != PROBE_NONE && !c->preempts)
 		refuse(res, "probe=%s needs a scheduling model to run beside the "
 		       "workload: add preempt=none,voluntary,full,lazy or some "
