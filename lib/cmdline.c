@@ -379,6 +379,37 @@ static int find_param(const struct param *params, size_t n,
 	return -1;
 }
 
+/* Each .def through its key's parser, as if the line said KEY=DEF.  The
+ * result's messages are big for a stack: one for the callers, which run
+ * it once (at boot, at the companion's start, in tests). */
+bool cmdline_defaults(const struct param *params, size_t n, void *cfg,
+		      char *err, size_t errlen)
+{
+	static struct cmdline_result res;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct param *p = &params[i];
+		struct word w = { .key = p->key, .val = p->def };
+
+		if (!p->def) {
+			if (p->type == P_U64 && p->none)
+				*(u64 *)((u8 *)cfg + p->offset) = p->none;
+			continue;
+		}
+		w.klen = strlen(p->key);
+		w.vlen = strlen(p->def);
+		w.text = p->def;
+		w.tlen = w.vlen;
+		res.nerrors = 0;
+		if (!apply(p, &w, cfg, &res)) {
+			ksnprintf(err, errlen, "key '%s': default '%s': %s", p->key,
+				  p->def, res.errors[0]);
+			return false;
+		}
+	}
+	return true;
+}
+
 bool cmdline_parse(const char *line, const struct param *params, size_t n,
 		   void *cfg, struct cmdline_result *res)
 {

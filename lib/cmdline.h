@@ -77,6 +77,10 @@ struct param {
 	 */
 	const char *values;		/* what it takes, one line; NULL: made
 					 * from the type (choices, min..max) */
+	const char *def;		/* the default, as a value; NULL: not
+					 * given means no value (.unset says) */
+	u64 none;			/* P_U64 without .def: the field when
+					 * not given (a sentinel, CPU_AUTO) */
 	const char *meaning;		/* one or two sentences */
 	const char *unset;		/* what "not given" means, when the
 					 * default is no value (param_show "") */
@@ -91,6 +95,14 @@ struct cmdline_result {
 	char notes[CMDLINE_MAX_ERRORS][CMDLINE_ERR_LEN];
 	u64 given[CMDLINE_GIVEN_WORDS];	/* bit i: params[i] appeared */
 };
+
+/*
+ * Sets each of @params' .def into @cfg as its parser reads a value;
+ * false (what is wrong in @err) where one does not parse: a table's bug,
+ * which tests/host/test_cmdline.c holds every table to.
+ */
+bool cmdline_defaults(const struct param *params, size_t n, void *cfg,
+		      char *err, size_t errlen);
 
 /* Whether params[@i] appeared on the line that filled @res. */
 static inline bool cmdline_given(const struct cmdline_result *res, size_t i)

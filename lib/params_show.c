@@ -2,9 +2,9 @@
 /*
  * The values of hz_params[]'s P_CUSTOM keys shown back (param_show_t):
  * each writes its field as a word its parser in lib/params_parse.c takes
- * back to the same field, so that a default is shown from
- * config_defaults() and never written down twice (tests/host checks the
- * round trip for every key).
+ * back to the same field, so that a default is shown as its row's .def
+ * parsed (config_defaults()) and never written down twice (tests/host
+ * checks the round trip for every key).
  */
 #include <stddef.h>
 #include "lib/format.h"

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Host tests of the command-line parser and hugezero's schema. */
 #include "lib/format.h"
+#include "lib/order.h"
 #include "lib/params.h"
+#include "lib/prims.h"
 #include "lib/string.h"
 #include "tests/host/unit.h"
 
@@ -484,6 +486,41 @@ TEST(cmdline_defaults_shown_round_trip)
 		EXPECT(config_diff(&c, &d) < 0, "'%s' changes byte %ld of the "
 		       "defaults", line, config_diff(&c, &d));
 	}
+}
+
+/*
+ * The defaults are the table's rows: every .def parses; a key shows as
+ * its default what its .def says, or a key without one shows none; the
+ * constants a default stands for are Linux's (lib/order.h).
+ */
+TEST(cmdline_defaults_are_the_rows)
+{
+	static struct hz_config c;
+	char err[CMDLINE_ERR_LEN], def[256];
+	struct param bad = hz_params[0];
+
+	memset(&c, 0, sizeof(c));
+	EXPECT(cmdline_defaults(hz_params, hz_nparams, &c, err, sizeof(err)),
+	       "%s", err);
+	for (size_t i = 0; i < hz_nparams; i++) {
+		const struct param *p = &hz_params[i];
+
+		param_default(p, def, sizeof(def));
+		EXPECT(!p->def || strcmp(def, p->def) == 0 || p->type == P_CUSTOM,
+		       "%s: .def '%s' shown as '%s'", p->key, p->def, def);
+		EXPECT(p->def || !def[0], "%s: shows '%s' with no .def", p->key,
+		       def);
+	}
+	config_defaults(&c);
+	EXPECT_EQ(c.chunks[0], LINUX_BATCH);
+	EXPECT_EQ(c.radius, LINUX_RADIUS);
+	EXPECT_EQ(c.cpu, CPU_AUTO);
+	EXPECT_EQ(c.prims, prims_all());
+	/* A row's .def its parser refuses is named. */
+	bad.def = "sometimes";
+	bad.type = P_U64;
+	EXPECT(!cmdline_defaults(&bad, 1, &c, err, sizeof(err)));
+	EXPECT(strstr(err, "default 'sometimes'") != NULL, "%s", err);
 }
 
 TEST(cmdline_defaults_shown)
