@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from hzlib import display, interval, records, spread  # noqa: E402
+from hzlib import cnames, display, interval, paths, records, spread  # noqa: E402
 from hzlib.display import Tree  # noqa: E402
 
 from synth import Log, kernel_config  # noqa: E402
@@ -420,7 +420,81 @@ class MachineTest(unittest.TestCase):
                           "EPYC (AuthenticAMD family 0x19 model 0x11)"])
 
 
+# Where a name of the C tables is a string in the host tools on purpose:
+# (file, the string) with why.
+NAMED_ON_PURPOSE = {
+    ("split.py", "erms"): "the CPU's feature flag (the machine record's and "
+                          "/proc/cpuinfo's erms), not the primitive",
+}
+
+
+def c_names_written(path: Path) -> list[str]:
+    """The strings of @path (docstrings aside) that are an order,
+    primitive or folio size of the C tables, whole, or an order or
+    primitive after a key's `=` or inside an f-string's text."""
+    words = set(cnames.ORDERS) | set(cnames.PRIMS) | set(cnames.FOLIOS)
+    named = set(cnames.ORDERS) | set(cnames.PRIMS)
+    token = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, named),
+                                                        key=len, reverse=True)) +
+                       r")(?![\w-])")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
+            and n.body and isinstance(n.body[0], ast.Expr)
+            and isinstance(n.body[0].value, ast.Constant)}
+    parts = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
+    out = []
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.Constant) or not isinstance(n.value, str) or id(n) in docs:
+            continue
+        v = n.value
+        hit = v if v in words else next((m.group(1) for m in token.finditer(v)
+                                         if id(n) in parts or v[:m.start()].endswith("=")),
+                                        None)
+        if hit and (path.name, hit) not in NAMED_ON_PURPOSE:
+            out.append(f"{path.relative_to(ROOT)}:{n.lineno}: {hit!r} in {v[:60]!r}")
+    return out
+
+
 class NamesTest(unittest.TestCase):
+    def test_python_writes_no_c_name(self) -> None:
+        """No order, primitive or folio size is written in the host tools:
+        each comes from the C tables (scripts/hzlib/cnames.py)."""
+        files = [*sorted((ROOT / "scripts").rglob("*.py")), ROOT / "scripts" / "hugezero",
+                 ROOT / "scripts" / "linux-tree"]
+        bad = [b for f in files for b in c_names_written(f)]
+        self.assertEqual(bad, [], "\n".join(bad))
+
+    def test_the_check_finds_them(self) -> None:
+        with tempfile.TemporaryDirectory() as d:
+            probe = Path(d) / "probe.py"
+            probe.write_text('"""converging-page in a docstring is prose."""\n'
+                             'A = "2M"\nB = ["order=contiguous-page"]\nC = f"x erms {A}"\n'
+                             'D = "a contiguous-page in prose"\n', encoding="utf-8")
+            root = ROOT
+            try:
+                globals()["ROOT"] = Path(d)
+                found = c_names_written(probe)
+            finally:
+                globals()["ROOT"] = root
+        self.assertEqual([f.split(": ")[1] for f in found],
+                         ["'2M' in '2M'", "'contiguous-page' in 'order=contiguous-page'",
+                          "'erms' in 'x erms '"])
+
+    def test_cnames_are_the_tables(self) -> None:
+        """What cnames.py reads is what the companion's parser takes."""
+        exe = paths.COMPANION
+        if not exe.exists():
+            self.skipTest(f"{exe} is missing: make")
+        r = subprocess.run([str(exe), "--keys"], capture_output=True, text=True, timeout=60)
+        rows = {ln.split("\t")[0]: ln.split("\t")[4] for ln in r.stdout.splitlines()[1:]}
+        self.assertEqual(tuple(rows["folio"].split("|")[0].split(",")), cnames.FOLIOS)
+        orders = rows["order"].split("|")[0].split(",")
+        self.assertEqual(tuple(orders[:len(cnames.ORDERS)]), cnames.ORDERS)
+        self.assertEqual(orders[len(cnames.ORDERS):], [cnames.ORDER_LINUX, cnames.ORDER_TREE])
+        self.assertEqual(tuple(rows["clear"].split("|")[0].split(",")), cnames.PRIMS)
+        self.assertEqual(rows["bench"].split("|"), list(cnames.BENCH.values()))
+
     def test_folios_as_lib_declares_them(self) -> None:
         text = "\n".join(p.read_text() for p in sorted((ROOT / "lib").glob("*.c")))
         m = re.search(r"folio_names\[\]\s*=\s*\{([^}]*)\}", text)

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Mapping
 
+from .cnames import FOLIOS as _FOLIOS, ORDERS as _ORDERS
 from .interval import Interval, rounds_needed, sign_rank
 
 if TYPE_CHECKING:
@@ -20,11 +21,10 @@ if TYPE_CHECKING:
 
 # --- names, in their canonical order ----------------------------------------
 
-# Folio sizes, smallest first: lib/params.c's folio_names.
-FOLIOS = ("4K", "2M", "1G")
-# Clearing orders: lib/order.h's ORDERS.
-ORDERS = ("converging-page", "discontiguous-page", "contiguous-page", "batched-pages",
-          "neighbourhood-last")
+# Folio sizes, smallest first: lib/params.c's folio_names (cnames.py).
+FOLIOS = _FOLIOS
+# Clearing orders: lib/order.h's ORDERS (cnames.py).
+ORDERS = _ORDERS
 _UNIT_SHIFT = {"K": 10, "M": 20, "G": 30}
 
 

@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
+from .cnames import FOLIOS
+
 # Units, as the tables show them.
 TICKS = "TSC ticks"
 BYTES = "bytes"
@@ -348,7 +350,7 @@ RECORDS: tuple[Record, ...] = (
         F("name", TEXT, "`FOLIO.CLEAR.ORDER[.CHUNK]`, as the KTAP case; the companion's `bare.…` "
           "and `linux.FOLIO.BACKING`", why_not="FOLIO.CLEAR.ORDER[.CHUNK], made of dimensions"),
         F("bench", enum("fault", "bare", "linux-fault"), "the benchmark"),
-        F("folio", enum("4K", "2M", "1G"), "the folio size"),
+        F("folio", enum(*FOLIOS), "the folio size"),
         F("clear", TEXT, "the primitive (`erms`, `avx2-nt`, a tree's `linux-erms`, …); `linux` in "
           "`linux-fault`"),
         F("tree_routine", TEXT, "where `clear` is a tree primitive (`make LINUX=`): the tree's "
@@ -865,7 +867,7 @@ _config = next(r for r in RECORDS if r.name == "config").fields
 
 
 CSV: tuple[Column, ...] = (
-    C("folio", enum("4K", "2M", "1G"), "the folio size"),
+    C("folio", enum(*FOLIOS), "the folio size"),
     C("clear", TEXT, "the primitive"),
     C("order", TEXT, "the order"),
     C("chunk", "size", "the order's chunk as `32M`; empty for 0"),
@@ -976,7 +978,7 @@ AGG: tuple[Column, ...] = (
     C("group", NUMBER, "the group within its boot (the config records' `group`)"),
     C("cpus", CPULIST, "the CPUs that ran together"),
     C("ncpus", COUNT, "how many"),
-    C("folio", enum("4K", "2M", "1G"), "the folio size"),
+    C("folio", enum(*FOLIOS), "the folio size"),
     C("clear", TEXT, "the primitive"),
     C("order", TEXT, "the order"),
     C("chunk", "size", "the order's chunk as `32M`; empty for 0"),
@@ -1028,7 +1030,7 @@ SAMPLES: tuple[Column, ...] = (
     C("cfg", NUMBER, "the configuration within its boot"),
     C("name", TEXT, "the config record's `name`"),
     C("bench", enum("fault", "bare", "linux-fault"), "the configuration's bench"),
-    C("folio", enum("4K", "2M", "1G"), "the folio size"),
+    C("folio", enum(*FOLIOS), "the folio size"),
     C("clear", TEXT, "the primitive"),
     C("order", TEXT, "the order"),
     C("chunk", "size", "the order's chunk as `32M`; empty for 0"),

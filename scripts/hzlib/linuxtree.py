@@ -67,13 +67,20 @@ class Known:
         return self.convention.what + ("; as LINUX_ABI= names it" if self.named else "")
 
 
+def short_name(routine: str) -> str:
+    """clear_page_erms, clear_pages_erms, __clear_pages_unrolled: erms,
+    erms, unrolled."""
+    short = re.sub(r"^_*clear_pages?_", "", routine) or routine.strip("_")
+    return short.replace("_", "-")
+
+
 # The routines whose register contract is known from their name alone.
-KNOWN = [
-    Known("clear_page_orig", "orig", "per-page", "NONE"),
-    Known("clear_page_rep", "rep", "per-page", "NONE"),
-    Known("clear_page_erms", "erms", "per-page", "ERMS"),
-    Known("__clear_pages_unrolled", "unrolled", "range", "NONE"),
-]
+KNOWN = [Known(r, short_name(r), abi, feat) for r, abi, feat in (
+    ("clear_page_orig", "per-page", "NONE"),
+    ("clear_page_rep", "per-page", "NONE"),
+    ("clear_page_erms", "per-page", "ERMS"),
+    ("__clear_pages_unrolled", "range", "NONE"),
+)]
 
 AMBIGUOUS = (r"^_*clear_pages?_",
              "convention ambiguous by name: the 2022 RFC's clear_pages_* took the "
@@ -95,9 +102,9 @@ LEFT_OUT = [
 # PRIM_FEAT_ suffix, simd), first match wins.  A wrong guess is a #UD
 # the kernel reports, or a primitive skipped for want of a feature.
 NAMED_FEATURES = [
-    (r"avx512", "AVX512F", 1),
+    (r"avx-?512", "AVX512F", 1),
     (r"avx", "AVX2", 1),
-    (r"clzero", "CLZERO", 0),
+    (r"clzero\b|clzero_", "CLZERO", 0),
     (r"erms|stosb", "ERMS", 0),
     (r"movntdq|sse", "SSE2", 1),
     (r"movnt", "SSE2", 0),
@@ -227,13 +234,6 @@ def parse_abi(spec: str) -> tuple[str | None, dict[str, str]]:
         elif each.setdefault(routine, conv) != conv:
             raise TreeError(f"LINUX_ABI={spec}: {routine} named twice")
     return every, each
-
-
-def short_name(routine: str) -> str:
-    """clear_page_erms, clear_pages_erms, __clear_pages_unrolled: erms,
-    erms, unrolled."""
-    short = re.sub(r"^_*clear_pages?_", "", routine) or routine.strip("_")
-    return short.replace("_", "-")
 
 
 def named(routine: str, abi: str) -> Known:

@@ -23,7 +23,12 @@ from dataclasses import dataclass
 from typing import IO, Mapping
 
 from . import cpulist, dims, display, interval, results
+from .cnames import FOLIO, ORDER, PRIM
 from .records import Boot
+
+# Linux's strategies, in hugezero's orders (lib/order.h, through cnames.py).
+CONVERGING, DISCONTIGUOUS = ORDER["CONVERGING"], ORDER["DISCONTIGUOUS"]
+CONTIGUOUS, NEIGHBOURHOOD = ORDER["CONTIGUOUS"], ORDER["NEIGHBOURHOOD"]
 
 Row = dict[str, object]
 
@@ -53,7 +58,7 @@ class Strategy:
 
     @property
     def name(self) -> str:
-        unit = ("" if self.order != "neighbourhood-last" else
+        unit = ("" if self.order != NEIGHBOURHOOD else
                 " (whole ranges)" if self.chunk is None else f" {dims.size_name(self.chunk)}")
         return f"{self.prim} + {self.order}{unit}"
 
@@ -88,9 +93,9 @@ def primitive(features: list[str], host: Mapping[str, str] | None = None) -> tup
     an older log from the CPU's features, by the same rule."""
     if host and host.get("linux_clear"):
         return host["linux_clear"], host.get("linux_clear_why", "recorded by the companion")
-    if "erms" in features:
-        return "erms", "ERMS in CPUID: clear_page_erms"
-    return "rep", ("no ERMS in CPUID: clear_page_rep, if the kernel set REP_GOOD, "
+    if "erms" in features:      # the CPUID feature's name, /proc/cpuinfo's
+        return PRIM["ERMS"], "ERMS in CPUID: clear_page_erms"
+    return PRIM["REP"], ("no ERMS in CPUID: clear_page_rep, if the kernel set REP_GOOD, "
                    "which it does from its own CPU tables, invisible from CPUID "
                    "(without it, clear_page_orig)")
 
@@ -107,7 +112,7 @@ def strategy(host: Mapping[str, str], features: list[str], folio: str,
         prim_why += "; init_on_alloc unknown: 0 assumed, folio_zero_user zeroes THP"
     if backing == "thp" and flag(host, "init_on_alloc") == "1" and \
             flag(host, "init_on_free") == "1":
-        return Strategy("discontiguous-page", prim, None,
+        return Strategy(DISCONTIGUOUS, prim, None,
                         "THP with init_on_alloc=1 and init_on_free=1: post_alloc_hook "
                         "zeroes nothing (init = !want_init_on_free() && "
                         "want_init_on_alloc()), the pages were zeroed page by page when "
@@ -115,18 +120,18 @@ def strategy(host: Mapping[str, str], features: list[str], folio: str,
                         "path at all; discontiguous-page is what the free path paid",
                         prim_why)
     if backing == "thp" and flag(host, "init_on_alloc") == "1":
-        return Strategy("discontiguous-page", prim, None,
+        return Strategy(DISCONTIGUOUS, prim, None,
                         "THP with init_on_alloc=1: the page allocator zeroed it page by "
                         "page (kernel_init_pages, ascending, no resched) and "
                         "folio_zero_user was skipped; discontiguous-page is the closest "
                         "order (its resched points are extra)", prim_why)
     if ver is None:
-        return Strategy("converging-page", prim, None,
+        return Strategy(CONVERGING, prim, None,
                         "Linux version unknown: the before-7.0 rule", prim_why)
     if ver < (7, 0):
-        how = ("clear_gigantic_page, 4K pages ascending" if folio == "1G" else
+        how = ("clear_gigantic_page, 4K pages ascending" if folio == FOLIO["FOLIO_1G"] else
                "process_huge_page, converging on the faulting 4K page")
-        return Strategy("converging-page", prim, None,
+        return Strategy(CONVERGING, prim, None,
                         f"before 7.0: {how}, cond_resched before every 4K page", prim_why)
     # x86 7.0 offers full and lazy only (lib/preempt.h): an older
     # companion's unknown model is full, as today's companion takes it.
@@ -134,10 +139,10 @@ def strategy(host: Mapping[str, str], features: list[str], folio: str,
         why = (f"7.0 and later, preempt={model}" if model != "unknown" else
                "7.0 and later, model unknown: full assumed, x86 7.0 offers only "
                "full and lazy")
-        return Strategy("neighbourhood-last", prim, None,
+        return Strategy(NEIGHBOURHOOD, prim, None,
                         f"{why}: each of the three ranges in one clear_pages call, "
                         "no cond_resched", prim_why)
-    return Strategy("neighbourhood-last", prim, batch,
+    return Strategy(NEIGHBOURHOOD, prim, batch,
                     f"7.0 and later, preempt={model}, {results.NOT_OFFERED}: "
                     f"clear_pages in {dims.size_name(batch)} units "
                     "(PROCESS_PAGES_NON_PREEMPT_BATCH), "
@@ -149,7 +154,8 @@ def features_of(boot: Boot) -> list[str]:
     return (m.f.get("features", "") if m else "").split(",")
 
 
-def linux_strategy(boot: Boot, folio: str = "2M", backing: str = "hugetlb") -> Strategy:
+def linux_strategy(boot: Boot, folio: str = FOLIO["FOLIO_2M"],
+                   backing: str = "hugetlb") -> Strategy:
     h = boot.first("host")
     return strategy(h.f if h else {}, features_of(boot), folio, backing)
 
@@ -167,10 +173,10 @@ def fits(r: Row, s: Strategy, radius: int = OLD_LOG_RADIUS) -> bool:
     if folio == 4 << 10:
         return True             # one 4K page: every order clears it alike
     # order=linux is recorded with the chunk and radius it resolved to.
-    order = "neighbourhood-last" if r["order"] == "linux" else r["order"]
+    order = NEIGHBOURHOOD if r["order"] == "linux" else r["order"]
     if order != s.order:
         return False
-    if s.order != "neighbourhood-last":
+    if s.order != NEIGHBOURHOOD:
         return True
     chunk = int(d.get("chunk", "0"))
     if d.get("radius", str(radius)) != str(radius):
@@ -494,7 +500,7 @@ def harness_configs(boots: list[Boot], keys: list[str]) -> list[tuple[str, str, 
 
     def find(bench: str, clear: str, order: str, backing: str) -> tuple[Boot, Row] | None:
         return next(((b, r) for b, r in rows
-                     if (r["bench"], r["folio"], r["clear"], r["order"]) == (bench, "2M", clear, order)
+                     if (r["bench"], r["folio"], r["clear"], r["order"]) == (bench, FOLIO["FOLIO_2M"], clear, order)
                      and (not backing or r["backing"] == backing) and ok(r)), None)
 
     out = []
@@ -502,7 +508,7 @@ def harness_configs(boots: list[Boot], keys: list[str]) -> list[tuple[str, str, 
         if k == TOUCH:
             continue
         clear = k[:-len("_2m_gibps")].replace("_", "-")
-        out.append((f"clear={clear} over 2M ranges", k, find("bare", clear, "contiguous-page", "")))
+        out.append((f"clear={clear} over 2M ranges", k, find("bare", clear, CONTIGUOUS, "")))
     out.append(("mmap + touch, hugetlb 2M", TOUCH, find("linux-fault", "linux", "linux", "hugetlb")))
     return out
 

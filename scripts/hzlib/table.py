@@ -19,7 +19,11 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from . import compare, cpulist, display, groups, lavalog, records, results, selection
+from .cnames import ORDER, PRIM
 from .records import Boot
+
+# seed 001's two orders (lib/order.h, through cnames.py).
+CONVERGING, CONTIGUOUS = ORDER["CONVERGING"], ORDER["CONTIGUOUS"]
 
 SEEDS = ("seed-001", "seed-000", "seed-002")
 
@@ -158,7 +162,7 @@ def pg(folio: str) -> str:
 
 def linux_clear(s: Side) -> str:
     p = s.boots[0].first("preset")
-    return p.f.get("linux_clear", "erms") if p else "erms"
+    return p.f.get("linux_clear", PRIM["ERMS"]) if p else PRIM["ERMS"]
 
 
 def seed_001(s: Side) -> list[Table]:
@@ -181,8 +185,8 @@ def seed_001(s: Side) -> list[Table]:
     for model in sorted({dim(p, "preempt") for p in pairs},
                         key=lambda m: seen.index(m) if m in seen else len(seen)):
         t = Table(f"seed-001 hugezero, preempt={model}",
-                  header=["", f"converging-page ({prim})", f"contiguous-page ({prim})",
-                          "change", "noise", "best contiguous-page"])
+                  header=["", f"{CONVERGING} ({prim})", f"{CONTIGUOUS} ({prim})",
+                          "change", "noise", f"best {CONTIGUOUS}"])
         mine = [p for p in pairs if dim(p, "preempt") == model]
         t.rows, t.notes = pair_rows(mine, prim)
         t.notes += trees
@@ -204,8 +208,8 @@ def seed_001_linux(s: Side) -> list[Table]:
     Linux's primitive and the best bare contiguous one."""
     prim = linux_clear(s)
     t = Table(f"seed-001 Linux (companion), the host's preempt={host_model(s.boots[0])}",
-              header=["", f"bare converging-page ({prim})", f"bare contiguous-page ({prim})",
-                      "change", "noise", "best bare contiguous-page", "Linux's demand fault"])
+              header=["", f"bare {CONVERGING} ({prim})", f"bare {CONTIGUOUS} ({prim})",
+                      "change", "noise", f"best bare {CONTIGUOUS}", "Linux's demand fault"])
     pairs, why = order_pairs(s.boots)
     if why:
         t.notes.append(why)
@@ -305,8 +309,8 @@ def order_pairs(boots: list[Boot]) -> tuple[list[compare.Pair], str]:
     """converging-page beside contiguous-page, every other dimension
     equal: compare's within-log pairs; none, and why, where the log
     cannot pair them."""
-    sel = selection.Selectors(selection.parse("a", ["order=converging-page"]),
-                              selection.parse("b", ["order=contiguous-page"]), True)
+    sel = selection.Selectors(selection.parse("a", [f"order={CONVERGING}"]),
+                              selection.parse("b", [f"order={CONTIGUOUS}"]), True)
     try:
         return compare.compare(boots, boots, sel).configs.pairs, ""
     except selection.SelectError as e:
